@@ -1,0 +1,48 @@
+"""symgrad: TensorFlow's gradient semantics on dataflow graphs, in pure Python on NumPy.
+
+``import symgrad as tf`` runs TF1 code (placeholder, Session, tf.gradients) and TF2 code
+(eager values, GradientTape, function) unchanged, with the same numbers.
+"""
+
+from __future__ import annotations
+
+from . import dtypes, errors, ops
+from .autodiff.gradients import AggregationMethod, UnconnectedGradients, gradients
+from .dtypes import (
+    DType, as_dtype, bool_ as bool, complex64, complex128, double, float16, float32,  # noqa: A004
+    float64, half, int8, int16, int32, int64, uint8,
+)
+from .gradient_registry import (
+    NoGradient, NotDifferentiable, RegisterGradient, _gradient_registry, gradient_registry,
+    no_gradient,
+)
+from .graph import (
+    Graph, Operation, Tensor, executing_eagerly, get_default_graph, get_default_session,
+    name_scope, reset_default_graph,
+)
+from .op_registry import register_op
+from .ops.array import (
+    cast, expand_dims, fill, ones, ones_like, rank, reshape, shape, size, squeeze, transpose,
+    where, zeros, zeros_like,
+)
+from .ops.complex import complex, conj, imag, real  # noqa: A004
+from .ops.control import control_dependencies, group, identity_n, no_op
+from .ops.core import (
+    constant, convert_to_tensor, identity, placeholder, prevent_gradient, stop_gradient,
+)
+from .ops.math import (
+    abs, add, add_n, cos, divide, equal, erf, exp, floordiv, floormod, greater, greater_equal,
+    less, less_equal, log, log1p, logical_and, logical_not, logical_or, logical_xor, matmul,
+    maximum, minimum, mod, multiply, negative, not_equal, pow, reciprocal, rsqrt, sigmoid,
+    sign, sin, sqrt, square, squared_difference, subtract, tan, tanh, truediv,
+)
+from .ops.reduction import reduce_mean, reduce_sum
+from .ops.variables import (
+    Variable, global_variables, global_variables_initializer, initialize_all_variables,
+    trainable_variables, variables_initializer,
+)
+from .runtime.session import InteractiveSession, Session
+from .shapes import TensorShape
+
+newaxis = None
+__version__ = "0.1.0"

@@ -1,0 +1,1 @@
+"""Reverse-mode differentiation: the backprop engine, ``gradients``, the tape, checkers."""

@@ -1,0 +1,201 @@
+"""The one reverse-mode engine, shared by ``gradients()`` and ``GradientTape``.
+
+    1. ``_walk_back``: the ops the targets depend on, over edges of differentiable dtype
+       (and, for a tape, only through ops it recorded); where the sources are.
+    2. ``_reached``: of those, the ops some source reaches going forward (the "between" ops).
+    3. ``_pending``: for each between op, how many between-op consumer edges must report.
+    4. ``backprop``: seed the targets, then process ready ops in reverse topological
+       order: aggregate each output's gradients, call the op's rule, check what it
+       returned, pass gradients to the inputs, release producers whose counts reach zero.
+
+Every step is a loop over an explicit queue, so a 100,000-op chain needs no recursion.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict, deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..gradient_registry import gradient_registry
+from ..graph import Operation, Tensor
+from ..ops.core import convert_to_tensor
+
+Key = tuple[int, int]
+Edge = tuple[Operation, int]
+
+
+def key(t: Tensor) -> Key:
+    return id(t.op), t.value_index
+
+
+@dataclass
+class Walk:
+    """What ``_walk_back`` learns: consumer edges of each tensor, and the source tensors."""
+
+    consumers: dict[Key, list[Edge]] = field(default_factory=lambda: defaultdict(list))
+    edges: set[tuple[int, int]] = field(default_factory=set)
+    source_of: dict[Key, list[int]] = field(default_factory=lambda: defaultdict(list))
+    ops: dict[int, Operation] = field(default_factory=dict)
+
+
+def _walk_back(targets: Sequence[Tensor], sources: Sequence[Any], stop_ops: set[int],
+               recorded: set[int] | None) -> Walk:
+    walk = Walk()
+    var_index: dict[int, list[int]] = defaultdict(list)
+    for i, s in enumerate(sources):
+        if isinstance(s, Tensor):
+            walk.source_of[key(s)].append(i)
+        else:  # a Variable: its reads are its tensors
+            var_index[id(s)].append(i)
+    stack = [t.op for t in targets]
+    while stack:
+        op = stack.pop()
+        if id(op) in walk.ops:
+            continue
+        walk.ops[id(op)] = op
+        if op.type == "ReadVariableOp" and id(op._attrs["var"]) in var_index:
+            walk.source_of[(id(op), 0)].extend(var_index[id(op._attrs["var"])])
+        if id(op) in stop_ops:
+            continue
+        for i, t in enumerate(op.inputs):
+            if not t.dtype.is_differentiable:
+                continue
+            k = key(t)
+            if recorded is not None and id(t.op) not in recorded and k not in walk.source_of:
+                continue
+            walk.consumers[k].append((op, i))
+            walk.edges.add((id(op), i))
+            if id(t.op) not in walk.ops:
+                stack.append(t.op)
+    return walk
+
+
+def _reached(walk: Walk) -> set[int]:
+    """Ops that some source reaches going forward (all of them are ancestors of a target)."""
+    reached: set[int] = set()
+    queue = deque(op for k in walk.source_of for op, _ in walk.consumers.get(k, ()))
+    while queue:
+        op = queue.popleft()
+        if id(op) in reached:
+            continue
+        reached.add(id(op))
+        for i in range(op.num_outputs):
+            for consumer, _ in walk.consumers.get((id(op), i), ()):
+                if id(consumer) not in reached:
+                    queue.append(consumer)
+    return reached
+
+
+def _pending(walk: Walk, between: set[int]) -> dict[int, int]:
+    counts = dict.fromkeys(between, 0)
+    for (op_id, _), edges in walk.consumers.items():
+        if op_id in counts:
+            counts[op_id] += sum(1 for c, _ in edges if id(c) in between)
+    return counts
+
+
+def backprop(targets: Sequence[Tensor], seeds: Sequence[Tensor], sources: Sequence[Any], *,
+             stop_ops: set[int] = frozenset(),  # type: ignore[assignment]
+             recorded: set[int] | None = None, use_override: bool = True,
+             aggregate: Any = None) -> list[Tensor | None]:
+    """Gradients of sum(target · seed) w.r.t. each source (None where unconnected)."""
+    from ..ops.math import add_n
+
+    aggregate = aggregate or add_n
+    walk = _walk_back(targets, sources, set(stop_ops), recorded)
+    between = _reached(walk)
+    pending = _pending(walk, between)
+    grads: dict[Key, list[Tensor]] = defaultdict(list)
+    for t, g in zip(targets, seeds):
+        grads[key(t)].append(g)
+    results: dict[Key, Tensor | None] = {}
+
+    def total(k: Key) -> Tensor | None:
+        got = grads.pop(k, None)
+        g = None if not got else got[0] if len(got) == 1 else aggregate(got)
+        if k in walk.source_of:
+            results[k] = g
+        return g
+
+    ready = deque(walk.ops[i] for i, n in pending.items() if n == 0)
+    while ready:
+        op = ready.popleft()
+        out_grads = [total((id(op), i)) for i in range(op.num_outputs)]
+        in_grads = _apply_rule(op, out_grads, use_override) if any(
+            g is not None for g in out_grads) else [None] * len(op.inputs)
+        for i, (t, g) in enumerate(zip(op.inputs, in_grads)):
+            if (id(op), i) not in walk.edges:
+                continue
+            if g is not None:
+                grads[key(t)].append(g)
+            p = id(t.op)
+            if p in pending:
+                pending[p] -= 1
+                if pending[p] == 0:
+                    ready.append(t.op)
+    out: list[Tensor | None] = []
+    for i, s in enumerate(sources):
+        ks = [k for k, idx in walk.source_of.items() if i in idx]
+        parts = [results[k] if k in results else total(k) for k in ks]
+        parts = [p for p in parts if p is not None]
+        out.append(None if not parts else parts[0] if len(parts) == 1 else aggregate(parts))
+    return out
+
+
+def _apply_rule(op: Operation, out_grads: list[Tensor | None],
+                use_override: bool) -> list[Tensor | None]:
+    """Look up and call op's gradient rule; check what it returned against op's inputs."""
+    if not op.inputs:
+        return []
+    op_type = (op._gradient_op_type if use_override else None) or op.type
+    if op_type not in gradient_registry:
+        raise LookupError(
+            f"No gradient defined for operation '{op.name}' (op type: {op_type}), created at "
+            f"{op.location}. In general every operation must have an associated "
+            f"`@RegisterGradient` for correct autodiff; if this op is not differentiable, "
+            f"declare it with `NoGradient(\"{op_type}\")` (or wrap its output in "
+            "`stop_gradient`).")
+    fn = gradient_registry.lookup(op_type)
+    if fn is None:
+        return [None] * len(op.inputs)
+    from ..ops.array import zeros_like
+
+    filled = [g if g is not None or not t.dtype.is_differentiable else zeros_like(t)
+              for g, t in zip(out_grads, op.outputs)]
+    with op.graph.name_scope(f"{op.name}_grad"):
+        result = fn(op, *filled)
+    return _check_rule_result(op, op_type, result)
+
+
+def _check_rule_result(op: Operation, op_type: str, result: Any) -> list[Tensor | None]:
+    if isinstance(result, Tensor) or result is None or not isinstance(result, list | tuple):
+        result = [result]
+    result = list(result)
+    if len(result) != len(op.inputs):
+        raise ValueError(
+            f"Num gradients {len(result)} generated for op {op.describe()} do not match num "
+            f"inputs {len(op.inputs)}: the gradient function registered for '{op_type}' "
+            "must return one gradient (or None) per input.")
+    checked: list[Tensor | None] = []
+    for i, (t, g) in enumerate(zip(op.inputs, result)):
+        if g is None:
+            checked.append(None)
+            continue
+        if not isinstance(g, Tensor):
+            g = convert_to_tensor(g, dtype=t.dtype)
+        if g.dtype is not t.dtype and t.dtype.is_differentiable:
+            raise TypeError(
+                f"The gradient function for '{op_type}' returned a {g.dtype.name} gradient for "
+                f"input {i} ({t.dtype.name}) of op {op.describe()}.")
+        if not t.shape.is_compatible_with(g.shape):
+            raise ValueError(
+                "Incompatible shapes between op input and calculated input gradient. "
+                f"Forward operation: {op.name} (type {op.type}, created at {op.location}). "
+                f"Input index: {i}. Original input shape: {t.shape}. Calculated input "
+                f"gradient shape: {g.shape}")
+        if t.shape.dims is not None and g.shape.dims != t.shape.dims:
+            g.set_shape(t.shape)
+        checked.append(g)
+    return checked

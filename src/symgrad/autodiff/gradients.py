@@ -1,0 +1,139 @@
+"""``gradients(ys, xs, grad_ys, ...)``: symbolic derivatives of the sum of ys w.r.t. xs."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from typing import Any
+
+from ..graph import Graph, Tensor, get_default_graph
+from ..ops.core import convert_to_tensor
+from .backprop import backprop
+
+
+class UnconnectedGradients(enum.Enum):
+    """What an x with no path to any y gets: None (``NONE``) or zeros (``ZERO``)."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+class AggregationMethod:
+    ADD_N = 0
+    DEFAULT = ADD_N
+    EXPERIMENTAL_TREE = 1
+    EXPERIMENTAL_ACCUMULATE_N = 2
+
+
+def unconnected_mode(value: Any) -> UnconnectedGradients:
+    try:
+        return UnconnectedGradients(value)
+    except ValueError:
+        raise ValueError(f"Unknown value for unconnected_gradients: {value!r}; expected "
+                         "'none', 'zero', UnconnectedGradients.NONE or "
+                         "UnconnectedGradients.ZERO") from None
+
+
+def as_list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list | tuple) else [value]
+
+
+def _aggregator(method: Any) -> Any:
+    from ..ops.math import add, add_n
+
+    if method in (None, AggregationMethod.ADD_N):
+        return add_n
+    if method in (AggregationMethod.EXPERIMENTAL_TREE, AggregationMethod.EXPERIMENTAL_ACCUMULATE_N):
+        def tree(parts: list[Tensor]) -> Tensor:
+            while len(parts) > 1:
+                parts = [add(parts[i], parts[i + 1]) if i + 1 < len(parts) else parts[i]
+                         for i in range(0, len(parts), 2)]
+            return parts[0]
+        return tree
+    raise ValueError(f"Invalid `aggregation_method` specified {method}. Accepted values are "
+                     "[0, 1, 2].")
+
+
+def check_seed(i: int, y: Tensor, g: Any, what: str = "grad_ys") -> Tensor:
+    """The starting gradient for ``y``: ones when None, else ``g`` checked against ``y``."""
+    from ..ops.array import ones_like
+
+    if g is None:
+        if y.dtype.is_complex:
+            raise TypeError(f"Gradients of complex tensors ({y.name}) must set grad_ys "
+                            f"(y.dtype = {y.dtype.name})")
+        return ones_like(y)
+    g = convert_to_tensor(g, dtype=None if isinstance(g, Tensor) else y.dtype)
+    if g.dtype is not y.dtype:
+        raise TypeError(f"{what}[{i}] has dtype {g.dtype.name} but ys[{i}] ({y.name}) has dtype "
+                        f"{y.dtype.name}; they must match.")
+    if not y.shape.is_compatible_with(g.shape):
+        raise ValueError(f"{what}[{i}] has shape {g.shape} but ys[{i}] ({y.name}) has shape "
+                         f"{y.shape}; they must match (no broadcasting).")
+    return g
+
+
+def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
+              colocate_gradients_with_ops: bool = False, gate_gradients: bool = False,
+              aggregation_method: Any = None, stop_gradients: Any = None,
+              unconnected_gradients: Any = UnconnectedGradients.NONE) -> list[Tensor | None]:
+    """For each x, the gradient of ``sum(sum(y * grad_y) for y in ys)`` w.r.t. x.
+
+    Builds the gradient ops under the name scope ``name`` (in a graph, inside a traced
+    function, or at top level where they run at once) and returns a list of len(xs):
+    a Tensor, or None (zeros with ``unconnected_gradients='zero'``) where no y depends on x.
+    """
+    ys_l = [convert_to_tensor(y) for y in as_list(ys)]
+    xs_l = [x if getattr(x, "_is_variable", False) else convert_to_tensor(x) for x in as_list(xs)]
+    mode = unconnected_mode(unconnected_gradients)
+    aggregate = _aggregator(aggregation_method)
+    if grad_ys is None:
+        gys: list[Any] = [None] * len(ys_l)
+    else:
+        # As TF: a flat Python list for one y is a list of grad_ys (a count mismatch).
+        gys = as_list(grad_ys)
+    if len(gys) != len(ys_l):
+        raise ValueError(f"Length mismatch. Passed {len(gys)} grad_ys for {len(ys_l)} ys")
+    stops = {id(convert_to_tensor(t).op) for t in as_list(stop_gradients)} \
+        if stop_gradients is not None else set()
+    graph = _graph_of(ys_l)
+    with _default(graph), graph.name_scope(name):
+        seeds = [_named_seed(i, y, g) for i, (y, g) in enumerate(zip(ys_l, gys))]
+        result = backprop(ys_l, seeds, xs_l, stop_ops=stops, aggregate=aggregate)
+        return [finish(x, g, mode) for x, g in zip(xs_l, result)]
+
+
+def _named_seed(i: int, y: Tensor, g: Any) -> Tensor:
+    from ..ops.core import identity
+
+    seed = check_seed(i, y, g)
+    return identity(seed, name=f"grad_ys_{i}") if g is not None else seed
+
+
+def finish(x: Any, g: Tensor | None, mode: UnconnectedGradients) -> Tensor | None:
+    """x's result: the gradient with x's static shape, or None/zeros when unconnected."""
+    from ..ops.array import zeros, zeros_like
+
+    if g is None:
+        if mode is UnconnectedGradients.NONE:
+            return None
+        if getattr(x, "_is_variable", False):
+            return zeros(x.shape.as_list(), x.dtype)
+        return zeros_like(x)
+    if isinstance(x, Tensor) and x.shape.dims is not None and g.shape.dims != x.shape.dims:
+        g.set_shape(x.shape)
+    return g
+
+
+def _graph_of(ys: Sequence[Tensor]) -> Graph:
+    graphs = {id(y.graph): y.graph for y in ys}
+    if len(graphs) > 1:
+        a, b = ys[0], next(y for y in ys if y.graph is not ys[0].graph)
+        raise ValueError(f"Tensor({a.name}) must be from the same graph as Tensor({b.name}).")
+    return ys[0].graph if ys else get_default_graph()
+
+
+def _default(graph: Graph) -> Any:
+    import contextlib
+
+    return contextlib.nullcontext() if get_default_graph() is graph else graph.as_default()

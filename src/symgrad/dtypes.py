@@ -1,0 +1,127 @@
+"""TensorFlow's dtypes over NumPy's: names, string aliases, and the differentiable set."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+class DType:
+    """A tensor element type: ``symgrad.float32`` and friends.
+
+    Compares equal to another DType, to its NumPy dtype and to its TF names
+    (``float32 == "float32" == np.float32``), so user code written against
+    either library reads naturally.
+    """
+
+    __slots__ = ("name", "np")
+
+    def __init__(self, name: str, np_dtype: Any) -> None:
+        self.name = name
+        self.np = np.dtype(np_dtype)
+
+    @property
+    def as_numpy_dtype(self) -> type:
+        return self.np.type
+
+    @property
+    def base_dtype(self) -> DType:
+        return self
+
+    @property
+    def is_floating(self) -> bool:
+        return self.np.kind == "f"
+
+    @property
+    def is_complex(self) -> bool:
+        return self.np.kind == "c"
+
+    @property
+    def is_integer(self) -> bool:
+        return self.np.kind in "iu"
+
+    @property
+    def is_bool(self) -> bool:
+        return self.np.kind == "b"
+
+    @property
+    def is_differentiable(self) -> bool:
+        """Whether gradients flow through tensors of this type (TF's backprop dtypes)."""
+        return self.np.kind in "fc"
+
+    @property
+    def real_dtype(self) -> DType:
+        return {"complex64": float32, "complex128": float64}.get(self.name, self)
+
+    @property
+    def size(self) -> int:
+        return self.np.itemsize
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, DType):
+            return self is other
+        try:
+            return as_dtype(other) is self  # type: ignore[arg-type]
+        except TypeError:
+            return False
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __repr__(self) -> str:
+        return f"tf.{self.name}"
+
+    def __str__(self) -> str:
+        return f"<dtype: '{self.name}'>"
+
+
+float16 = DType("float16", np.float16)
+half = float16
+float32 = DType("float32", np.float32)
+float64 = DType("float64", np.float64)
+double = float64
+int8 = DType("int8", np.int8)
+int16 = DType("int16", np.int16)
+int32 = DType("int32", np.int32)
+int64 = DType("int64", np.int64)
+uint8 = DType("uint8", np.uint8)
+bool_ = DType("bool", np.bool_)
+complex64 = DType("complex64", np.complex64)
+complex128 = DType("complex128", np.complex128)
+
+ALL: tuple[DType, ...] = (
+    float16, float32, float64, int8, int16, int32, int64, uint8, bool_, complex64, complex128
+)
+_BY_NP = {d.np: d for d in ALL}
+_BY_NAME = {d.name: d for d in ALL}
+# TF accepts these spellings wherever a dtype is expected (seed 003: placeholder("float")).
+_BY_NAME.update({"float": float32, "double": float64, "half": float16, "int": int32,
+                 "long": int64, "complex": complex64})
+
+
+def as_dtype(value: DType | str | type | np.dtype[Any]) -> DType:
+    """Convert a DType, a TF dtype name, or a NumPy dtype/type to a DType."""
+    if isinstance(value, DType):
+        return value
+    if isinstance(value, str):
+        if value in _BY_NAME:
+            return _BY_NAME[value]
+        raise TypeError(f"Cannot convert {value!r} to a dtype: expected one of "
+                        f"{sorted(_BY_NAME)}")
+    if value is float:
+        return float32
+    if value is int:
+        return int32
+    if value is bool:
+        return bool_
+    if value is complex:
+        return complex64
+    try:
+        key = np.dtype(value)
+    except TypeError:
+        raise TypeError(f"Cannot convert {value!r} to a dtype") from None
+    if key in _BY_NP:
+        return _BY_NP[key]
+    raise TypeError(f"Cannot convert {value!r} to a dtype: {key} is not supported "
+                    f"(supported: {', '.join(d.name for d in ALL)})")

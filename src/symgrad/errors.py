@@ -1,0 +1,28 @@
+"""TensorFlow's runtime error classes (``symgrad.errors.InvalidArgumentError`` ...)."""
+
+from __future__ import annotations
+
+
+class OpError(Exception):
+    """An error raised while running an op; ``.op`` is the Operation when known."""
+
+    def __init__(self, message: str, op: object = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.op = op
+
+
+class InvalidArgumentError(OpError, ValueError):
+    """Bad input to an op at run time (also a ValueError, so callers may catch either)."""
+
+
+class FailedPreconditionError(OpError):
+    """The system is not in a state to run the op, e.g. an uninitialised variable."""
+
+
+class NotFoundError(OpError):
+    pass
+
+
+class UnimplementedError(OpError):
+    pass

@@ -1,0 +1,85 @@
+"""The gradient registry: op type -> gradient function, with TensorFlow's public contract.
+
+A gradient function is ``fn(op, *grads)``: ``op`` is the forward Operation and
+``grads`` holds one upstream gradient per op output.  It returns one gradient (or
+None) per op input.  ``NoGradient("Type")`` registers None: the op is a dead end.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+GradFn = Callable[..., Any]
+
+
+class Registry:
+    """A name -> function map that refuses a second registration of the same name."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._registry: dict[str, tuple[GradFn | None, str]] = {}
+
+    def register(self, fn: GradFn | None, name: str) -> None:
+        if not isinstance(name, str):
+            raise TypeError("op_type must be a string")
+        if name in self._registry:
+            where = self._registry[name][1]
+            raise KeyError(f"Registering two {self.name} with name '{name}'! "
+                           f"(Previous registration was in {where})")
+        self._registry[name] = (fn, _location(fn))
+
+    def lookup(self, name: str) -> GradFn | None:
+        try:
+            return self._registry[name][0]
+        except KeyError:
+            raise LookupError(f"{self.name} registry has no entry for: {name}") from None
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._registry
+
+    def list(self) -> list[str]:
+        return sorted(self._registry)
+
+    def location(self, name: str) -> str:
+        return self._registry[name][1]
+
+
+def _location(fn: Any) -> str:
+    if fn is None:
+        frame = inspect.currentframe()
+        caller = frame.f_back.f_back.f_back if frame and frame.f_back and frame.f_back.f_back else None
+        return f"NoGradient at {caller.f_code.co_filename}:{caller.f_lineno}" if caller else "?"
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return repr(fn)
+    return f"{fn.__name__} {code.co_filename}:{code.co_firstlineno}"
+
+
+gradient_registry = Registry("gradient")
+_gradient_registry = gradient_registry  # TF's private name, which seed 000 imports
+
+
+class RegisterGradient:
+    """Decorator: ``@RegisterGradient("MatMul")`` on ``fn(op, grad)``; returns fn unchanged."""
+
+    def __init__(self, op_type: str) -> None:
+        if not isinstance(op_type, str):
+            raise TypeError("op_type must be a string")
+        self._op_type = op_type
+
+    def __call__(self, fn: GradFn) -> GradFn:
+        gradient_registry.register(fn, self._op_type)
+        return fn
+
+
+def no_gradient(op_type: str) -> None:
+    """Declare ``op_type`` not differentiable: no gradient flows through it, and no error."""
+    if not isinstance(op_type, str):
+        raise TypeError("op_type must be a string")
+    gradient_registry.register(None, op_type)
+
+
+NoGradient = no_gradient
+NotDifferentiable = no_gradient

@@ -1,0 +1,468 @@
+"""The graph IR: Graph, Operation, Tensor, name scopes and the per-thread default graph.
+
+This module knows nothing of NumPy kernels or of any particular op: an Operation is a
+type name, input tensors, attributes, and per-output static metadata (dtype, shape)
+plus, in eager mode, the output values computed when it was created.
+
+Ownership runs one way, so nothing here needs the cycle collector: a Tensor holds its
+Operation, an Operation holds its input Tensors, and an explicit Graph holds its
+Operations.  An Operation does not hold its output Tensor objects; it keeps their
+metadata and hands out the same Tensor while anyone still refers to it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sys
+import threading
+import weakref
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from . import dtypes as dt
+from .shapes import TensorShape, as_shape
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")
+
+
+def user_frame() -> tuple[str, int]:
+    """(file, line) of the innermost caller outside the symgrad package."""
+    frame = sys._getframe(1)
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+    return frame.f_code.co_filename, frame.f_lineno
+
+
+class Operation:
+    """A node of the graph: ``op.type``, ``op.name``, ``op.inputs``, ``op.outputs``."""
+
+    __slots__ = (
+        "graph", "type", "name", "_inputs", "_attrs", "_dtypes", "_shapes", "_values",
+        "_outs", "_gradient_op_type", "control_inputs", "traceback", "__weakref__",
+    )
+
+    def __init__(
+        self,
+        graph: Graph,
+        op_type: str,
+        name: str,
+        inputs: Sequence[Tensor],
+        attrs: dict[str, Any],
+        out_dtypes: Sequence[dt.DType],
+        out_shapes: Sequence[TensorShape],
+    ) -> None:
+        self.graph = graph
+        self.type = op_type
+        self.name = name
+        self._inputs = tuple(inputs)
+        self._attrs = attrs
+        self._dtypes = list(out_dtypes)
+        self._shapes = list(out_shapes)
+        self._values: list[Any] | None = None
+        self._outs: list[Any] = [None] * len(self._dtypes)
+        self._gradient_op_type: str | None = graph._override_for(op_type)
+        deps = getattr(graph._local, "control_deps", None)
+        self.control_inputs: tuple[Operation, ...] = tuple(deps) if deps else ()
+        self.traceback = user_frame()
+
+    @property
+    def inputs(self) -> tuple[Tensor, ...]:
+        return self._inputs
+
+    @property
+    def outputs(self) -> list[Tensor]:
+        return [self._output(i) for i in range(len(self._dtypes))]
+
+    @property
+    def num_outputs(self) -> int:
+        return len(self._dtypes)
+
+    @property
+    def node_def(self) -> str:
+        return f"{{{{node {self.name}}}}} = {self.type}"
+
+    def _output(self, index: int) -> Tensor:
+        ref = self._outs[index]
+        t = ref() if ref is not None else None
+        if t is None:
+            t = Tensor(self, index)
+            self._outs[index] = weakref.ref(t)
+        return t
+
+    def get_attr(self, name: str) -> Any:
+        try:
+            return self._attrs[name]
+        except KeyError:
+            known = ", ".join(sorted(self._attrs)) or "none"
+            raise ValueError(
+                f"Operation '{self.name}' (type {self.type}) has no attr named '{name}'; "
+                f"its attrs are: {known}") from None
+
+    @property
+    def attrs(self) -> dict[str, Any]:
+        return dict(self._attrs)
+
+    @property
+    def location(self) -> str:
+        """Where the user's code created this op, as ``file:line``."""
+        return f"{self.traceback[0]}:{self.traceback[1]}"
+
+    def describe(self) -> str:
+        """``'MatMul_1' (type MatMul, created at model.py:12)`` for error messages."""
+        return f"'{self.name}' (type {self.type}, created at {self.location})"
+
+    def run(self, feed_dict: Any = None, session: Any = None) -> None:
+        """Run this op in the default (or given) session, as TF1's ``Operation.run``."""
+        _default_session_hook(session).run(self, feed_dict=feed_dict)
+
+    def __repr__(self) -> str:
+        return f"<symgrad.Operation '{self.name}' type={self.type}>"
+
+
+class Tensor:
+    """One output of an Operation: ``t.op``, ``t.name`` (``MatMul:0``), ``t.dtype``, ``t.shape``.
+
+    In eager mode the tensor also carries the value computed when its op was created
+    (``.numpy()``); a symbolic tensor has none and is evaluated by a Session or function.
+    Arithmetic operators and indexing are installed by ``symgrad.ops``.
+    """
+
+    __slots__ = ("op", "value_index", "__weakref__")
+    __array_priority__ = 100
+
+    def __init__(self, op: Operation, value_index: int) -> None:
+        self.op = op
+        self.value_index = value_index
+
+    @property
+    def dtype(self) -> dt.DType:
+        return self.op._dtypes[self.value_index]
+
+    @property
+    def shape(self) -> TensorShape:
+        return self.op._shapes[self.value_index]
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    def set_shape(self, shape: Any) -> None:
+        self.op._shapes[self.value_index] = self.shape.merge_with(as_shape(shape))
+
+    @property
+    def ndim(self) -> int | None:
+        return self.shape.rank
+
+    @property
+    def name(self) -> str:
+        return f"{self.op.name}:{self.value_index}"
+
+    @property
+    def graph(self) -> Graph:
+        return self.op.graph
+
+    @property
+    def device(self) -> str:
+        return "/job:localhost/replica:0/task:0/device:CPU:0"
+
+    @property
+    def _value(self) -> Any:
+        values = self.op._values
+        return None if values is None else values[self.value_index]
+
+    def has_value(self) -> bool:
+        return self.op._values is not None
+
+    def numpy(self) -> Any:
+        value = self._value
+        if value is None:
+            raise ValueError(
+                f"Tensor {self.name} is symbolic (it depends on a placeholder or was built "
+                "inside a graph), so it has no value yet: evaluate it with Session.run, "
+                "or call a symgrad.function.")
+        return value[()] if value.ndim == 0 else value.copy()
+
+    def eval(self, feed_dict: Any = None, session: Any = None) -> Any:
+        """Evaluate in the default (or given) session, as TF1's ``Tensor.eval``."""
+        return _default_session_hook(session).run(self, feed_dict=feed_dict)
+
+    def ref(self) -> Tensor:
+        return self
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __bool__(self) -> bool:
+        value = self._value
+        if value is None:
+            raise TypeError(
+                f"Using a symbolic Tensor ({self.name}) as a Python bool is not allowed: "
+                "its value is only known when the graph runs.")
+        return bool(value)
+
+    def __len__(self) -> int:
+        dims = self.shape.dims
+        if not dims or dims[0] is None:
+            raise TypeError(f"len is not well defined for a tensor of shape {self.shape}")
+        return dims[0]
+
+    def __iter__(self) -> Iterator[Tensor]:
+        n = len(self)
+        for i in range(n):
+            yield self[i]  # type: ignore[index]
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        import numpy as np
+
+        value = self.numpy()
+        return np.asarray(value, dtype=dtype)
+
+    def __repr__(self) -> str:
+        value = self._value
+        if value is None:
+            return (f"<symgrad.Tensor '{self.name}' shape={self.shape} "
+                    f"dtype={self.dtype.name}>")
+        return (f"<symgrad.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
+                f"numpy={_np_repr(value)}>")
+
+    def __str__(self) -> str:
+        value = self._value
+        if value is None:
+            return f"symgrad.Tensor(\"{self.name}\", shape={self.shape}, dtype={self.dtype.name})"
+        text = str(value)
+        sep = "\n" if "\n" in text else ""
+        return f"symgrad.Tensor({sep}{text}, shape={self.shape}, dtype={self.dtype.name})"
+
+
+def _np_repr(value: Any) -> str:
+    import numpy as np
+
+    if isinstance(value, np.ndarray) and value.ndim > 0:
+        return repr(value)
+    return str(value)
+
+
+def _default_session_hook(session: Any) -> Any:
+    if session is not None:
+        return session
+    s = get_default_session()
+    if s is None:
+        raise ValueError(
+            "Cannot evaluate: no default session is registered. Use `with sess.as_default():`"
+            " or create an InteractiveSession, or pass session=.")
+    return s
+
+
+# --------------------------------------------------------------------------------------
+# Graphs and the per-thread default-graph stack
+
+
+class Graph:
+    """A dataflow graph. ``with Graph().as_default():`` builds ops without running them.
+
+    The top-level eager graph (``eager=True``) does not keep its operations: each lives
+    while a tensor, a tape or a user reference holds it.
+    """
+
+    def __init__(self, *, eager: bool = False) -> None:
+        self.eager = eager
+        self.building_function = False
+        self._ops: list[Operation] | None = None if eager else []
+        self._by_name: Any = weakref.WeakValueDictionary() if eager else {}
+        self._names_in_use: dict[str, int] = {}
+        self._lock = threading.Lock()
+        self._local = threading.local()
+        self.variables: list[Any] = []
+        self.collections: dict[str, list[Any]] = {}
+        self.version = 0
+
+    # -- per-thread scope state
+    def _scope(self) -> str:
+        return getattr(self._local, "scope", "")
+
+    def _override_map(self) -> dict[str, str]:
+        return getattr(self._local, "override", {})
+
+    def _override_for(self, op_type: str) -> str | None:
+        omap = getattr(self._local, "override", None)
+        return omap.get(op_type) if omap else None
+
+    # -- names
+    def unique_name(self, name: str, mark_as_used: bool = True) -> str:
+        scope = self._scope()
+        full = f"{scope}/{name}" if scope else name
+        key = full.lower()
+        with self._lock:
+            count = self._names_in_use.get(key, 0)
+            if mark_as_used:
+                self._names_in_use[key] = count + 1
+            if count > 0:
+                base = full
+                while True:
+                    full = f"{base}_{count}"
+                    if full.lower() not in self._names_in_use:
+                        break
+                    count += 1
+                if mark_as_used and not self.eager:
+                    self._names_in_use[full.lower()] = 1
+        return full
+
+    def _add_op(self, op: Operation) -> None:
+        with self._lock:
+            if self._ops is not None:
+                self._ops.append(op)
+            self._by_name[op.name] = op
+            self.version += 1
+
+    # -- lookup
+    def get_operations(self) -> list[Operation]:
+        if self._ops is None:
+            return list(self._by_name.values())
+        return list(self._ops)
+
+    def get_operation_by_name(self, name: str) -> Operation:
+        if not isinstance(name, str):
+            raise TypeError(f"Operation names are strings, got {type(name).__name__}")
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise KeyError(f"The name '{name}' refers to an Operation not in the graph.") from None
+
+    def get_tensor_by_name(self, name: str) -> Tensor:
+        if not isinstance(name, str) or ":" not in name:
+            raise ValueError(
+                f"The name {name!r} looks like an Operation name, not a Tensor name: "
+                "tensor names look like '<op_name>:<output_index>'.")
+        op_name, _, index = name.rpartition(":")
+        op = self.get_operation_by_name(op_name) if op_name in self._by_name else None
+        if op is None:
+            raise KeyError(f"The name '{name}' refers to a Tensor which does not exist. "
+                           f"The operation, '{op_name}', does not exist in the graph.")
+        i = int(index)
+        if not 0 <= i < op.num_outputs:
+            raise KeyError(f"The name '{name}' refers to a Tensor which does not exist. "
+                           f"The operation, '{op_name}', exists but only has "
+                           f"{op.num_outputs} outputs.")
+        return op._output(i)
+
+    def as_graph_element(self, obj: Any) -> Tensor | Operation:
+        if isinstance(obj, Tensor | Operation):
+            if obj.graph is not self:
+                raise ValueError(f"{obj!r} is not an element of this graph.")
+            return obj
+        if isinstance(obj, str):
+            return self.get_tensor_by_name(obj) if ":" in obj else self.get_operation_by_name(obj)
+        raise TypeError(f"Can not convert a {type(obj).__name__} into a Tensor or Operation.")
+
+    # -- context managers
+    @contextlib.contextmanager
+    def as_default(self) -> Iterator[Graph]:
+        stack = _state().graphs
+        stack.append(self)
+        try:
+            yield self
+        finally:
+            stack.pop()
+
+    @contextlib.contextmanager
+    def name_scope(self, name: str | None) -> Iterator[str]:
+        old = self._scope()
+        if name is None or name == "":
+            new = ""
+        elif name.endswith("/"):
+            new = name[:-1]
+        else:
+            if not _VALID_NAME.match(name):
+                raise ValueError(f"'{name}' is not a valid scope name")
+            new = self.unique_name(name)
+        self._local.scope = new
+        try:
+            yield new + "/" if new else ""
+        finally:
+            self._local.scope = old
+
+    @contextlib.contextmanager
+    def gradient_override_map(self, op_type_map: dict[str, str]) -> Iterator[None]:
+        """Ops of a mapped type created inside use the mapped type's gradient rule."""
+        if not isinstance(op_type_map, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in op_type_map.items()
+        ):
+            raise TypeError("op_type_map must be a dictionary mapping strings to strings")
+        old = self._override_map()
+        self._local.override = {**old, **op_type_map}
+        try:
+            yield
+        finally:
+            self._local.override = old
+
+    @contextlib.contextmanager
+    def control_dependencies(self, control_inputs: Sequence[Any] | None) -> Iterator[None]:
+        """Ops created inside run after ``control_inputs`` (ops or tensors) when executed."""
+        old = getattr(self._local, "control_deps", [])
+        if control_inputs is None:
+            new: list[Operation] = []
+        else:
+            new = list(old)
+            for c in control_inputs:
+                c = getattr(c, "op", c)
+                if not isinstance(c, Operation):
+                    raise TypeError(f"Control input must be an Operation or a Tensor, got {c!r}")
+                new.append(c)
+        self._local.control_deps = new
+        try:
+            yield
+        finally:
+            self._local.control_deps = old
+
+    def finalize(self) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        kind = "eager" if self.eager else "graph"
+        return f"<symgrad.Graph {kind} at {id(self):#x}>"
+
+
+class _ThreadState(threading.local):
+    def __init__(self) -> None:
+        self.graphs: list[Graph] = []
+        self.sessions: list[Any] = []
+        self.tapes: list[Any] = []
+
+
+_STATE = _ThreadState()
+_EAGER_GRAPH = Graph(eager=True)
+
+
+def _state() -> _ThreadState:
+    return _STATE
+
+
+def get_default_graph() -> Graph:
+    stack = _STATE.graphs
+    return stack[-1] if stack else _EAGER_GRAPH
+
+
+def executing_eagerly() -> bool:
+    return get_default_graph().eager
+
+
+def reset_default_graph() -> None:
+    """Forget the top-level graph's names and variables (TF1's ``reset_default_graph``)."""
+    global _EAGER_GRAPH
+    if _STATE.graphs:
+        raise AssertionError("Do not use reset_default_graph() inside a Graph.as_default() block.")
+    _EAGER_GRAPH = Graph(eager=True)
+
+
+def get_default_session() -> Any:
+    sessions = _STATE.sessions
+    return sessions[-1] if sessions else None
+
+
+def name_scope(name: str | None, default_name: str | None = None, values: Any = None) -> Any:
+    """``with name_scope("layer1"):`` prefixes the names of ops created inside."""
+    if name is None:
+        name = default_name
+    return get_default_graph().name_scope(name)

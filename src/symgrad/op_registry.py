@@ -1,0 +1,142 @@
+"""One definition per op type (shape rule + NumPy kernel) and the generic op constructor.
+
+``apply_op`` is the single entry point every public op function ends in.  It creates the
+Operation in the default graph, infers static output dtypes and shapes with the op's
+shape rule (which is also where bad input is rejected, at the user's call), and in
+eager mode runs the kernel at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import dtypes as dt
+from .errors import InvalidArgumentError, OpError
+from .graph import Graph, Operation, Tensor, _state, get_default_graph
+from .shapes import TensorShape
+
+Spec = tuple[TensorShape, dt.DType]
+InferFn = Callable[..., Spec | list[Spec]]
+KernelFn = Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class OpDef:
+    """An op type: its shape/dtype rule and its NumPy kernel.
+
+    ``infer(inputs, **attrs)`` returns the (shape, dtype) of each output, raising
+    ValueError/TypeError for bad input; ``kernel(*arrays, **attrs)`` computes the outputs.
+    ``stateful`` ops (variable reads and writes) are never constant-folded or cached;
+    ``symbolic`` ops (placeholders) have no value until fed, so never run at creation.
+    """
+
+    type: str
+    infer: InferFn
+    kernel: KernelFn
+    stateful: bool = False
+    symbolic: bool = False
+
+
+OPS: dict[str, OpDef] = {}
+
+
+def register_op(op_type: str, infer: InferFn, kernel: KernelFn, *, stateful: bool = False,
+                symbolic: bool = False, replace: bool = False) -> OpDef:
+    """Declare an op type. A second declaration of the same type is an error."""
+    if not isinstance(op_type, str) or not op_type:
+        raise TypeError(f"op_type must be a non-empty string, got {op_type!r}")
+    if op_type in OPS and not replace:
+        raise KeyError(f"An op of type '{op_type}' is already registered.")
+    opdef = OpDef(op_type, infer, kernel, stateful, symbolic)
+    OPS[op_type] = opdef
+    return opdef
+
+
+class ShapeError(ValueError):
+    """Raised by shape rules; apply_op prefixes the op type and name."""
+
+
+def apply_op(op_type: str, inputs: Sequence[Tensor], attrs: dict[str, Any] | None = None,
+             name: str | None = None) -> Operation:
+    """Create an op of ``op_type`` in the default graph; run it now if in eager mode."""
+    opdef = OPS[op_type]
+    graph = get_default_graph()
+    attrs = attrs or {}
+    inputs = [t if t.op.graph is graph else _cross_graph(graph, t, op_type) for t in inputs]
+    op_name = graph.unique_name(name or _DEFAULT_NAMES.get(op_type, op_type))
+    try:
+        specs = opdef.infer(inputs, **attrs)
+    except (ValueError, TypeError) as e:
+        where = _where(graph)
+        raise type(e)(f"{op_type} op '{op_name}'{where}: {e}") from None
+    if isinstance(specs, tuple):
+        specs = [specs]
+    op = Operation(graph, op_type, op_name, inputs, attrs, [s[1] for s in specs],
+                   [s[0] for s in specs])
+    if graph.eager and not opdef.symbolic and all(t.op._values is not None for t in inputs):
+        op._values = run_kernel(op, opdef.kernel, [t._value for t in inputs])
+        op._shapes = [TensorShape(v.shape) for v in op._values]
+    graph._add_op(op)
+    tapes = _state().tapes
+    if tapes:
+        for tape in tapes:
+            tape._record(op)
+    return op
+
+
+def run_kernel(op: Operation, kernel: KernelFn, args: Sequence[Any]) -> list[Any]:
+    """Run ``kernel`` for ``op``; wrap NumPy's exceptions in one that names the op."""
+    try:
+        out = kernel(*args, **op._attrs)
+    except OpError:
+        raise
+    except Exception as e:  # a kernel failure is reported against the user's op
+        raise InvalidArgumentError(
+            f"{op.type} op {op.describe()} failed: {type(e).__name__}: {e}", op) from e
+    outs = list(out) if isinstance(out, tuple) else [out]
+    return [_as_array(v, d) for v, d in zip(outs, op._dtypes)]
+
+
+def _as_array(value: Any, dtype: dt.DType) -> np.ndarray:
+    if type(value) is np.ndarray and value.dtype == dtype.np:
+        return value
+    return np.asarray(value, dtype=dtype.np)
+
+
+def _cross_graph(graph: Graph, t: Tensor, op_type: str) -> Tensor:
+    capture = getattr(graph, "capture", None)
+    if capture is not None:
+        return capture(t)
+    raise ValueError(
+        f"{op_type}: Tensor {t.name} must be from the same graph as the op being built "
+        f"({graph!r}), but it belongs to {t.graph!r}. Create it inside the same "
+        "`with graph.as_default():` block.")
+
+
+def _where(graph: Graph) -> str:
+    from .graph import user_frame
+
+    f, line = user_frame()
+    return f" (at {f}:{line})"
+
+
+# Default op names as TF records them for the public API (tf.add -> "add", ...).
+_DEFAULT_NAMES: dict[str, str] = {}
+
+
+def default_name(op_type: str, name: str) -> None:
+    _DEFAULT_NAMES[op_type] = name
+
+
+def constant_value(t: Tensor) -> np.ndarray | None:
+    """The value of ``t`` if known without running a graph (eager value or Const)."""
+    value = t._value
+    if value is not None:
+        return value  # type: ignore[no-any-return]
+    if t.op.type == "Const":
+        return t.op._attrs["value"]  # type: ignore[no-any-return]
+    return None

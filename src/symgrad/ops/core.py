@@ -1,0 +1,355 @@
+"""Constants, conversion, placeholders, Identity/StopGradient, and op-declaration helpers.
+
+Every op family module builds on the helpers here:
+
+* ``unary_op`` / ``binary_op`` declare an elementwise op (shape rule, dtype check,
+  kernel, TF-named wrapper) in one line;
+* ``binary_grad`` registers a gradient rule for a broadcasting binary op and reduces
+  each returned gradient back to its input's shape (``unbroadcast``), so no rule repeats
+  the broadcast dance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .. import dtypes as dt
+from ..errors import InvalidArgumentError
+from ..gradient_registry import RegisterGradient, no_gradient
+from ..graph import Tensor
+from ..op_registry import ShapeError, Spec, apply_op, constant_value, default_name, register_op
+from ..shapes import TensorShape, as_shape, broadcast_shapes
+
+FLOATS = (dt.float16, dt.float32, dt.float64)
+COMPLEX = (dt.complex64, dt.complex128)
+INTS = (dt.int8, dt.int16, dt.int32, dt.int64, dt.uint8)
+FLOAT_COMPLEX = FLOATS + COMPLEX
+NUMERIC = FLOATS + INTS + COMPLEX
+REAL = FLOATS + INTS
+ALL = NUMERIC + (dt.bool_,)
+
+
+# --------------------------------------------------------------------------------------
+# Conversion
+
+
+def _infer_dtype(value: Any) -> dt.DType:
+    """TF's rule: Python floats -> float32, ints -> int32 (int64 if too big); NumPy keeps."""
+    if isinstance(value, np.ndarray | np.generic):
+        return dt.as_dtype(value.dtype)
+    arr = np.asarray(value)
+    kind = arr.dtype.kind
+    if kind == "f":
+        return dt.float32
+    if kind in "iu":
+        if arr.size and (arr.max() > np.iinfo(np.int32).max or arr.min() < np.iinfo(np.int32).min):
+            return dt.int64
+        return dt.int32
+    if kind == "b":
+        return dt.bool_
+    if kind == "c":
+        return dt.complex128
+    raise TypeError(f"Cannot convert {value!r} to a tensor: unsupported element type {arr.dtype}")
+
+
+def to_array(value: Any, dtype: dt.DType | None = None, what: str = "value") -> np.ndarray:
+    """A NumPy array of ``value`` in ``dtype``; refuses conversions that lose meaning."""
+    if isinstance(value, Tensor):
+        value = value.numpy()
+    if dtype is None:
+        dtype = _infer_dtype(value)
+    try:
+        arr = np.asarray(value)
+    except ValueError as e:
+        raise ValueError(f"Cannot convert {what} {value!r} to a tensor: {e}") from None
+    if arr.dtype == object:
+        raise TypeError(f"Cannot convert {what} {value!r} to a tensor of {dtype.name}: "
+                        "it is not a rectangular array of numbers")
+    if arr.dtype != dtype.np:
+        src = arr.dtype.kind
+        lossy = (src == "c" and dtype.np.kind != "c") or (
+            src == "f" and dtype.np.kind in "iub" and not np.all(np.mod(arr, 1) == 0))
+        if lossy or (src == "b" and dtype.np.kind != "b") or (dtype.np.kind == "b" and src != "b"):
+            raise TypeError(f"Cannot convert {what} {value!r} to a tensor of dtype {dtype.name}")
+        arr = arr.astype(dtype.np)
+    return arr
+
+
+def _const_infer(inputs: Sequence[Tensor], *, value: np.ndarray, dtype: dt.DType) -> Spec:
+    return TensorShape(value.shape), dtype
+
+
+register_op("Const", _const_infer, lambda *, value, dtype: value)
+no_gradient("Const")
+
+
+def constant(value: Any, dtype: Any = None, shape: Any = None, name: str = "Const") -> Tensor:
+    """A tensor holding ``value`` (Python scalars/lists, NumPy arrays, eager tensors)."""
+    d = dt.as_dtype(dtype) if dtype is not None else None
+    arr = to_array(value, d)
+    if shape is not None:
+        shape = tuple(as_shape(shape).as_list())
+        if arr.size == 1:
+            arr = np.full(shape, arr.reshape(()), dtype=arr.dtype)
+        elif arr.size == int(np.prod(shape)):
+            arr = arr.reshape(shape)
+        else:
+            raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor "
+                            f"{value!r} (converted from {arr.shape}) has {arr.size} elements, "
+                            f"but got `shape` {shape} with {int(np.prod(shape))} elements).")
+    arr = np.array(arr, copy=True)
+    arr.flags.writeable = False
+    return apply_op("Const", [], {"value": arr, "dtype": dt.as_dtype(arr.dtype)}, name)._output(0)
+
+
+def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None,
+                      dtype_hint: Any = None) -> Tensor:
+    """A Tensor for ``value``: tensors pass through, Variables are read, the rest constant."""
+    d = dt.as_dtype(dtype) if dtype is not None else None
+    if isinstance(value, Tensor):
+        if d is not None and value.dtype is not d:
+            raise ValueError(f"Tensor conversion requested dtype {d.name} for Tensor with "
+                             f"dtype {value.dtype.name}: {value!r}")
+        return value
+    as_tensor = getattr(value, "_as_tensor", None)
+    if as_tensor is not None:
+        return convert_to_tensor(as_tensor(), dtype)
+    if value is None:
+        raise ValueError("Attempt to convert a value (None) with an unsupported type "
+                         "(<class 'NoneType'>) to a Tensor.")
+    if d is None and dtype_hint is not None and not isinstance(value, np.ndarray | np.generic):
+        try:
+            return constant(value, dt.as_dtype(dtype_hint), name=name or "Const")
+        except TypeError:
+            pass
+    return constant(value, d, name=name or "Const")
+
+
+def convert_n(values: Iterable[Any], what: str = "values") -> list[Tensor]:
+    """Convert several values; Python values take the dtype of the first tensor among them."""
+    values = list(values)
+    like = next((v for v in values if isinstance(v, Tensor) or hasattr(v, "_as_tensor")), None)
+    d = convert_to_tensor(like).dtype if like is not None else None
+    return [convert_to_tensor(v, None if _is_tensorish(v) else d) for v in values]
+
+
+def _is_tensorish(v: Any) -> bool:
+    return isinstance(v, Tensor) or hasattr(v, "_as_tensor")
+
+
+def check_dtype(op_type: str, t: Tensor, allowed: Sequence[dt.DType], arg: str = "x") -> None:
+    if t.dtype not in allowed:
+        names = ", ".join(d.name for d in allowed)
+        raise TypeError(f"input '{arg}' has dtype {t.dtype.name}, expected one of: {names}")
+
+
+def same_dtype(inputs: Sequence[Tensor], names: Sequence[str] = ("x", "y")) -> dt.DType:
+    first = inputs[0].dtype
+    for t, n in zip(inputs[1:], names[1:]):
+        if t.dtype is not first:
+            raise TypeError(f"input '{n}' has dtype {t.dtype.name} that does not match dtype "
+                            f"{first.name} of input '{names[0]}' (symgrad, like TensorFlow, "
+                            "never promotes dtypes implicitly: use cast)")
+    return first
+
+
+def static_ints(t: Tensor, what: str) -> list[int] | None:
+    """The integer values of an attribute-like input (axis, shape, perm) if known statically."""
+    v = constant_value(t)
+    if v is None:
+        return None
+    return [int(i) for i in np.ravel(v)]
+
+
+def normalize_axis(axis: int, rank: int, what: str = "axis") -> int:
+    if not -rank <= axis < max(rank, 1):
+        raise ShapeError(f"{what} {axis} is out of range for a tensor of rank {rank} "
+                         f"(expected {-rank} <= {what} < {rank})")
+    return axis % rank if rank else 0
+
+
+# --------------------------------------------------------------------------------------
+# Placeholders, Identity, StopGradient
+
+
+def _placeholder_infer(inputs: Sequence[Tensor], *, dtype: dt.DType, shape: TensorShape) -> Spec:
+    return shape, dtype
+
+
+def _placeholder_kernel(*, dtype: dt.DType, shape: TensorShape) -> Any:
+    raise InvalidArgumentError("placeholder evaluated without a feed")  # plans catch this first
+
+
+register_op("Placeholder", _placeholder_infer, _placeholder_kernel, symbolic=True)
+
+
+def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> Tensor:
+    """A tensor with no value until it is fed (``Session.run(..., feed_dict={x: ...})``)."""
+    return apply_op("Placeholder", [], {"dtype": dt.as_dtype(dtype), "shape": as_shape(shape)},
+                    name or "Placeholder")._output(0)
+
+
+def _same_infer(inputs: Sequence[Tensor], **_: Any) -> Spec:
+    return inputs[0].shape, inputs[0].dtype
+
+
+def _identity_kernel(x: Any) -> Any:
+    return x
+
+
+register_op("Identity", _same_infer, _identity_kernel)
+register_op("StopGradient", _same_infer, _identity_kernel)
+register_op("PreventGradient", _same_infer, lambda x, *, message="": x)
+no_gradient("StopGradient")
+
+
+def identity(input: Any, name: str | None = None) -> Tensor:
+    return apply_op("Identity", [convert_to_tensor(input)], name=name)._output(0)
+
+
+@RegisterGradient("Identity")
+def _identity_grad(op: Any, grad: Tensor) -> Tensor:
+    """dx = g."""
+    return grad
+
+
+def stop_gradient(input: Any, name: str | None = None) -> Tensor:
+    """Identity forward; no gradient flows back through it (the result acts as a constant)."""
+    return apply_op("StopGradient", [convert_to_tensor(input)], name=name)._output(0)
+
+
+def prevent_gradient(input: Any, message: str = "", name: str | None = None) -> Tensor:
+    return apply_op("PreventGradient", [convert_to_tensor(input)], {"message": message},
+                    name)._output(0)
+
+
+@RegisterGradient("PreventGradient")
+def _prevent_gradient_grad(op: Any, grad: Tensor) -> Tensor:
+    """Raises: the user asked that nothing differentiate through here."""
+    raise LookupError(f"Gradient explicitly disabled. Reason: {op.get_attr('message')}")
+
+
+# --------------------------------------------------------------------------------------
+# Declaration helpers for elementwise ops
+
+
+def _unary_infer(op_type: str, allowed: Sequence[dt.DType],
+                 out: Callable[[dt.DType], dt.DType] | None) -> Callable[..., Spec]:
+    def infer(inputs: Sequence[Tensor], **_: Any) -> Spec:
+        check_dtype(op_type, inputs[0], allowed)
+        return inputs[0].shape, out(inputs[0].dtype) if out else inputs[0].dtype
+    return infer
+
+
+def unary_op(op_type: str, kernel: Callable[..., Any], api_name: str,
+             allowed: Sequence[dt.DType] = FLOAT_COMPLEX,
+             out_dtype: Callable[[dt.DType], dt.DType] | None = None) -> Callable[..., Tensor]:
+    """Declare an elementwise unary op and return its TF-named wrapper ``f(x, name=None)``."""
+    register_op(op_type, _unary_infer(op_type, allowed, out_dtype), kernel)
+
+    def wrapper(x: Any, name: str | None = None) -> Tensor:
+        return apply_op(op_type, [convert_to_tensor(x)], name=name)._output(0)
+
+    wrapper.__name__ = api_name
+    wrapper.__doc__ = f"Elementwise ``{api_name}`` (op type ``{op_type}``)."
+    return wrapper
+
+
+def broadcast_infer(op_type: str, inputs: Sequence[Tensor]) -> TensorShape:
+    out: TensorShape | None = inputs[0].shape
+    for t in inputs[1:]:
+        prev = out
+        out = broadcast_shapes(out, t.shape)  # type: ignore[arg-type]
+        if out is None:
+            raise ShapeError(f"Incompatible shapes for broadcasting: {prev} and {t.shape}")
+    return out  # type: ignore[return-value]
+
+
+def _binary_infer(op_type: str, allowed: Sequence[dt.DType],
+                  out: dt.DType | None) -> Callable[..., Spec]:
+    def infer(inputs: Sequence[Tensor], **_: Any) -> Spec:
+        d = same_dtype(inputs)
+        check_dtype(op_type, inputs[0], allowed)
+        return broadcast_infer(op_type, inputs), out or d
+    return infer
+
+
+def binary_op(op_type: str, kernel: Callable[..., Any], api_name: str,
+              allowed: Sequence[dt.DType] = NUMERIC, out_dtype: dt.DType | None = None,
+              op_name: str | None = None) -> Callable[..., Tensor]:
+    """Declare a broadcasting binary op and return its wrapper ``f(x, y, name=None)``.
+
+    A Python/NumPy operand takes the dtype of the tensor operand; two tensors must agree.
+    ``op_name`` is the default op name when it differs from the type (TF names ``a + b``
+    "add").
+    """
+    register_op(op_type, _binary_infer(op_type, allowed, out_dtype), kernel)
+    if op_name:
+        default_name(op_type, op_name)
+
+    def wrapper(x: Any, y: Any, name: str | None = None) -> Tensor:
+        a, b = convert_n((x, y))
+        return apply_op(op_type, [a, b], name=name)._output(0)
+
+    wrapper.__name__ = api_name
+    wrapper.__doc__ = f"Elementwise ``{api_name}`` with broadcasting (op type ``{op_type}``)."
+    return wrapper
+
+
+# --------------------------------------------------------------------------------------
+# Un-broadcasting: the one place gradients are reduced back to an input's shape
+
+
+def _bga_infer(inputs: Sequence[Tensor]) -> list[Spec]:
+    return [(TensorShape([None]), dt.int32), (TensorShape([None]), dt.int32)]
+
+
+def reduction_axes(sx: Sequence[int], sy: Sequence[int]) -> tuple[list[int], list[int]]:
+    """BroadcastGradientArgs: the output axes each input was broadcast over."""
+    n = max(len(sx), len(sy))
+    px = [1] * (n - len(sx)) + list(sx)
+    py = [1] * (n - len(sy)) + list(sy)
+    rx = [i for i in range(n) if px[i] == 1 and py[i] != 1 or i < n - len(sx)]
+    ry = [i for i in range(n) if py[i] == 1 and px[i] != 1 or i < n - len(sy)]
+    return rx, ry
+
+
+def _bga_kernel(sx: np.ndarray, sy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    rx, ry = reduction_axes(sx.tolist(), sy.tolist())
+    return np.array(rx, np.int32), np.array(ry, np.int32)
+
+
+register_op("BroadcastGradientArgs", _bga_infer, _bga_kernel)
+no_gradient("BroadcastGradientArgs")
+
+
+def unbroadcast(grad: Tensor, x: Tensor) -> Tensor:
+    """Sum ``grad`` over the axes along which ``x`` was broadcast; reshape to ``x``'s shape."""
+    from .array import reshape, shape
+    from .reduction import reduce_sum
+
+    gs, xs = grad.shape, x.shape
+    if gs.is_fully_defined() and xs.is_fully_defined():
+        if gs.dims == xs.dims:
+            return grad
+        axes, _ = reduction_axes(xs.dims, gs.dims)  # type: ignore[arg-type]
+        summed = reduce_sum(grad, axes) if axes else grad
+        return summed if summed.shape.dims == xs.dims else reshape(summed, xs.dims)
+    rx, _ = (o for o in apply_op("BroadcastGradientArgs", [shape(x), shape(grad)]).outputs)
+    return reshape(reduce_sum(grad, rx), shape(x))
+
+
+def binary_grad(op_type: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register a broadcasting binary op's rule; its results are un-broadcast here."""
+    def decorate(rule: Callable[..., Any]) -> Callable[..., Any]:
+        def grad_fn(op: Any, grad: Tensor) -> list[Tensor | None]:
+            grads = rule(op, grad)
+            return [None if g is None else unbroadcast(g, x) for g, x in zip(grads, op.inputs)]
+        grad_fn.__name__ = rule.__name__
+        grad_fn.__doc__ = rule.__doc__
+        RegisterGradient(op_type)(grad_fn)
+        return rule
+    return decorate

@@ -1,0 +1,1 @@
+"""Neural-network ops: relu, softmax, log_softmax, softplus, cross-entropy."""

@@ -1,0 +1,1 @@
+"""Execution: compiled plans, Session, traced functions."""

@@ -1,0 +1,166 @@
+"""TF1-style execution: ``Session.run(fetches, feed_dict)`` and ``InteractiveSession``."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from ..graph import Graph, Operation, Tensor, _state, get_default_graph
+from ..ops.core import to_array
+from .plan import Plan, tensor_key
+
+_MAX_PLANS = 256
+
+
+class Session:
+    """Runs a graph: ``with Session() as sess: sess.run(fetches, feed_dict={x: value})``."""
+
+    def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None) -> None:
+        self.graph = graph if graph is not None else get_default_graph()
+        self._closed = False
+        self._plans: dict[Any, Plan] = {}
+        self._reads: dict[int, Tensor] = {}
+        self._lock = threading.Lock()
+
+    # -- lifecycle
+    def close(self) -> None:
+        self._closed = True
+        self._plans.clear()
+
+    def __enter__(self) -> Session:
+        _state().sessions.append(self)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        sessions = _state().sessions
+        if sessions and sessions[-1] is self:
+            sessions.pop()
+        self.close()
+
+    @contextlib.contextmanager
+    def as_default(self) -> Iterator[Session]:
+        _state().sessions.append(self)
+        try:
+            yield self
+        finally:
+            _state().sessions.pop()
+
+    # -- running
+    def run(self, fetches: Any, feed_dict: Any = None, options: Any = None,
+            run_metadata: Any = None) -> Any:
+        """Evaluate ``fetches`` (a tensor, op, name, or nested list/tuple/dict of them)."""
+        if self._closed:
+            raise RuntimeError("Attempted to use a closed Session.")
+        leaves: list[Tensor | Operation] = []
+        rebuild = _flatten(fetches, lambda f: leaves.append(self._element(f)))
+        feed_keys, feed_values = self._feeds(feed_dict)
+        tensors = [x for x in leaves if isinstance(x, Tensor)]
+        targets = [x for x in leaves if isinstance(x, Operation)]
+        key = (tuple(tensor_key(t) for t in tensors), tuple(id(o) for o in targets),
+               tuple(tensor_key(t) for t in feed_keys))
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = Plan(tensors, targets, feed_keys)
+            with self._lock:
+                if len(self._plans) >= _MAX_PLANS:
+                    self._plans.pop(next(iter(self._plans)))
+                self._plans[key] = plan
+        values = iter(plan.run(feed_values))
+        out = [None if isinstance(x, Operation) else _to_user(next(values)) for x in leaves]
+        return rebuild(iter(out))
+
+    def _element(self, fetch: Any) -> Tensor | Operation:
+        if fetch is None:
+            raise TypeError('Argument `fetch` = None has invalid type "NoneType". Cannot be None')
+        if getattr(fetch, "_is_variable", False):
+            read = self._reads.get(id(fetch))
+            if read is None:
+                with self.graph.as_default():
+                    read = self._reads[id(fetch)] = fetch.value()
+            return read
+        if isinstance(fetch, Tensor | Operation):
+            if fetch.graph is not self.graph:
+                raise ValueError(f"Fetch {fetch!r} is not an element of this session's graph "
+                                 f"({self.graph!r}); it belongs to {fetch.graph!r}.")
+            return fetch
+        if isinstance(fetch, str):
+            try:
+                return self.graph.as_graph_element(fetch)
+            except (KeyError, ValueError) as e:
+                raise ValueError(f"Fetch argument {fetch!r} cannot be interpreted as a "
+                                 f"Tensor or Operation: {e}") from None
+        raise TypeError(f"Fetch argument {fetch!r} has invalid type {type(fetch).__name__!r}: "
+                        "must be a Tensor, Operation, Variable or a name string, or a "
+                        "list/tuple/dict of them.")
+
+    def _feeds(self, feed_dict: Any) -> tuple[list[Tensor], list[Any]]:
+        if not feed_dict:
+            return [], []
+        keys: list[Tensor] = []
+        values: list[Any] = []
+        for k, v in feed_dict.items():
+            t = self.graph.as_graph_element(k) if isinstance(k, str) else k
+            if not isinstance(t, Tensor):
+                raise TypeError(f"Cannot feed {k!r}: feed_dict keys must be Tensors (such as "
+                                "placeholders) or tensor names like 'x:0', got "
+                                f"{type(k).__name__}.")
+            if t.graph is not self.graph:
+                raise ValueError(f"Cannot feed {t.name}: it is not an element of this "
+                                 "session's graph.")
+            if isinstance(v, Tensor) and not v.has_value():
+                raise TypeError(f"The value of a feed cannot be a symbolic Tensor ({v.name}). "
+                                "Acceptable feed values include Python scalars, lists, NumPy "
+                                "arrays and eager tensors.")
+            try:
+                arr = to_array(v, t.dtype, what=f"the value fed to {t.name}")
+            except (TypeError, ValueError) as e:
+                raise type(e)(f"{e} (the fed tensor {t.name} has dtype {t.dtype.name})") from None
+            if not t.shape.is_compatible_with(arr.shape):
+                raise ValueError(f"Cannot feed value of shape {arr.shape} for Tensor {t.name}, "
+                                 f"which has shape {t.shape}")
+            keys.append(t)
+            values.append(arr)
+        return keys, values
+
+
+class InteractiveSession(Session):
+    """A Session that installs itself as the default (``t.eval()``, ``op.run()``)."""
+
+    def __init__(self, target: str = "", graph: Graph | None = None, config: Any = None) -> None:
+        super().__init__(target, graph, config)
+        _state().sessions.append(self)
+
+    def close(self) -> None:
+        sessions = _state().sessions
+        if self in sessions:
+            sessions.remove(self)
+        super().close()
+
+
+def _to_user(value: Any) -> Any:
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        return value[()]
+    if isinstance(value, np.ndarray):
+        return value.copy() if not value.flags.writeable else value
+    return value
+
+
+def _flatten(fetches: Any, visit: Callable[[Any], None]) -> Callable[[Iterator[Any]], Any]:
+    """Visit the leaves of a nested fetch; return a function that rebuilds the structure."""
+    if isinstance(fetches, list):
+        parts = [_flatten(f, visit) for f in fetches]
+        return lambda it: [p(it) for p in parts]
+    if isinstance(fetches, tuple):
+        parts = [_flatten(f, visit) for f in fetches]
+        if hasattr(fetches, "_fields"):  # namedtuple
+            return lambda it: type(fetches)(*[p(it) for p in parts])
+        return lambda it: tuple(p(it) for p in parts)
+    if isinstance(fetches, dict):
+        items = [(k, _flatten(v, visit)) for k, v in fetches.items()]
+        return lambda it: type(fetches)((k, p(it)) for k, p in items)
+    visit(fetches)
+    return lambda it: next(it)
