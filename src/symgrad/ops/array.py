@@ -224,11 +224,11 @@ def _transpose_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
 # Cast
 
 
-def _cast_infer(inputs: Sequence[Tensor], *, DstT: dt.DType) -> Spec:
+def _cast_infer(inputs: Sequence[Tensor], *, SrcT: dt.DType, DstT: dt.DType) -> Spec:
     return inputs[0].shape, DstT
 
 
-def _cast_kernel(x: np.ndarray, *, DstT: dt.DType) -> np.ndarray:
+def _cast_kernel(x: np.ndarray, *, SrcT: dt.DType, DstT: dt.DType) -> np.ndarray:
     if x.dtype.kind == "c" and DstT.np.kind != "c":
         x = x.real  # TF keeps the real part
     return x.astype(DstT.np)

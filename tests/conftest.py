@@ -1,0 +1,1 @@
+"""Shared test set-up: the tests folder is importable (``import optable``)."""
