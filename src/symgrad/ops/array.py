@@ -6,6 +6,7 @@ TensorFlow, so ``op.inputs`` matches what TF users expect; their gradients are N
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,11 +15,28 @@ import numpy as np
 from .. import dtypes as dt
 from ..gradient_registry import RegisterGradient, no_gradient
 from ..graph import Tensor
-from ..op_registry import ShapeError, Spec, apply_op, constant_value, register_op
+from ..op_registry import (
+    ShapeError,
+    Spec,
+    apply_op,
+    constant_value,
+    default_name,
+    register_op,
+)
 from ..shapes import TensorShape, as_shape, broadcast_shapes
 from .core import (
-    ALL, FLOAT_COMPLEX, INTS, broadcast_infer, check_dtype, constant, convert_n,
-    convert_to_tensor, normalize_axis, same_dtype, static_ints, unbroadcast,
+    ALL,
+    FLOAT_COMPLEX,
+    INTS,
+    broadcast_infer,
+    check_dtype,
+    constant,
+    convert_n,
+    convert_to_tensor,
+    normalize_axis,
+    same_dtype,
+    static_ints,
+    unbroadcast,
 )
 
 _INDEX = (dt.int32, dt.int64)
@@ -189,7 +207,7 @@ def _transpose_infer(inputs: Sequence[Tensor]) -> Spec:
     if perm is None or x.shape.dims is None:
         return TensorShape(None if x.shape.dims is None else [None] * len(x.shape.dims)), x.dtype
     dims = x.shape.dims
-    if sorted(perm) != list(range(len(dims))):
+    if sorted(perm) != list(builtins.range(len(dims))):
         raise ShapeError(f"perm {perm} is not a permutation of 0..{len(dims) - 1} for a tensor "
                          f"of shape {x.shape}")
     return TensorShape([dims[i] for i in perm]), x.dtype
@@ -204,9 +222,8 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | Non
 
     x = convert_to_tensor(a)
     if perm is None:
-        if x.shape.rank is None:
-            raise ValueError("transpose needs perm= for a tensor of unknown rank")
-        perm = list(range(x.shape.rank))[::-1]
+        r = x.shape.rank
+        perm = list(builtins.range(r))[::-1] if r is not None else range(rank(x) - 1, -1, -1)
     out = apply_op("Transpose", [x, _int_tensor(perm, "perm")], name=name)._output(0)
     return conj(out) if conjugate else out
 
@@ -216,8 +233,18 @@ def _transpose_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
     """dx = transpose(g, inverse(perm))."""
     perm = static_ints(op.inputs[1], "perm")
     if perm is None:
-        raise NotImplementedError("Transpose gradient needs a static perm")
-    return transpose(grad, list(np.argsort(perm))), None
+        return transpose(grad, invert_permutation(op.inputs[1])), None
+    return transpose(grad, np.argsort(perm).tolist()), None
+
+
+register_op("InvertPermutation", lambda i: (i[0].shape, i[0].dtype),
+            lambda p: np.argsort(p).astype(p.dtype))
+no_gradient("InvertPermutation")
+
+
+def invert_permutation(x: Any, name: str | None = None) -> Tensor:
+    """``y[x[i]] = i``: the inverse of a permutation of ``0 .. n-1``."""
+    return apply_op("InvertPermutation", [_int_tensor(x, "x")], name=name)._output(0)
 
 
 # --------------------------------------------------------------------------------------
@@ -367,8 +394,13 @@ def _select_grad(op: Any, grad: Tensor) -> tuple[None, Tensor, Tensor]:
     return (None, unbroadcast(where(c, grad, z), x), unbroadcast(where(c, z, grad), y))
 
 
-register_op("Where", lambda i: (TensorShape([None, i[0].shape.rank]), dt.int64),
-            lambda c: np.argwhere(c).astype(np.int64))
+def _where_infer(inputs: Sequence[Tensor]) -> Spec:
+    c = constant_value(inputs[0])  # the count is data-dependent: known only for constants
+    return TensorShape([None if c is None else int(np.count_nonzero(c)),
+                        inputs[0].shape.rank]), dt.int64
+
+
+register_op("Where", _where_infer, lambda c: np.argwhere(c).astype(np.int64))
 no_gradient("Where")
 
 
@@ -377,3 +409,458 @@ def _where_indices(condition: Any, name: str | None) -> Tensor:
 
 
 __all__ = ["INTS", "broadcast_shapes", "same_dtype"]
+
+
+def _one_or_tuple(outs: Sequence[np.ndarray]) -> Any:
+    # A multi-output kernel with a single output returns it bare, as plans expect.
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def _scalar_axis(a: Tensor, rank: int, op_type: str) -> int | None:
+    """The static, normalised value of a scalar axis input (None when not known)."""
+    check_dtype(op_type, a, _INDEX, "axis")
+    axis = static_ints(a, "axis")
+    if axis is None:
+        return None
+    if len(axis) != 1:
+        raise ShapeError(f"axis must be a scalar, got {axis}")
+    return normalize_axis(axis[0], rank)
+
+
+def unknown_dims(s: Tensor) -> TensorShape:
+    """The static shape a 1-D shape tensor ``s`` of unknown value describes."""
+    n = s.shape[0] if s.shape.rank == 1 else None
+    return TensorShape(None if n is None else [None] * n)
+
+
+def _names(prefix: str, n: int) -> list[str]:
+    return [f"{prefix}[{i}]" for i in builtins.range(n)]
+
+
+# --------------------------------------------------------------------------------------
+# ConcatV2
+
+
+def _concat_dims(values: Sequence[Tensor], ax: int) -> list[int | None]:
+    first = next(v for v in values if v.shape.dims is not None)
+    out: list[int | None] = list(first.shape.dims)  # type: ignore[arg-type]
+    out[ax] = 0
+    for i, v in enumerate(values):
+        dims = v.shape.dims
+        if dims is None:
+            out[ax] = None
+            continue
+        for j, d in enumerate(dims):
+            if j == ax:
+                out[ax] = None if out[ax] is None or d is None else out[ax] + d  # type: ignore[operator]
+            elif d is not None and out[j] is not None and d != out[j]:
+                raise ShapeError(f"Dimension {j} in both shapes must be equal: shape[0] = "
+                                 f"{first.shape} vs. shape[{i}] = {v.shape} (concatenating "
+                                 f"along axis {ax})")
+            elif out[j] is None:
+                out[j] = d
+    return out
+
+
+def _concat_infer(inputs: Sequence[Tensor], *, N: int) -> Spec:
+    values = inputs[:-1]
+    d = same_dtype(values, _names("values", N))
+    ranks = {v.shape.rank for v in values} - {None}
+    if len(ranks) > 1:
+        raise ShapeError("all values must have the same rank, got shapes "
+                         + ", ".join(str(v.shape) for v in values))
+    if not ranks:
+        return TensorShape(None), d
+    r = ranks.pop()
+    if r == 0:
+        raise ShapeError("Can't concatenate scalars (use stack instead)")
+    ax = _scalar_axis(inputs[-1], r, "ConcatV2")
+    return TensorShape([None] * r if ax is None else _concat_dims(values, ax)), d
+
+
+register_op("ConcatV2", _concat_infer,
+            lambda *xs, N: np.concatenate(xs[:-1], axis=int(xs[-1])))
+default_name("ConcatV2", "concat")
+
+
+def concat(values: Sequence[Any], axis: Any, name: str = "concat") -> Tensor:
+    """Join ``values`` along ``axis`` (op type ``ConcatV2``; one value is an Identity)."""
+    from .core import identity
+
+    ts = convert_n(values, "values")
+    if not ts:
+        raise ValueError("concat needs at least one value")
+    if len(ts) == 1:
+        return identity(ts[0], name=name)
+    return apply_op("ConcatV2", [*ts, _int_tensor(axis, "axis")], {"N": len(ts)},
+                    name)._output(0)
+
+
+@RegisterGradient("ConcatV2")
+def _concat_grad(op: Any, grad: Tensor) -> list[Tensor | None]:
+    """dvalues[i] = slice of g along axis at values[i]'s offset; daxis = None."""
+    from .slicing import slice
+
+    values, axis = op.inputs[:-1], op.inputs[-1]
+    r = values[0].shape.rank
+    ax = static_ints(axis, "axis")
+    sizes = None if ax is None or r is None else [v.shape[ax[0] % r] for v in values]
+    if sizes is None or None in sizes:
+        return [*split(grad, stack([gather_dim(v, axis) for v in values]), axis), None]
+    out: list[Tensor | None] = []
+    offset = 0
+    for n in sizes:
+        begin, size = [0] * r, [-1] * r  # type: ignore[operator]
+        begin[ax[0] % r], size[ax[0] % r] = offset, n  # type: ignore[index,operator]
+        out.append(slice(grad, begin, size))
+        offset += n
+    return [*out, None]
+
+
+def gather_dim(x: Tensor, axis: Tensor) -> Tensor:
+    """``shape(x)[axis]`` as a tensor (negative axes count from the end)."""
+    from .math import floormod
+    from .slicing import gather
+
+    s = shape(x, out_type=axis.dtype)
+    return gather(s, floormod(axis, size(s, out_type=axis.dtype)))
+
+
+# --------------------------------------------------------------------------------------
+# Pack (stack) and Unpack (unstack)
+
+
+def _pack_infer(inputs: Sequence[Tensor], *, N: int, axis: int) -> Spec:
+    d = same_dtype(inputs, _names("values", N))
+    s = inputs[0].shape
+    for i, t in enumerate(inputs[1:], 1):
+        if not s.is_compatible_with(t.shape):
+            raise ShapeError(f"Shapes of all inputs must match: values[0].shape = "
+                             f"{inputs[0].shape} != values[{i}].shape = {t.shape}")
+        s = s.merge_with(t.shape)
+    if s.dims is None:
+        return TensorShape(None), d
+    dims = list(s.dims)
+    dims.insert(normalize_axis(axis, len(dims) + 1), N)
+    return TensorShape(dims), d
+
+
+register_op("Pack", _pack_infer, lambda *xs, N, axis: np.stack(xs, axis=axis))
+default_name("Pack", "stack")
+
+
+def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
+    """Stack same-shaped tensors along a new ``axis`` (op type ``Pack``)."""
+    if axis == 0 and not any(isinstance(v, Tensor) or hasattr(v, "_as_tensor") for v in values):
+        return constant(values, name=name)  # TF folds a list of plain values to a Const
+    ts = convert_n(values, "values")
+    return apply_op("Pack", ts, {"N": len(ts), "axis": int(axis)}, name)._output(0)
+
+
+@RegisterGradient("Pack")
+def _pack_grad(op: Any, grad: Tensor) -> list[Tensor]:
+    """dvalues = unstack(g, axis)."""
+    return unstack(grad, num=op.get_attr("N"), axis=op.get_attr("axis"))
+
+
+def _unpack_infer(inputs: Sequence[Tensor], *, num: int, axis: int) -> list[Spec]:
+    x = inputs[0]
+    if x.shape.dims is None:
+        return [(TensorShape(None), x.dtype)] * num
+    dims = list(x.shape.dims)
+    if not dims:
+        raise ShapeError("value must be at least 1-D to unstack, got a scalar")
+    a = normalize_axis(axis, len(dims))
+    if dims[a] is not None and dims[a] != num:
+        raise ShapeError(f"Dimension {a} of value (shape {x.shape}) has size {dims[a]}, "
+                         f"but num = {num}")
+    del dims[a]
+    return [(TensorShape(dims), x.dtype)] * num
+
+
+register_op("Unpack", _unpack_infer,
+            lambda x, *, num, axis: _one_or_tuple(list(np.moveaxis(x, axis, 0))))
+default_name("Unpack", "unstack")
+
+
+def unstack(value: Any, num: int | None = None, axis: int = 0,
+            name: str = "unstack") -> list[Tensor]:
+    """Split ``value`` along ``axis`` into a list of tensors of one rank less."""
+    x = convert_to_tensor(value)
+    if num is None:
+        dims = x.shape.dims
+        if dims is None or not -len(dims) <= axis < len(dims) or dims[axis] is None:
+            raise ValueError(f"Cannot infer argument `num` from shape {x.shape}")
+        num = dims[axis]
+    return apply_op("Unpack", [x], {"num": int(num), "axis": int(axis)}, name).outputs
+
+
+@RegisterGradient("Unpack")
+def _unpack_grad(op: Any, *grads: Tensor) -> Tensor:
+    """dx = stack(g_0 .. g_{n-1}, axis); unused outputs arrive as zeros."""
+    return stack(list(grads), axis=op.get_attr("axis"))
+
+
+# --------------------------------------------------------------------------------------
+# Split (equal parts) and SplitV (given sizes)
+
+
+def _split_specs(x: Tensor, ax: int | None, sizes: Sequence[int | None]) -> list[Spec]:
+    if x.shape.dims is None:
+        return [(TensorShape(None), x.dtype)] * len(sizes)
+    dims = list(x.shape.dims)
+    if ax is None:
+        return [(TensorShape([None] * len(dims)), x.dtype)] * len(sizes)
+    return [(TensorShape(dims[:ax] + [n] + dims[ax + 1:]), x.dtype) for n in sizes]
+
+
+def _split_infer(inputs: Sequence[Tensor], *, num_split: int) -> list[Spec]:
+    a, x = inputs
+    r = x.shape.rank
+    ax = None if r is None else _scalar_axis(a, r, "Split")
+    n = None if ax is None else x.shape[ax]
+    if n is not None and n % num_split:
+        raise ShapeError(f"Number of ways to split should evenly divide the split dimension, "
+                         f"but got split_dim {ax} (size = {n}) and num_split {num_split}")
+    return _split_specs(x, ax, [None if n is None else n // num_split] * num_split)
+
+
+def _resolve_sizes(sizes: list[int], n: int | None) -> list[int | None]:
+    if sizes.count(-1) > 1 or any(s < -1 for s in sizes):
+        raise ShapeError(f"size_splits may hold at most one -1 and no other negative "
+                         f"value, got {sizes}")
+    known = sum(s for s in sizes if s != -1)
+    if n is None:
+        return [None if s == -1 else s for s in sizes]
+    if (known != n if -1 not in sizes else known > n):
+        raise ShapeError(f"size_splits {sizes} must add up to {n}, the size of the split "
+                         f"dimension (with a -1 entry: at most {n})")
+    return [n - known if s == -1 else s for s in sizes]
+
+
+def _splitv_infer(inputs: Sequence[Tensor], *, num_split: int) -> list[Spec]:
+    x, s, a = inputs
+    check_dtype("SplitV", s, _INDEX, "size_splits")
+    sizes = static_ints(s, "size_splits")
+    if sizes is not None and len(sizes) != num_split:
+        raise ShapeError(f"size_splits has {len(sizes)} entries but num_split = {num_split}")
+    r = x.shape.rank
+    ax = None if r is None else _scalar_axis(a, r, "SplitV")
+    n = None if ax is None else x.shape[ax]
+    return _split_specs(x, ax, [None] * num_split if sizes is None else _resolve_sizes(sizes, n))
+
+
+def _splitv_kernel(x: np.ndarray, s: np.ndarray, a: np.ndarray, *, num_split: int) -> Any:
+    ax = int(a) % x.ndim
+    sizes = _resolve_sizes([int(i) for i in s], x.shape[ax])
+    return _one_or_tuple(np.split(x, np.cumsum(sizes[:-1]), axis=ax))  # type: ignore[arg-type]
+
+
+register_op("Split", _split_infer, lambda a, x, *, num_split: _one_or_tuple(
+    np.split(x, num_split, axis=int(a))))
+register_op("SplitV", _splitv_infer, _splitv_kernel)
+default_name("Split", "split")
+default_name("SplitV", "split")
+
+
+def split(value: Any, num_or_size_splits: Any, axis: Any = 0, num: int | None = None,
+          name: str = "split") -> list[Tensor]:
+    """Split into ``n`` equal parts (``Split``) or parts of the given sizes (``SplitV``)."""
+    x = convert_to_tensor(value)
+    if isinstance(num_or_size_splits, int | np.integer) and not isinstance(num_or_size_splits,
+                                                                            bool):
+        if num_or_size_splits < 1:
+            raise ValueError(f"num_or_size_splits must be >= 1, got {num_or_size_splits}")
+        return apply_op("Split", [_int_tensor(axis, "axis"), x],
+                        {"num_split": int(num_or_size_splits)}, name).outputs
+    sizes = _int_tensor(num_or_size_splits, "num_or_size_splits")
+    if num is None:
+        if sizes.shape.rank != 1 or sizes.shape[0] is None:
+            raise ValueError(f"Cannot infer argument `num` from num_or_size_splits of shape "
+                             f"{sizes.shape}: pass num=")
+        num = sizes.shape[0]
+    return apply_op("SplitV", [x, sizes, _int_tensor(axis, "axis")], {"num_split": int(num)},
+                    name).outputs
+
+
+@RegisterGradient("Split")
+def _split_grad(op: Any, *grads: Tensor) -> tuple[None, Tensor]:
+    """dx = concat(g_0 .. g_{n-1}, axis); unused outputs arrive as zeros."""
+    return None, concat(list(grads), op.inputs[0])
+
+
+@RegisterGradient("SplitV")
+def _splitv_grad(op: Any, *grads: Tensor) -> tuple[Tensor, None, None]:
+    """dx = concat(g_0 .. g_{n-1}, axis)."""
+    return concat(list(grads), op.inputs[2]), None, None
+
+
+# --------------------------------------------------------------------------------------
+# Tile, BroadcastTo
+
+
+def _tile_infer(inputs: Sequence[Tensor]) -> Spec:
+    x, m = inputs
+    check_dtype("Tile", m, _INDEX, "multiples")
+    mult = static_ints(m, "multiples")
+    r = x.shape.rank
+    if r is None:
+        return TensorShape(None if mult is None else [None] * len(mult)), x.dtype
+    if mult is None:
+        return TensorShape([None] * r), x.dtype
+    if len(mult) != r or any(k < 0 for k in mult):
+        raise ShapeError(f"multiples must be a vector of {r} non-negative ints, one per "
+                         f"dimension of input (shape {x.shape}), got {mult}")
+    dims = [None if d is None else d * k for d, k in zip(x.shape.dims, mult, strict=True)]  # type: ignore[arg-type]
+    return TensorShape(dims), x.dtype
+
+
+register_op("Tile", _tile_infer, lambda x, m: np.tile(x, tuple(m)) if x.ndim else x.copy())
+
+
+def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:
+    """Repeat ``input`` ``multiples[i]`` times along each axis ``i``."""
+    return apply_op("Tile", [convert_to_tensor(input), _int_tensor(multiples, "multiples")],
+                    name=name)._output(0)
+
+
+@RegisterGradient("Tile")
+def _tile_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
+    """dx = sum over the m axes of g reshaped to [m0, d0, m1, d1, ...]."""
+    from .reduction import reduce_sum
+
+    x, m = op.inputs
+    mult = static_ints(m, "multiples")
+    if mult is not None and x.shape.is_fully_defined():
+        pairs: Any = [v for pair in zip(mult, x.shape.as_list(), strict=True) for v in pair]
+        axes: Any = list(builtins.range(0, 2 * len(mult), 2))
+    else:
+        pairs = reshape(transpose(stack([m, shape(x, out_type=m.dtype)])), [-1])
+        axes = range(0, size(pairs), 2)  # type: ignore[call-overload]
+    return reduce_sum(reshape(grad, pairs), axes), None
+
+
+def _broadcast_to_infer(inputs: Sequence[Tensor]) -> Spec:
+    x, s = inputs
+    check_dtype("BroadcastTo", s, _INDEX, "shape")
+    target = static_ints(s, "shape")
+    if target is None:
+        return unknown_dims(s), x.dtype
+    out = broadcast_shapes(x.shape, TensorShape(target))
+    if out is None or (out.dims is not None and len(out.dims) != len(target)) or (
+            out.dims is not None and any(o != t for o, t in zip(out.dims, target, strict=True)
+                                         if o is not None)):
+        raise ShapeError(f"Unable to broadcast tensor of shape {x.shape} to tensor of shape "
+                         f"{TensorShape(target)}")
+    return TensorShape(target), x.dtype
+
+
+register_op("BroadcastTo", _broadcast_to_infer,
+            lambda x, s: np.array(np.broadcast_to(x, tuple(s))))
+
+
+def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:
+    """``input`` broadcast to ``shape`` (NumPy's rules)."""
+    return apply_op("BroadcastTo", [convert_to_tensor(input), _int_tensor(shape, "shape")],
+                    name=name)._output(0)
+
+
+@RegisterGradient("BroadcastTo")
+def _broadcast_to_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
+    """dx = unbroadcast(g, shape(x))."""
+    return unbroadcast(grad, op.inputs[0]), None
+
+
+# --------------------------------------------------------------------------------------
+# Range, OneHot (not differentiable)
+
+_RANGE_DTYPES = (dt.int32, dt.int64, dt.float16, dt.float32, dt.float64)
+
+
+def _range_count(start: Any, limit: Any, delta: Any) -> int:
+    if delta == 0:
+        raise ShapeError("Requires delta != 0")
+    if (delta > 0 and start > limit) or (delta < 0 and start < limit):
+        sign = "<=" if delta > 0 else ">="
+        raise ShapeError(f"Requires start {sign} limit when delta {'>' if delta > 0 else '<'} "
+                         f"0: {start}/{limit}")
+    if isinstance(start + limit + delta, int | np.integer):
+        return int((abs(limit - start) + abs(delta) - 1) // abs(delta))
+    return int(np.ceil(abs((limit - start) / delta)))
+
+
+def _range_infer(inputs: Sequence[Tensor], *, Tidx: dt.DType) -> Spec:
+    for t, n in zip(inputs, ("start", "limit", "delta"), strict=True):
+        if t.shape.rank not in (0, None):
+            raise ShapeError(f"{n} must be a scalar, got shape {t.shape}")
+    values = [constant_value(t) for t in inputs]
+    if any(v is None for v in values):
+        return TensorShape([None]), Tidx
+    return TensorShape([_range_count(*(v.item() for v in values))]), Tidx  # type: ignore[union-attr]
+
+
+def _range_kernel(start: Any, limit: Any, delta: Any, *, Tidx: dt.DType) -> np.ndarray:
+    n = _range_count(start.item(), limit.item(), delta.item())
+    return (start + np.arange(n, dtype=Tidx.np) * delta).astype(Tidx.np)
+
+
+register_op("Range", _range_infer, _range_kernel)
+default_name("Range", "range")
+no_gradient("Range")
+
+
+def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None,  # noqa: A001
+          name: str = "range") -> Tensor:
+    """``[start, start + delta, ...)`` up to ``limit``; ints give int32, floats float32."""
+    if limit is None:
+        start, limit = 0, start
+    ts = [convert_to_tensor(v) for v in (start, limit, delta)]
+    for t in ts:
+        check_dtype("Range", t, _RANGE_DTYPES, "start/limit/delta")
+    d = dt.as_dtype(dtype) if dtype is not None else max(
+        (t.dtype for t in ts), key=_RANGE_DTYPES.index)
+    ts = [cast(t, d) for t in ts]
+    return apply_op("Range", ts, {"Tidx": d}, name)._output(0)
+
+
+def _one_hot_infer(inputs: Sequence[Tensor], *, axis: int) -> Spec:
+    idx, depth, on, off = inputs
+    check_dtype("OneHot", idx, (dt.uint8, dt.int32, dt.int64), "indices")
+    check_dtype("OneHot", depth, (dt.int32,), "depth")
+    d = same_dtype([on, off], ("on_value", "off_value"))
+    n = static_ints(depth, "depth")
+    if n is not None and n[0] < 0:
+        raise ShapeError(f"depth must be non-negative, got {n[0]}")
+    if idx.shape.dims is None:
+        return TensorShape(None), d
+    dims = list(idx.shape.dims)
+    if not -1 <= axis <= len(dims):
+        raise ShapeError(f"Expected axis to be -1 or between [0, {len(dims)}]. But received: "
+                         f"{axis}")
+    dims.insert(len(dims) if axis == -1 else axis, None if n is None else n[0])
+    return TensorShape(dims), d
+
+
+def _one_hot_kernel(idx: np.ndarray, depth: np.ndarray, on: np.ndarray, off: np.ndarray, *,
+                    axis: int) -> np.ndarray:
+    hot = idx[..., None] == np.arange(int(depth))
+    out = np.where(hot, on, off).astype(on.dtype)
+    return out if axis == -1 else np.moveaxis(out, -1, axis)
+
+
+register_op("OneHot", _one_hot_infer, _one_hot_kernel)
+default_name("OneHot", "one_hot")
+no_gradient("OneHot")
+
+
+def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = None,
+            axis: int | None = None, dtype: Any = None, name: str | None = None) -> Tensor:
+    """``on_value`` where ``indices`` selects a position along a new ``depth`` axis."""
+    hint = dt.as_dtype(dtype) if dtype is not None else None
+    on, off = (None if v is None else convert_to_tensor(v, dtype_hint=hint)
+               for v in (on_value, off_value))
+    d = hint or next((t.dtype for t in (on, off) if t is not None), dt.float32)
+    on = on if on is not None else convert_to_tensor(1, d)
+    off = off if off is not None else convert_to_tensor(0, d)
+    ins = [_int_tensor(indices, "indices"), convert_to_tensor(depth, dt.int32), on, off]
+    return apply_op("OneHot", ins, {"axis": -1 if axis is None else int(axis)}, name)._output(0)

@@ -1,0 +1,185 @@
+"""The graph IR: names, scopes, lookups, attrs, modes, printing, threads, deep graphs."""
+
+import gc
+import threading
+import tracemalloc
+import weakref
+
+import numpy as np
+import pytest
+
+import symgrad as tf
+
+
+def test_op_and_tensor_names_are_unique_and_scoped():
+    with tf.Graph().as_default() as g:
+        a = tf.constant([[1.0, 2.0]])
+        b = tf.constant([[3.0], [4.0]])
+        m1 = tf.matmul(a, b)
+        m2 = tf.matmul(a, b)
+        w1 = tf.identity(a, name="w")
+        w2 = tf.identity(a, name="w")
+        with tf.name_scope("layer"):
+            s = a + a
+            with tf.name_scope("inner"):
+                t = a * a
+        with tf.name_scope("layer"):
+            u = a - a
+    assert (m1.op.name, m2.op.name) == ("MatMul", "MatMul_1")
+    assert (m1.name, m2.name) == ("MatMul:0", "MatMul_1:0")
+    assert (w1.op.name, w2.op.name) == ("w", "w_1")
+    assert s.op.name == "layer/add" and t.op.name == "layer/inner/mul"
+    assert u.op.name == "layer_1/sub"
+    assert m1.op.type == "MatMul" and s.op.type == "AddV2" and t.op.type == "Mul"
+    assert g.get_operation_by_name("MatMul_1") is m2.op
+    assert g.get_tensor_by_name("MatMul_1:0") is m2
+    assert m2.graph is g and m2.op.outputs[0] is m2 and m2.op.inputs[0] is a
+    assert [o.name for o in g.get_operations()][:3] == ["Const", "Const_1", "MatMul"]
+    with pytest.raises(KeyError, match="nope"):
+        g.get_operation_by_name("nope")
+    with pytest.raises(KeyError, match="MatMul:3"):
+        g.get_tensor_by_name("MatMul:3")
+
+
+def test_api_op_types_match_tensorflow():
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [2, 3])
+        y = tf.placeholder(tf.float32, [3])
+        types = {
+            "AddV2": x + y, "Sub": x - y, "Mul": x * y, "RealDiv": x / y, "Neg": -x,
+            "Pow": x ** y, "Sum": tf.reduce_sum(x), "Mean": tf.reduce_mean(x, 1),
+            "SelectV2": tf.where(x > y, x, y), "Identity": tf.identity(x),
+            "StopGradient": tf.stop_gradient(x), "Cast": tf.cast(x, tf.float64),
+            "Reshape": tf.reshape(x, [3, 2]), "Transpose": tf.transpose(x),
+            "BatchMatMulV2": tf.matmul(tf.reshape(x, [1, 2, 3]), tf.reshape(y, [1, 3, 1])),
+            "Greater": x > y,
+        }
+    for op_type, t in types.items():
+        assert t.op.type == op_type
+
+
+def test_get_attr_names_the_op_and_attr():
+    a = tf.constant([[1.0]])
+    m = tf.matmul(a, a, transpose_b=True)
+    assert m.op.get_attr("transpose_b") is True and m.op.get_attr("transpose_a") is False
+    with pytest.raises(ValueError, match=r"'MatMul.*' \(type MatMul\) has no attr named 'bogus'"):
+        m.op.get_attr("bogus")
+
+
+def test_eager_printing_matches_tensorflow_format():
+    assert str(tf.constant(3.0)) == "symgrad.Tensor(3.0, shape=(), dtype=float32)"
+    assert repr(tf.constant(3.0)) == "<symgrad.Tensor: shape=(), dtype=float32, numpy=3.0>"
+    assert str(tf.constant([1, 2])) == "symgrad.Tensor([1 2], shape=(2,), dtype=int32)"
+    assert str(tf.constant([[1.0, 2.0], [3.0, 4.0]])) == (
+        "symgrad.Tensor(\n[[1. 2.]\n [3. 4.]], shape=(2, 2), dtype=float32)")
+    assert repr(tf.constant([1.0, 2.0])) == (
+        "<symgrad.Tensor: shape=(2,), dtype=float32, numpy=array([1., 2.], dtype=float32)>")
+
+
+def test_modes_eager_symbolic_and_building():
+    x = tf.constant(2.0) * 3.0
+    assert x.numpy() == np.float32(6.0) and tf.executing_eagerly()
+    p = tf.placeholder(tf.float32, [None, 2])
+    q = p * 2.0
+    assert not q.has_value() and q.shape.as_list() == [None, 2]
+    with pytest.raises(ValueError, match="symbolic"):
+        q.numpy()
+    with tf.Graph().as_default():
+        assert not tf.executing_eagerly()
+        c = tf.constant(1.0) + 1.0
+        assert not c.has_value()
+
+
+def test_dtype_rules():
+    assert tf.constant(1.0).dtype == tf.float32 and tf.constant(1).dtype == tf.int32
+    assert tf.constant(np.float64(1.0)).dtype == tf.float64
+    assert (tf.constant(1.0, tf.float64) + 1).dtype == tf.float64
+    assert tf.placeholder("float").dtype == tf.float32
+    with pytest.raises(TypeError, match="float64 that does not match dtype float32"):
+        tf.constant(1.0) + tf.constant(1.0, tf.float64)
+    with pytest.raises(TypeError, match="Cannot convert value 1.5 to a tensor of dtype int32"):
+        tf.constant(1) + 1.5
+    assert (tf.constant(3) / tf.constant(2)).numpy() == 1.5  # int truediv -> float64
+
+
+def test_shape_errors_name_op_and_shapes():
+    with pytest.raises(ValueError, match=r"AddV2 op 'add.*Incompatible shapes.*\(2, 3\) and \(4,\)"):
+        tf.ones([2, 3]) + tf.ones([4])
+    with pytest.raises(ValueError, match=r"MatMul.*inner dimensions 3 and 4 differ"):
+        tf.matmul(tf.ones([2, 3]), tf.ones([4, 5]))
+    with pytest.raises(ValueError, match=r"Reshape.*Cannot reshape a tensor with 6 elements"):
+        tf.reshape(tf.ones([2, 3]), [4])
+    with pytest.raises(ValueError, match=r"perm \[0, 0\] is not a permutation"):
+        tf.transpose(tf.ones([2, 3]), [0, 0])
+    with pytest.raises(ValueError, match="Invalid reduction dimension 2"):
+        tf.reduce_sum(tf.ones([2, 3]), axis=2)
+
+
+def test_kernel_failures_are_wrapped_with_the_op():
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"FloorDiv op 'floordiv.*division"):
+        tf.constant([1, 2]) // tf.constant([1, 0])
+
+
+def test_eager_ops_are_not_kept_alive_by_the_top_level_graph():
+    t = tf.constant(1.0) + 1.0
+    ref = weakref.ref(t.op)
+    del t
+    gc.collect()
+    assert ref() is None
+
+
+def test_eager_loop_of_a_million_ops_runs_in_constant_memory():
+    x = tf.constant(np.ones(4, np.float32))
+    def step(n):
+        for _ in range(n):
+            y = x * 2.0 + 1.0  # noqa: F841  (each result is dropped, as in a training loop)
+    step(2_000)
+    tracemalloc.start()
+    step(20_000)
+    first, _ = tracemalloc.get_traced_memory()
+    step(480_000)  # with the 20,000 above and the 2 ops per step: 1,004,000 ops in all
+    second, _ = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert second - first < 256 * 1024, (first, second)
+
+
+def test_hundred_thousand_op_chain_builds_runs_and_differentiates():
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float64, [])
+        y = x
+        for _ in range(100_000):
+            y = y * 1.0
+        (g,) = tf.gradients(y, x)
+        with tf.Session() as sess:
+            yv, gv = sess.run([y, g], feed_dict={x: 3.0})
+    assert yv == 3.0 and gv == 1.0
+
+
+def test_one_graph_run_by_several_threads():
+    with tf.Graph().as_default() as g:
+        x = tf.placeholder(tf.float64, [3])
+        y = tf.reduce_sum(tf.square(x))
+    sess = tf.Session(graph=g)
+    results = {}
+    def work(i):
+        results[i] = [sess.run(y, {x: np.full(3, float(i))}) for _ in range(200)]
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for i in range(4):
+        assert all(v == 3 * i * i for v in results[i])
+
+
+def test_default_graph_and_scopes_are_per_thread():
+    g = tf.Graph()
+    seen = {}
+    with g.as_default():
+        def other():
+            seen["graph"] = tf.get_default_graph()
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+        assert tf.get_default_graph() is g
+    assert seen["graph"] is not g and seen["graph"].eager
