@@ -10,30 +10,9 @@ import pytest
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
-# Copied from seed 000/001's "Output:" section.
-SEED_000_OUTPUT = """\
-a:
-[[1. 2.]
- [3. 4.]]
-b:
-[[ 6.  7.  8.]
- [ 9. 10. 11.]]
-c = a * b:
-[[24. 27. 30.]
- [54. 61. 68.]]
-tf.gradients(c, a)[0]:
-[[21. 30.]
- [21. 30.]]
-matmul_grad(c.op, tf.ones_like(c))[0]:
-[[21. 30.]
- [21. 30.]]
-tf.gradients(c * tf.stop_gradient(c), a)[0]:
-[[ 573.  816.]
- [1295. 1844.]]
-matmul_grad(c.op, c)[0]:
-[[ 573.  816.]
- [1295. 1844.]]
-"""
+# The seeds' printed outputs (copied from ../shared/seeds), shared with the demo.
+EXPECTED = EXAMPLES / "expected"
+SEED_000_OUTPUT = (EXPECTED / "seed_000.txt").read_text()
 
 
 def _run(name: str) -> str:
@@ -59,3 +38,11 @@ def test_seed_003_grad_ys_chain_rule_claim(capsys):
 @pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("seed_*.py")))
 def test_every_seed_example_runs(name):
     assert _run(name)
+
+
+def test_demo_shows_every_seed_with_the_same_numbers():
+    out = subprocess.run([sys.executable, str(EXAMPLES / "demo.py")], capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "4 of 4 seed programs print the seeds' numbers." in out.stdout
+    assert "numbers: DIFFERENT" not in out.stdout
