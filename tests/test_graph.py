@@ -103,7 +103,8 @@ def test_dtype_rules():
 
 
 def test_shape_errors_name_op_and_shapes():
-    with pytest.raises(ValueError, match=r"AddV2 op 'add.*Incompatible shapes.*\(2, 3\) and \(4,\)"):
+    with pytest.raises(ValueError,
+                       match=r"AddV2 op 'add.*Incompatible shapes.*\(2, 3\) and \(4,\)"):
         tf.ones([2, 3]) + tf.ones([4])
     with pytest.raises(ValueError, match=r"MatMul.*inner dimensions 3 and 4 differ"):
         tf.matmul(tf.ones([2, 3]), tf.ones([4, 5]))

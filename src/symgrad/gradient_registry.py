@@ -7,7 +7,7 @@ None) per op input.  ``NoGradient("Type")`` registers None: the op is a dead end
 
 from __future__ import annotations
 
-import inspect
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -47,10 +47,9 @@ class Registry:
 
 
 def _location(fn: Any) -> str:
-    if fn is None:
-        frame = inspect.currentframe()
-        caller = frame.f_back.f_back.f_back if frame and frame.f_back and frame.f_back.f_back else None
-        return f"NoGradient at {caller.f_code.co_filename}:{caller.f_lineno}" if caller else "?"
+    if fn is None:  # _location <- register <- no_gradient <- the declaring module
+        caller = sys._getframe(3)
+        return f"NoGradient at {caller.f_code.co_filename}:{caller.f_lineno}"
     code = getattr(fn, "__code__", None)
     if code is None:
         return repr(fn)

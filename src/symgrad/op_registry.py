@@ -91,7 +91,8 @@ def apply_op(op_type: str, inputs: Sequence[Tensor], attrs: dict[str, Any] | Non
 def run_kernel(op: Operation, kernel: KernelFn, args: Sequence[Any]) -> list[Any]:
     """Run ``kernel`` for ``op``; wrap NumPy's exceptions in one that names the op."""
     try:
-        out = kernel(*args, **op._attrs)
+        with np.errstate(all="ignore"):  # inf/nan are values, as in TF; never warnings
+            out = kernel(*args, **op._attrs)
     except OpError:
         raise
     except Exception as e:  # a kernel failure is reported against the user's op
@@ -108,6 +109,11 @@ def _as_array(value: Any, dtype: dt.DType) -> np.ndarray:
 
 
 def _cross_graph(graph: Graph, t: Tensor, op_type: str) -> Tensor:
+    remap = _state().remap
+    if remap:
+        mapped = remap.get((id(t.op), t.value_index))
+        if mapped is not None:
+            return mapped if mapped.op.graph is graph else _cross_graph(graph, mapped, op_type)
     capture = getattr(graph, "capture", None)
     if capture is not None:
         return capture(t)

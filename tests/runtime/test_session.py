@@ -101,7 +101,8 @@ def test_intermediate_buffers_are_freed_after_last_use(graph):
 def test_closed_session_and_uninitialized_variable(graph):
     v = tf.Variable(1.0, name="w")
     sess = tf.Session()
-    with pytest.raises(tf.errors.FailedPreconditionError, match="variable 'w:0': it is uninitialized"):
+    with pytest.raises(tf.errors.FailedPreconditionError,
+                       match="variable 'w:0': it is uninitialized"):
         sess.run(v)
     sess.close()
     with pytest.raises(RuntimeError, match="Attempted to use a closed Session."):

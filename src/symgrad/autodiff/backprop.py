@@ -125,18 +125,18 @@ def backprop(targets: Sequence[Tensor], seeds: Sequence[Tensor], sources: Sequen
         out_grads = [total((id(op), i)) for i in range(op.num_outputs)]
         in_grads = _apply_rule(op, out_grads, use_override) if any(
             g is not None for g in out_grads) else [None] * len(op.inputs)
-        for i, (t, g) in enumerate(zip(op.inputs, in_grads)):
+        for i, (t, dx) in enumerate(zip(op.inputs, in_grads)):
             if (id(op), i) not in walk.edges:
                 continue
-            if g is not None:
-                grads[key(t)].append(g)
+            if dx is not None:
+                grads[key(t)].append(dx)
             p = id(t.op)
             if p in pending:
                 pending[p] -= 1
                 if pending[p] == 0:
                     ready.append(t.op)
     out: list[Tensor | None] = []
-    for i, s in enumerate(sources):
+    for i in range(len(sources)):
         ks = [k for k, idx in walk.source_of.items() if i in idx]
         parts = [results[k] if k in results else total(k) for k in ks]
         parts = [p for p in parts if p is not None]

@@ -19,10 +19,21 @@ from ..gradient_registry import RegisterGradient, no_gradient
 from ..graph import Tensor
 from ..op_registry import ShapeError, Spec, apply_op, register_op
 from ..shapes import TensorShape, broadcast_shapes
-from . import array, complex as complex_ops
+from . import array
+from . import complex as complex_ops
 from .core import (
-    ALL, FLOAT_COMPLEX, FLOATS, INTS, NUMERIC, REAL, binary_grad, binary_op, check_dtype,
-    convert_n, convert_to_tensor, same_dtype, unary_op,
+    ALL,
+    FLOAT_COMPLEX,
+    FLOATS,
+    INTS,
+    NUMERIC,
+    REAL,
+    binary_grad,
+    binary_op,
+    check_dtype,
+    convert_n,
+    same_dtype,
+    unary_op,
 )
 
 conj = complex_ops.conj
@@ -44,7 +55,7 @@ exp = unary_op("Exp", np.exp, "exp")
 log = unary_op("Log", np.log, "log")
 log1p = unary_op("Log1p", np.log1p, "log1p")
 sqrt = unary_op("Sqrt", np.sqrt, "sqrt")
-rsqrt = unary_op("Rsqrt", lambda x: (1 / np.sqrt(x)).astype(x.dtype), "rsqrt")
+rsqrt = unary_op("Rsqrt", lambda x: np.reciprocal(np.sqrt(x)), "rsqrt")
 square = unary_op("Square", np.square, "square", NUMERIC)
 abs = unary_op("Abs", np.abs, "abs", REAL)  # noqa: A001  (tf.abs)
 sign = unary_op("Sign", _real_or_complex_sign, "sign", NUMERIC)
@@ -52,9 +63,9 @@ sin = unary_op("Sin", np.sin, "sin")
 cos = unary_op("Cos", np.cos, "cos")
 tan = unary_op("Tan", np.tan, "tan")
 tanh = unary_op("Tanh", np.tanh, "tanh")
-reciprocal = unary_op("Reciprocal", lambda x: (1 / x).astype(x.dtype), "reciprocal")
+reciprocal = unary_op("Reciprocal", np.reciprocal, "reciprocal")
 _erf = np.frompyfunc(_pymath.erf, 1, 1)
-erf = unary_op("Erf", lambda x: _erf(x).astype(x.dtype), "erf", FLOATS)
+erf = unary_op("Erf", lambda x: np.asarray(_erf(x), dtype=x.dtype), "erf", FLOATS)
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -404,9 +415,9 @@ def _matmul_infer(inputs: Sequence[Tensor], *, transpose_a: bool = False,
     a, b = inputs
     d = same_dtype(inputs, ("a", "b"))
     check_dtype("MatMul", a, NUMERIC, "a")
-    for t, n in ((a, "a"), (b, "b")):
+    for t, arg in ((a, "a"), (b, "b")):
         if t.shape.rank is not None and t.shape.rank != 2:
-            raise ShapeError(f"Shape must be rank 2 but is rank {t.shape.rank} for input '{n}' "
+            raise ShapeError(f"Shape must be rank 2 but is rank {t.shape.rank} for input '{arg}' "
                              f"with shape {t.shape}")
     sa = a.shape.dims or (None, None)
     sb = b.shape.dims or (None, None)
@@ -434,9 +445,9 @@ def _batch_matmul_infer(inputs: Sequence[Tensor], *, adj_x: bool = False,
     check_dtype("BatchMatMulV2", x, NUMERIC)
     if x.shape.dims is None or y.shape.dims is None:
         return TensorShape(None), d
-    for t, n in ((x, "x"), (y, "y")):
+    for t, arg in ((x, "x"), (y, "y")):
         if len(t.shape.dims) < 2:  # type: ignore[arg-type]
-            raise ShapeError(f"input '{n}' must have rank >= 2, got shape {t.shape}")
+            raise ShapeError(f"input '{arg}' must have rank >= 2, got shape {t.shape}")
     sx, sy = list(x.shape.dims), list(y.shape.dims)  # type: ignore[arg-type]
     m, kx = (sx[-1], sx[-2]) if adj_x else (sx[-2], sx[-1])
     ky, n = (sy[-1], sy[-2]) if adj_y else (sy[-2], sy[-1])

@@ -1,7 +1,9 @@
-"""Reductions: Sum, Mean (Max, Min, Prod, Any, All, ArgMax, ArgMin join here).
+"""Reductions (Sum, Mean, Max, Min, Prod, Any, All), ArgMax/ArgMin, and the scans
+Cumsum/Cumprod that Prod's gradient is built from.
 
 Each reduction takes its axes as a second, integer input (as TF records it) and a
 ``keep_dims`` attr.  Gradients reshape ``g`` to the kept-dims shape and broadcast back.
+Integer reductions stay integer: an integer Mean divides with truncation, as TF does.
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as dt
-from ..gradient_registry import RegisterGradient
+from ..gradient_registry import RegisterGradient, no_gradient
 from ..graph import Tensor
 from ..op_registry import ShapeError, Spec, apply_op, register_op
 from ..shapes import TensorShape
 from . import array
-from .core import NUMERIC, check_dtype, convert_to_tensor, static_ints
+from .complex import conj
+from .core import NUMERIC, REAL, check_dtype, convert_to_tensor, static_ints
 
 
 def _axes(x: np.ndarray, axis: np.ndarray) -> tuple[int, ...]:
@@ -77,8 +80,41 @@ def reduce(op_type: str, input: Any, axis: Any, keepdims: bool, name: str | None
                     name)._output(0)
 
 
+def _mean(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:
+    n = int(np.prod([x.shape[a] for a in axis]))
+    s = np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+    if x.dtype.kind not in "iu":
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return s / n  # type: ignore[no-any-return]  # empty groups give nan, as TF
+    if n == 0:
+        return np.zeros_like(s)
+    q = s // n  # C-style division truncates toward zero; floor division rounds down
+    return q + ((s % n != 0) & (s < 0))  # type: ignore[no-any-return]
+
+
+def _extreme(fn: Any) -> Any:
+    def f(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> Any:
+        if x.size:
+            return fn(x, axis=axis, keepdims=keepdims)
+        # TF reduces an empty group to the identity: -inf (lowest) for Max, +inf for Min.
+        info = np.finfo(x.dtype) if x.dtype.kind == "f" else np.iinfo(x.dtype)
+        init = info.min if fn is np.max else info.max
+        if x.dtype.kind == "f":
+            init = -np.inf if fn is np.max else np.inf
+        return fn(x, axis=axis, keepdims=keepdims, initial=init)
+    return f
+
+
 register_op("Sum", reduce_infer("Sum"), reduction_kernel(np.sum))
-register_op("Mean", reduce_infer("Mean"), reduction_kernel(np.mean))
+register_op("Mean", reduce_infer("Mean"), reduction_kernel(_mean))
+register_op("Max", reduce_infer("Max", REAL), reduction_kernel(_extreme(np.max)))
+register_op("Min", reduce_infer("Min", REAL), reduction_kernel(_extreme(np.min)))
+register_op("Prod", reduce_infer("Prod"), reduction_kernel(
+    lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype)))
+register_op("Any", reduce_infer("Any", (dt.bool_,)), reduction_kernel(np.any))
+register_op("All", reduce_infer("All", (dt.bool_,)), reduction_kernel(np.all))
+no_gradient("Any")
+no_gradient("All")
 
 
 def reduce_sum(input_tensor: Any, axis: Any = None, keepdims: bool = False,
@@ -91,6 +127,36 @@ def reduce_mean(input_tensor: Any, axis: Any = None, keepdims: bool = False,
                 name: str | None = None) -> Tensor:
     """Mean over ``axis``; integer tensors use integer division, as TF."""
     return reduce("Mean", input_tensor, axis, keepdims, name)
+
+
+def reduce_max(input_tensor: Any, axis: Any = None, keepdims: bool = False,
+               name: str | None = None) -> Tensor:
+    """Maximum over ``axis``; a NaN in a group makes the group's result NaN."""
+    return reduce("Max", input_tensor, axis, keepdims, name)
+
+
+def reduce_min(input_tensor: Any, axis: Any = None, keepdims: bool = False,
+               name: str | None = None) -> Tensor:
+    """Minimum over ``axis``; a NaN in a group makes the group's result NaN."""
+    return reduce("Min", input_tensor, axis, keepdims, name)
+
+
+def reduce_prod(input_tensor: Any, axis: Any = None, keepdims: bool = False,
+                name: str | None = None) -> Tensor:
+    """Product over ``axis``."""
+    return reduce("Prod", input_tensor, axis, keepdims, name)
+
+
+def reduce_any(input_tensor: Any, axis: Any = None, keepdims: bool = False,
+               name: str | None = None) -> Tensor:
+    """Logical or over ``axis`` of a bool tensor."""
+    return reduce("Any", input_tensor, axis, keepdims, name)
+
+
+def reduce_all(input_tensor: Any, axis: Any = None, keepdims: bool = False,
+               name: str | None = None) -> Tensor:
+    """Logical and over ``axis`` of a bool tensor."""
+    return reduce("All", input_tensor, axis, keepdims, name)
 
 
 def kept_dims_shape(x: Tensor, axis: Tensor) -> list[int] | Tensor:
@@ -143,3 +209,185 @@ def _mean_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
         factor = array.cast(array.size(x), x.dtype) / array.cast(
             maximum(array.size(y), 1), x.dtype)
     return broadcast_to_input(op, grad) / factor, None
+
+
+def _min_or_max_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
+    """dx = g · (x == y) / count of (x == y) per group: ties split evenly, NaN gives NaN."""
+    from .math import equal
+
+    x, axis = op.inputs
+    kept = kept_dims_shape(x, axis)
+    y = array.reshape(op.outputs[0], kept)
+    indicators = array.cast(equal(x, y), grad.dtype)
+    count = array.reshape(reduce_sum(indicators, axis), kept)
+    return indicators / count * array.reshape(grad, kept), None
+
+
+RegisterGradient("Max")(_min_or_max_grad)
+RegisterGradient("Min")(_min_or_max_grad)
+
+
+def _reduced_and_other(x: Tensor, axis: Tensor) -> tuple[list[int], list[int]]:
+    axes, n = static_ints(axis, "axis"), x.shape.rank
+    if axes is None or n is None:
+        raise ValueError("the gradient of Prod needs a known rank and constant axes; got "
+                         f"input shape {x.shape} and axis {axis.name}")
+    reduced = sorted({a % n for a in axes}) if n else []
+    return reduced, [i for i in range(n) if i not in reduced]
+
+
+@RegisterGradient("Prod")
+def _prod_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
+    """dx = g · conj(product of the group's other elements), by exclusive cumprods both ways."""
+    x, axis = op.inputs
+    reduced, other = _reduced_and_other(x, axis)
+    g = broadcast_to_input(op, grad)
+    if not reduced:
+        return g, None
+    perm = reduced + other
+    xt = array.transpose(x, perm)
+    if x.shape.is_fully_defined():
+        dims = x.shape.as_list()
+        rows: Any = [int(np.prod([dims[i] for i in ax])) for ax in (reduced, other)]
+    else:
+        n_out = array.size(op.outputs[0])
+        from .math import maximum
+
+        rows = array.size(x) // maximum(n_out, 1) * np.array([1, 0], np.int32) + n_out * \
+            np.array([0, 1], np.int32)
+    flat = array.reshape(xt, rows)
+    others = cumprod(flat, 0, exclusive=True) * cumprod(flat, 0, exclusive=True, reverse=True)
+    others = array.reshape(others, xt.shape.as_list() if xt.shape.is_fully_defined()
+                           else array.shape(xt))
+    return g * conj(array.transpose(others, np.argsort(perm).tolist())), None
+
+
+# --------------------------------------------------------------------------------------
+# ArgMax, ArgMin
+
+
+def _arg_infer(op_type: str) -> Any:
+    def infer(inputs: Sequence[Tensor], *, output_type: dt.DType = dt.int64) -> Spec:
+        x, a = inputs
+        check_dtype(op_type, x, REAL, "input")
+        check_dtype(op_type, a, (dt.int32, dt.int64), "dimension")
+        if output_type not in (dt.int32, dt.int64):
+            raise TypeError(f"output_type must be int32 or int64, got {output_type.name}")
+        if a.shape.rank not in (None, 0):
+            raise ShapeError(f"dimension must be a scalar, got shape {a.shape}")
+        axes, dims = static_ints(a, "dimension"), x.shape.dims
+        if dims is None or axes is None:
+            return TensorShape(None if dims is None else [None] * max(len(dims) - 1, 0)), \
+                output_type
+        n = len(dims)
+        if not -n <= axes[0] < n:
+            raise ShapeError(f"Expected dimension in the range [{-n}, {n}), but got {axes[0]}")
+        return TensorShape([d for i, d in enumerate(dims) if i != axes[0] % n]), output_type
+    return infer
+
+
+def _arg_kernel(fn: Any) -> Any:
+    def kernel(x: np.ndarray, a: np.ndarray, *, output_type: dt.DType = dt.int64) -> Any:
+        ax = int(a) % x.ndim
+        if x.shape[ax] == 0:
+            raise ValueError(f"Reduction axis {int(a)} is empty in shape {list(x.shape)}")
+        return fn(x, axis=ax).astype(output_type.np)
+    return kernel
+
+
+register_op("ArgMax", _arg_infer("ArgMax"), _arg_kernel(np.argmax))
+register_op("ArgMin", _arg_infer("ArgMin"), _arg_kernel(np.argmin))
+no_gradient("ArgMax")
+no_gradient("ArgMin")
+
+
+def _arg(op_type: str, input: Any, axis: Any, output_type: Any, name: str | None) -> Tensor:
+    x = convert_to_tensor(input)
+    a = axis if isinstance(axis, Tensor) else convert_to_tensor(0 if axis is None else axis,
+                                                                  dt.int32)
+    return apply_op(op_type, [x, a], {"output_type": dt.as_dtype(output_type)}, name)._output(0)
+
+
+def argmax(input: Any, axis: Any = None, output_type: Any = dt.int64,
+           name: str | None = None) -> Tensor:
+    """Index of the largest value along ``axis`` (default 0); the first one on ties."""
+    return _arg("ArgMax", input, axis, output_type, name)
+
+
+def argmin(input: Any, axis: Any = None, output_type: Any = dt.int64,
+           name: str | None = None) -> Tensor:
+    """Index of the smallest value along ``axis`` (default 0); the first one on ties."""
+    return _arg("ArgMin", input, axis, output_type, name)
+
+
+# --------------------------------------------------------------------------------------
+# Cumsum, Cumprod (scans along one axis; ``exclusive`` shifts in the identity)
+
+
+def _scan_infer(op_type: str) -> Any:
+    def infer(inputs: Sequence[Tensor], *, exclusive: bool = False,
+              reverse: bool = False) -> Spec:
+        x, a = inputs
+        check_dtype(op_type, x, NUMERIC)
+        check_dtype(op_type, a, (dt.int32, dt.int64), "axis")
+        axes, n = static_ints(a, "axis"), x.shape.rank
+        if axes is not None and n is not None and not -n <= axes[0] < n:
+            raise ShapeError(f"axis {axes[0]} is out of range for a tensor of rank {n} "
+                             f"(expected {-n} <= axis < {n})")
+        return x.shape, x.dtype
+    return infer
+
+
+def _scan_kernel(fn: Any, identity: int) -> Any:
+    def kernel(x: np.ndarray, a: np.ndarray, *, exclusive: bool = False,
+               reverse: bool = False) -> np.ndarray:
+        m = np.moveaxis(x, int(a) % max(x.ndim, 1), 0)
+        m = m[::-1] if reverse else m
+        out = fn(m, axis=0, dtype=x.dtype)
+        if exclusive:
+            out = np.concatenate([np.full_like(out[:1], identity), out[:-1]])
+        return np.moveaxis(out[::-1] if reverse else out, 0, int(a) % max(x.ndim, 1))
+    return kernel
+
+
+register_op("Cumsum", _scan_infer("Cumsum"), _scan_kernel(np.cumsum, 0))
+register_op("Cumprod", _scan_infer("Cumprod"), _scan_kernel(np.cumprod, 1))
+
+
+def _scan(op_type: str, x: Any, axis: Any, exclusive: bool, reverse: bool,
+          name: str | None) -> Tensor:
+    a = axis if isinstance(axis, Tensor) else convert_to_tensor(axis, dt.int32)
+    return apply_op(op_type, [convert_to_tensor(x), a],
+                    {"exclusive": bool(exclusive), "reverse": bool(reverse)}, name)._output(0)
+
+
+def cumsum(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False,
+           name: str | None = None) -> Tensor:
+    """Cumulative sum along ``axis`` (op type ``Cumsum``)."""
+    return _scan("Cumsum", x, axis, exclusive, reverse, name)
+
+
+def cumprod(x: Any, axis: Any = 0, exclusive: bool = False, reverse: bool = False,
+            name: str | None = None) -> Tensor:
+    """Cumulative product along ``axis`` (op type ``Cumprod``)."""
+    return _scan("Cumprod", x, axis, exclusive, reverse, name)
+
+
+@RegisterGradient("Cumsum")
+def _cumsum_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
+    """dx = cumsum(g) in the opposite direction, same exclusivity."""
+    return _scan("Cumsum", grad, op.inputs[1], op.get_attr("exclusive"),
+                 not op.get_attr("reverse"), None), None
+
+
+@RegisterGradient("Cumprod")
+def _cumprod_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
+    """dx = reverse cumsum(conj(y) · g) / conj(x), 0 where x = 0 (TF's rule: wrong at zeros)."""
+    from .math import equal
+
+    x, axis = op.inputs
+    ex, rev = op.get_attr("exclusive"), op.get_attr("reverse")
+    out = _scan("Cumsum", conj(op.outputs[0]) * grad, axis, ex, not rev, None)
+    zero = equal(x, array.zeros_like(x))
+    safe = array.where(zero, array.ones_like(x), x)
+    return array.where(zero, array.zeros_like(x), out / conj(safe)), None

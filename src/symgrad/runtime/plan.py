@@ -13,6 +13,8 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from ..errors import InvalidArgumentError, OpError
 from ..graph import Operation, Tensor
 from ..op_registry import OPS
@@ -111,6 +113,11 @@ class Plan:
         vals = list(self._template)
         for slot, v in zip(self.feed_slots, feed_values):
             vals[slot] = v
+        with np.errstate(all="ignore"):  # inf/nan are values, as in TF; never warnings
+            self._execute(vals)
+        return [vals[s] for s in self.fetch_slots]
+
+    def _execute(self, vals: list[Any]) -> None:
         for fn, ins, outs, free, op in self.steps:
             try:
                 r = fn(*[vals[i] for i in ins])
@@ -126,7 +133,6 @@ class Plan:
                     vals[s] = v
             for s in free:
                 vals[s] = None
-        return [vals[s] for s in self.fetch_slots]
 
 
 def _shape_text(t: Tensor) -> str:

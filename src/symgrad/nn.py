@@ -1,0 +1,19 @@
+"""``tf.nn``: the neural-network functions under their TensorFlow names (re-exports only)."""
+
+from __future__ import annotations
+
+from .ops.math import sigmoid, tanh
+from .ops.nn import (
+    l2_loss,
+    log_softmax,
+    relu,
+    softmax,
+    softmax_cross_entropy_with_logits,
+    softplus,
+    sparse_softmax_cross_entropy_with_logits,
+)
+
+__all__ = [
+    "l2_loss", "log_softmax", "relu", "sigmoid", "softmax", "softmax_cross_entropy_with_logits",
+    "softplus", "sparse_softmax_cross_entropy_with_logits", "tanh",
+]
