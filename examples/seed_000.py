@@ -1,6 +1,7 @@
 # Seed 000/001 (Stack Overflow, jdehesa): how tf.gradients and a registered gradient relate.
 # The TensorFlow program, with `tensorflow` replaced by `symgrad` as its only change.
 import symgrad as tf
+
 # Import gradient registry to lookup gradient functions
 from symgrad.python.framework.ops import _gradient_registry
 

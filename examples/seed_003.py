@@ -1,6 +1,7 @@
 # Seed 003 (Stack Overflow): what grad_ys is for. The question's TF1 session, then the
 # answer's claim: d(cost)/dW == tf.gradients(pred, W, grad_ys=d(cost)/d(pred)).
 import numpy as np
+
 import symgrad as tf
 
 sess = tf.InteractiveSession()

@@ -1,9 +1,9 @@
 """Op table: elementwise math, AddN, MatMul, BatchMatMulV2, complex ops, Identity, Cast."""
 
 import numpy as np
+from optable import OpCase, complex_randn, fixed, parametrize, positive, randn, uniform
 
 import symgrad as tf
-from optable import OpCase, complex_randn, fixed, parametrize, positive, randn, uniform
 
 C = (np.complex64, np.complex128)
 I32 = np.int32

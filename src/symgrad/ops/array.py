@@ -223,9 +223,15 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | Non
     x = convert_to_tensor(a)
     if perm is None:
         r = x.shape.rank
-        perm = list(builtins.range(r))[::-1] if r is not None else range(rank(x) - 1, -1, -1)
+        perm = list(builtins.range(r))[::-1] if r is not None else _reversed_axes(x)
     out = apply_op("Transpose", [x, _int_tensor(perm, "perm")], name=name)._output(0)
     return conj(out) if conjugate else out
+
+
+def _reversed_axes(x: Tensor) -> Tensor:
+    from .math import subtract
+
+    return subtract(range(rank(x), 0, -1), 1)
 
 
 @RegisterGradient("Transpose")
@@ -465,7 +471,7 @@ def _concat_dims(values: Sequence[Tensor], ax: int) -> list[int | None]:
 def _concat_infer(inputs: Sequence[Tensor], *, N: int) -> Spec:
     values = inputs[:-1]
     d = same_dtype(values, _names("values", N))
-    ranks = {v.shape.rank for v in values} - {None}
+    ranks = {v.shape.rank for v in values if v.shape.rank is not None}
     if len(ranks) > 1:
         raise ShapeError("all values must have the same rank, got shapes "
                          + ", ".join(str(v.shape) for v in values))
@@ -589,9 +595,9 @@ def unstack(value: Any, num: int | None = None, axis: int = 0,
     x = convert_to_tensor(value)
     if num is None:
         dims = x.shape.dims
-        if dims is None or not -len(dims) <= axis < len(dims) or dims[axis] is None:
+        num = dims[axis] if dims is not None and -len(dims) <= axis < len(dims) else None
+        if num is None:
             raise ValueError(f"Cannot infer argument `num` from shape {x.shape}")
-        num = dims[axis]
     return apply_op("Unpack", [x], {"num": int(num), "axis": int(axis)}, name).outputs
 
 

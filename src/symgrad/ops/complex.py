@@ -16,8 +16,15 @@ from ..gradient_registry import RegisterGradient
 from ..graph import Tensor
 from ..op_registry import Spec, apply_op, register_op
 from .core import (
-    COMPLEX, FLOATS, NUMERIC, binary_grad, broadcast_infer, check_dtype, convert_n,
-    convert_to_tensor, same_dtype,
+    COMPLEX,
+    FLOATS,
+    NUMERIC,
+    binary_grad,
+    broadcast_infer,
+    check_dtype,
+    convert_n,
+    convert_to_tensor,
+    same_dtype,
 )
 
 _TO_REAL = {dt.complex64: dt.float32, dt.complex128: dt.float64}

@@ -304,7 +304,11 @@ def binary_op(op_type: str, kernel: Callable[..., Any], api_name: str,
 
 
 def _bga_infer(inputs: Sequence[Tensor]) -> list[Spec]:
-    return [(TensorShape([None]), dt.int32), (TensorShape([None]), dt.int32)]
+    sx, sy = (constant_value(t) for t in inputs)
+    if sx is None or sy is None:
+        return [(TensorShape([None]), dt.int32), (TensorShape([None]), dt.int32)]
+    rx, ry = reduction_axes(sx.tolist(), sy.tolist())
+    return [(TensorShape([len(rx)]), dt.int32), (TensorShape([len(ry)]), dt.int32)]
 
 
 def reduction_axes(sx: Sequence[int], sy: Sequence[int]) -> tuple[list[int], list[int]]:
