@@ -43,6 +43,9 @@ class OpDef:
 
 OPS: dict[str, OpDef] = {}
 
+# Set by symgrad.tools.numerics.enable_check_numerics: checks each eager op's outputs.
+numerics_hook: Callable[[Operation, list[Any]], None] | None = None
+
 
 def register_op(op_type: str, infer: InferFn, kernel: KernelFn, *, stateful: bool = False,
                 symbolic: bool = False, replace: bool = False) -> OpDef:
@@ -79,6 +82,8 @@ def apply_op(op_type: str, inputs: Sequence[Tensor], attrs: dict[str, Any] | Non
                    [s[0] for s in specs])
     if graph.eager and not opdef.symbolic and all(t.op._values is not None for t in inputs):
         op._values = run_kernel(op, opdef.kernel, [t._value for t in inputs])
+        if numerics_hook is not None:
+            numerics_hook(op, op._values)
         op._shapes = [TensorShape(v.shape) for v in op._values]
     graph._add_op(op)
     tapes = _state().tapes

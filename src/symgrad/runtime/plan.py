@@ -52,6 +52,9 @@ def topo_order(roots: Sequence[Operation], stop: set[Key] | None = None) -> list
 
 Step = tuple[Callable[..., Any], tuple[int, ...], tuple[int, ...], tuple[int, ...], Operation]
 
+# Set by symgrad.tools.numerics.enable_check_numerics: rewraps each step once per run.
+check_step: Callable[[Step], Step] | None = None
+
 
 class Plan:
     """A compiled, reusable evaluation of ``fetches`` given values for ``feeds``."""
@@ -118,7 +121,8 @@ class Plan:
         return [vals[s] for s in self.fetch_slots]
 
     def _execute(self, vals: list[Any]) -> None:
-        for fn, ins, outs, free, op in self.steps:
+        steps = self.steps if check_step is None else [check_step(s) for s in self.steps]
+        for fn, ins, outs, free, op in steps:
             try:
                 r = fn(*[vals[i] for i in ins])
             except OpError:

@@ -1,0 +1,14 @@
+"""Tools around the graph: ``explain`` (why a gradient is None), ``render`` (Graphviz DOT
+and terminal text of forward and gradient graphs), ``numerics`` (fail at the first NaN/Inf).
+"""
+
+from __future__ import annotations
+
+from . import explain, numerics, render
+from .explain import why_none
+from .numerics import check_numerics_enabled, disable_check_numerics, enable_check_numerics
+
+__all__ = [
+    "check_numerics_enabled", "disable_check_numerics", "enable_check_numerics", "explain",
+    "numerics", "render", "why_none",
+]

@@ -1,0 +1,366 @@
+"""Why is a gradient None?  ``why_none(ys, xs)`` names the op where the path is cut.
+
+``gradients(ys, xs)`` returns None for an x when no gradient reaches it.  This module
+answers *why*, by walking the graph the way the backprop engine does (edges of
+differentiable dtype only, stop ops, rules registered as None, override maps), but
+keeping the reason each edge is closed and the path that led there:
+
+>>> import symgrad as tf
+>>> g = tf.Graph()
+>>> with g.as_default():
+...     x = tf.placeholder(tf.float32, name="x")
+...     y = tf.stop_gradient(x * 2.0, name="frozen") * 3.0
+>>> [e] = tf.why_none(y, [x])
+>>> e.reason, e.op.name, e.path
+('stop_gradient', 'frozen', ('x', 'mul', 'frozen'))
+
+Every walk is a loop over an explicit queue: graphs may be 100,000 ops deep.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..gradient_registry import gradient_registry
+from ..graph import Operation, Tensor
+from ..ops.core import convert_to_tensor
+
+Key = tuple[int, int]
+Edge = tuple[Operation, int]
+
+# TF registers these with a rule that returns [None] (not NoGradient): a dead end too.
+NONE_RULES = frozenset({"Floor", "Ceil", "Round", "Rint"})
+# Rules that return a real zero gradient: x gets zeros, not None.
+ZERO_RULES = frozenset({"Sign"})
+
+_GRAD_SCOPE = re.compile(r"_grad(?:_\d+)?/")
+
+_WHAT = {
+    "stop_gradient": "cut by tf.stop_gradient",
+    "stop_gradients": "cut by the stop_gradients= argument",
+    "dtype": "cut by a non-differentiable (integer or bool) tensor",
+    "no_gradient": "cut by an op with no gradient",
+    "override": "cut by a gradient_override_map entry",
+    "zero_gradient": "through an op whose gradient is identically zero",
+}
+
+
+@dataclass(frozen=True)
+class Cut:
+    """One place where gradient stops on the way from x to the ys.
+
+    ``kind`` is one of ``stop_gradient``, ``stop_gradients``, ``dtype``, ``no_gradient``,
+    ``override``, ``zero_gradient``; ``op`` is the op to blame (the StopGradient, the Cast
+    that made an int tensor, the ArgMax ...); ``path`` the op names from x's op to it.
+    """
+
+    kind: str
+    op: Operation
+    tensor: str
+    path: tuple[str, ...]
+    detail: str
+
+    @property
+    def location(self) -> str:
+        return self.op.location
+
+    def __str__(self) -> str:
+        return (f"{_WHAT[self.kind]}: {self.op.describe()}\n"
+                f"    {self.detail}\n"
+                f"    path: {' -> '.join(self.path)}")
+
+
+@dataclass
+class Explanation:
+    """Why the gradient w.r.t. one x is None (``result='None'``) or all zeros."""
+
+    x: Any
+    x_name: str
+    result: str
+    reason: str
+    cuts: list[Cut] = field(default_factory=list)
+    depends_on: list[str] = field(default_factory=list)
+    detail: str = ""
+
+    @property
+    def cut(self) -> Cut | None:
+        return self.cuts[0] if self.cuts else None
+
+    @property
+    def op(self) -> Operation | None:
+        return self.cuts[0].op if self.cuts else None
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        return self.cuts[0].path if self.cuts else ()
+
+    @property
+    def location(self) -> str | None:
+        return self.cuts[0].location if self.cuts else None
+
+    def __repr__(self) -> str:
+        where = f" at {self.op.name!r} ({self.location})" if self.op is not None else ""
+        return f"<Explanation {self.x_name}: {self.result}, {self.reason}{where}>"
+
+    def __str__(self) -> str:
+        head = f"The gradient w.r.t. {self.x_name} is {self.result}"
+        if self.reason == "unconnected":
+            lines = [f"{head}: no path leads from it to any of ys. {self.detail}".rstrip()]
+            if self.depends_on:
+                lines.append("  ys depend on: " + "; ".join(self.depends_on))
+            return "\n".join(lines)
+        n = len(self.cuts)
+        if self.reason == "zero_gradient":
+            lines = [f"{head}: the paths that carry gradient to ys pass through an op whose "
+                     "gradient is identically zero."]
+        else:
+            lines = [f"{head}: every path to ys is {_WHAT[self.reason]}"
+                     + (f" ({n} cuts)" if n > 1 else "") + "."]
+        lines += ["  " + str(c) for c in self.cuts[:10]]
+        if n > 10:
+            lines.append(f"  ... and {n - 10} more cuts")
+        return "\n".join(lines)
+
+
+class Explanations(list[Explanation | None]):
+    """One entry per x: an Explanation, or None where x gets a gradient."""
+
+    def __str__(self) -> str:
+        parts = [str(e) for e in self if e is not None]
+        return "\n".join(parts) if parts else "Every x receives a gradient."
+
+
+def why_none(ys: Any, xs: Any, stop_gradients: Any = None) -> Explanations:
+    """For each x, why ``gradients(ys, xs, stop_gradients=...)`` gives it None (or zeros).
+
+    Returns a list aligned with ``xs``: None for an x the gradient reaches, else an
+    :class:`Explanation` whose ``reason`` is ``unconnected`` (no path at all; it lists the
+    placeholders, variables and constants the ys do depend on) or the kind of the first
+    :class:`Cut`.  ``print()`` it for a readable report.
+    """
+    ys_l = [convert_to_tensor(y) for y in _as_list(ys)]
+    xs_l = [x if _is_variable(x) else convert_to_tensor(x) for x in _as_list(xs)]
+    stops = {id(convert_to_tensor(t).op) for t in _as_list(stop_gradients)} \
+        if stop_gradients is not None else set()
+    ops, consumers = ancestors(ys_l)
+    y_keys = {_key(y) for y in ys_l}
+    out = Explanations()
+    for x in xs_l:
+        out.append(_explain_one(x, ys_l, y_keys, ops, consumers, stops))
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Walks
+
+
+def ancestors(ys: Sequence[Tensor]) -> tuple[dict[int, Operation], dict[Key, list[Edge]]]:
+    """Every op the ys depend on through data inputs (any dtype), and each tensor's consumers."""
+    ops: dict[int, Operation] = {}
+    consumers: dict[Key, list[Edge]] = {}
+    stack = [y.op for y in ys]
+    while stack:
+        op = stack.pop()
+        if id(op) in ops:
+            continue
+        ops[id(op)] = op
+        for i, t in enumerate(op.inputs):
+            consumers.setdefault(_key(t), []).append((op, i))
+            if id(t.op) not in ops:
+                stack.append(t.op)
+    return ops, consumers
+
+
+def _explain_one(x: Any, ys: list[Tensor], y_keys: set[Key], ops: dict[int, Operation],
+                 consumers: dict[Key, list[Edge]], stops: set[int]) -> Explanation | None:
+    name = x.name
+    if _is_variable(x):
+        starts = [(id(op), 0) for op in ops.values()
+                  if op.type == "ReadVariableOp" and op._attrs.get("var") is x]
+    else:
+        starts = [_key(x)] if id(x.op) in ops else []
+        if not x.dtype.is_differentiable:
+            cut = Cut("dtype", x.op, name, (x.op.name,),
+                      f"x itself has dtype {x.dtype.name}: integer and bool tensors are "
+                      "constants to autodiff (cast x to a float type)")
+            return Explanation(x, name, "None", "dtype", [cut])
+    starts = [k for k in starts if k in consumers or k in y_keys]
+    if not starts:
+        return Explanation(x, name, "None", "unconnected", detail=_no_path_detail(x, ys, ops),
+                           depends_on=_sources(ops))
+    reached, cuts = _forward(starts, y_keys, ops, consumers, stops, through_zero=False)
+    if reached:
+        return None
+    zero_cuts = [c for c in cuts if c.kind == "zero_gradient"]
+    if zero_cuts and _forward(starts, y_keys, ops, consumers, stops, through_zero=True)[0]:
+        others = [c for c in cuts if c.kind != "zero_gradient"]
+        return Explanation(x, name, "zeros", "zero_gradient", zero_cuts + others)
+    cuts = [c for c in cuts if c.kind != "zero_gradient"] or cuts
+    if not cuts:  # only reachable through control inputs or nothing
+        return Explanation(x, name, "None", "unconnected", detail=_no_path_detail(x, ys, ops),
+                           depends_on=_sources(ops))
+    return Explanation(x, name, "None", cuts[0].kind, cuts)
+
+
+def _forward(starts: list[Key], y_keys: set[Key], ops: dict[int, Operation],
+             consumers: dict[Key, list[Edge]], stops: set[int],
+             through_zero: bool) -> tuple[bool, list[Cut]]:
+    """Breadth-first from x's tensors toward the ys over edges gradient would cross.
+
+    Returns whether a y is reached, and the cuts met (each with its path from x)."""
+    parent: dict[int, int | None] = {k[0]: None for k in starts}
+    queue = deque(starts)
+    seen: set[Key] = set(starts)
+    cuts: dict[tuple[str, int], Cut] = {}
+
+    def path(op_id: int) -> tuple[str, ...]:
+        names: list[str] = []
+        cur: int | None = op_id
+        while cur is not None:
+            names.append(ops[cur].name)
+            cur = parent[cur]
+        return tuple(reversed(names))
+
+    def add(kind: str, op: Operation, tensor: str, via: int, detail: str) -> None:
+        if (kind, id(op)) not in cuts:
+            p = path(via) + ((op.name,) if id(op) != via else ())
+            cuts[(kind, id(op))] = Cut(kind, op, tensor, p, detail)
+
+    while queue:
+        k = queue.popleft()
+        if k in y_keys:
+            return True, list(cuts.values())
+        producer = ops[k[0]]
+        dtype = producer._dtypes[k[1]]
+        tname = f"{producer.name}:{k[1]}"
+        if not dtype.is_differentiable:
+            add("dtype", producer, tname, k[0],
+                f"it outputs {tname} of dtype {dtype.name}; integer and bool tensors carry "
+                "no gradient")
+            continue
+        for c, _ in consumers.get(k, ()):
+            kind, detail = _edge_block(c, stops, tname)
+            if kind is not None and not (through_zero and kind == "zero_gradient"):
+                if id(c) not in parent:
+                    parent[id(c)] = k[0]
+                add(kind, c, tname, id(c), detail)
+                continue
+            if id(c) not in parent:
+                parent[id(c)] = k[0]
+            for j in range(c.num_outputs):
+                nk = (id(c), j)
+                if nk not in seen and (nk in consumers or nk in y_keys):
+                    seen.add(nk)
+                    queue.append(nk)
+    return False, list(cuts.values())
+
+
+def _edge_block(c: Operation, stops: set[int], tname: str) -> tuple[str | None, str]:
+    """Why gradient cannot cross into consumer ``c`` (None: it can)."""
+    if id(c) in stops:
+        return "stop_gradients", f"its output is listed in stop_gradients=, so {tname} is cut"
+    override = c._gradient_op_type
+    eff = override or c.type
+    rule = gradient_registry._registry.get(eff)  # (fn, where) or None when unregistered
+    if rule is not None and rule[0] is None:
+        if override:
+            return "override", (f"gradient_override_map maps {c.type} -> '{override}', "
+                                f"which is registered with no gradient ({rule[1]})")
+        if c.type == "StopGradient":
+            return "stop_gradient", f"tf.stop_gradient treats {tname} as a constant"
+        return "no_gradient", f"op type {c.type} is registered NoGradient ({rule[1]})"
+    if eff in NONE_RULES:
+        return "no_gradient", f"the gradient rule of {eff} returns None"
+    if eff in ZERO_RULES:
+        return "zero_gradient", f"the gradient rule of {eff} returns zeros"
+    return None, ""
+
+
+def _sources(ops: dict[int, Operation]) -> list[str]:
+    """The leaves the ys depend on, grouped: placeholders, variables, constants, others."""
+    groups: dict[str, list[str]] = {"placeholders": [], "variables": [], "constants": [],
+                                    "other sources": []}
+    for op in ops.values():
+        if op.inputs:
+            continue
+        if op.type == "Placeholder":
+            groups["placeholders"].append(op.name)
+        elif op.type == "ReadVariableOp":
+            var = op._attrs.get("var")
+            vname = getattr(var, "name", op.name)
+            if vname not in groups["variables"]:
+                groups["variables"].append(vname)
+        elif op.type == "Const":
+            groups["constants"].append(op.name)
+        else:
+            groups["other sources"].append(f"{op.name} ({op.type})")
+    out = []
+    for label, names in groups.items():
+        if names:
+            names = sorted(names)
+            more = f" and {len(names) - 8} more" if len(names) > 8 else ""
+            out.append(f"{label} {', '.join(names[:8])}{more}")
+    return out
+
+
+def _no_path_detail(x: Any, ys: list[Tensor], ops: dict[int, Operation]) -> str:
+    if _is_variable(x):
+        return f"No op reads variable {x.name} on the way to the ys."
+    if ys and x.graph is not ys[0].graph:
+        return f"{x.name} belongs to another graph than the ys ({x.graph!r})."
+    if id(x.op) in ops:
+        return (f"Its op {x.op.describe()} is used by the ys, but not its output "
+                f"{x.value_index}.")
+    return f"{x.name} was created at {x.op.location}."
+
+
+# --------------------------------------------------------------------------------------
+# Gradient ops: which forward op does a gradient op belong to?
+
+
+def forward_op_of(op: Operation, known: Mapping[str, Operation] | None = None) -> Operation | None:
+    """The forward op whose gradient rule created ``op``, from its ``<fwd>_grad/`` scope.
+
+    ``gradients/layer/mul_grad/Mul`` belongs to ``layer/mul``; with nested scopes the
+    innermost ``_grad`` wins (second-order ops belong to first-order gradient ops).
+    """
+    name = op.name
+    for m in reversed(list(_GRAD_SCOPE.finditer(name))):
+        parts = name[:m.start()].split("/")
+        for i in range(len(parts)):
+            cand = "/".join(parts[i:])
+            found = known.get(cand) if known is not None else None
+            if found is None:
+                try:
+                    found = op.graph.get_operation_by_name(cand)
+                except KeyError:
+                    continue
+            if found is not op:
+                return found
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# Small helpers
+
+
+def _key(t: Tensor) -> Key:
+    return id(t.op), t.value_index
+
+
+def _is_variable(x: Any) -> bool:
+    return getattr(x, "_is_variable", False)
+
+
+def _as_list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list | tuple) else [value]
+
+
+def short_location(op: Operation) -> str:
+    """``file.py:12`` (basename) for compact renderings."""
+    return f"{os.path.basename(op.traceback[0])}:{op.traceback[1]}"

@@ -1,0 +1,125 @@
+"""``enable_check_numerics()``: fail at the first op that outputs NaN or Inf.
+
+As TensorFlow's ``tf.debugging.enable_check_numerics``: once enabled, every float output
+of every op that runs (eagerly, in a ``Session`` or in a traced ``function``) is checked,
+and the first one holding a NaN or an Inf raises ``InvalidArgumentError`` naming the op,
+its type, where the user's code created it and, for an op built by a gradient rule
+(name scope ``.../<op>_grad/...``), the forward op it is the gradient of.
+
+The check is installed as two hooks, so a disabled check costs nothing per op: the
+eager path (``op_registry.numerics_hook``, read once per op) and plan execution
+(``plan.check_step``, which rewraps a plan's steps once per run).  The setting is
+process-wide.  Ops that only move data (Reshape, Identity, ConcatV2 ...) are not
+checked, as in TensorFlow: a NaN is reported where it is made, not where it is copied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .. import op_registry
+from ..errors import InvalidArgumentError
+from ..graph import Operation
+from ..runtime import plan
+from .explain import forward_op_of
+
+# TF's SAFE_OPS (check_numerics_callback.py) plus sources: they make no new numbers.
+SAFE_OPS = frozenset({
+    "Concat", "ConcatV2", "ExpandDims", "Fill", "Gather", "GatherV2", "Identity", "IdentityN",
+    "Pack", "Reshape", "Slice", "Split", "SplitV", "Squeeze", "StridedSlice", "Tile",
+    "Transpose", "Unpack", "Const", "Placeholder", "ReadVariableOp", "StopGradient",
+    "PreventGradient",
+})
+
+
+def enable_check_numerics(stack_height_limit: int = 30, path_length_limit: int = 50) -> None:
+    """Raise ``InvalidArgumentError`` at the first op whose float output has a NaN or Inf.
+
+    The arguments exist for TensorFlow compatibility and are ignored.
+    """
+    op_registry.numerics_hook = check_outputs
+    plan.check_step = checked_step
+
+
+def disable_check_numerics() -> None:
+    """Undo :func:`enable_check_numerics`."""
+    op_registry.numerics_hook = None
+    plan.check_step = None
+
+
+def check_numerics_enabled() -> bool:
+    return op_registry.numerics_hook is not None
+
+
+def check_outputs(op: Operation, values: Sequence[Any], inputs: Sequence[Any] | None = None,
+                  mode: str = "eagerly-executing") -> None:
+    """Raise if any float output of ``op`` holds a NaN or an Inf."""
+    if op.type in SAFE_OPS:
+        return
+    for i, v in enumerate(values):
+        a = np.asarray(v)
+        if a.dtype.kind in "fc" and not np.isfinite(a).all():
+            if inputs is None:
+                inputs = [t._value for t in op.inputs]
+            raise InvalidArgumentError(_message(op, i, a, inputs, mode), op)
+
+
+def checked_step(step: plan.Step) -> plan.Step:
+    """A plan step whose kernel checks its outputs (installed by enable_check_numerics)."""
+    fn, ins, outs, free, op = step
+    if op.type in SAFE_OPS:
+        return step
+    single = len(outs) == 1
+
+    def run(*args: Any) -> Any:
+        r = fn(*args)
+        check_outputs(op, [r] if single else list(r), args, "graph")
+        return r
+
+    return run, ins, outs, free, op
+
+
+def _message(op: Operation, index: int, a: np.ndarray, inputs: Sequence[Any],
+             mode: str) -> str:
+    lines = [f"!!! Detected Infinity or NaN in output {index} of {mode} op \"{op.type}\" "
+             f"(# of outputs: {op.num_outputs}) !!!",
+             f"  op: {op.describe()}",
+             f"  dtype: {op._dtypes[index].name}",
+             f"  shape: {a.shape}"]
+    owner = forward_op_of(op)
+    if owner is not None:
+        lines.append(f"  this op computes part of the gradient of {owner.describe()}")
+    for j, (t, v) in enumerate(zip(op.inputs, inputs)):
+        lines.append(f"  input {j} ({t.name}): {_summary(v)}")
+    lines.append(f": Tensor had {_kinds(a)} values")
+    return "\n".join(lines)
+
+
+def _kinds(a: np.ndarray) -> str:
+    parts = [a.real, a.imag] if a.dtype.kind == "c" else [a]
+    found = []
+    if any(np.isneginf(p).any() for p in parts):
+        found.append("-Inf")
+    if any(np.isposinf(p).any() for p in parts):
+        found.append("+Inf")
+    if any(np.isnan(p).any() for p in parts):
+        found.append("NaN")
+    return found[0] if len(found) == 1 else ", ".join(found[:-1]) + " and " + found[-1]
+
+
+def _summary(v: Any) -> str:
+    if v is None:
+        return "<no value>"
+    a = np.asarray(v)
+    if a.size <= 8:
+        return np.array2string(a, separator=", ") if a.ndim else str(a)
+    text = f"shape {a.shape}"
+    if a.dtype.kind in "fc":
+        text += f", {int(np.isnan(a).sum())} NaN, {int(np.isinf(a).sum())} Inf"
+        finite = a[np.isfinite(a)]
+        if finite.size and a.dtype.kind == "f":
+            text += f", finite range [{finite.min()}, {finite.max()}]"
+    return text
