@@ -6,43 +6,162 @@
 
 from __future__ import annotations
 
-from . import dtypes, errors, ops
+from . import dtypes, errors, nn, ops
+from . import testing as test
+from .autodiff.custom_gradient import custom_gradient
+from .autodiff.forward import ForwardAccumulator
 from .autodiff.gradients import AggregationMethod, UnconnectedGradients, gradients
+from .autodiff.jacobians import hessian_vector_product, hessians
+from .autodiff.tape import GradientTape
 from .dtypes import (
-    DType, as_dtype, bool_ as bool, complex64, complex128, double, float16, float32,  # noqa: A004
-    float64, half, int8, int16, int32, int64, uint8,
+    DType,  # noqa: A004
+    as_dtype,
+    complex64,
+    complex128,
+    double,
+    float16,
+    float32,
+    float64,
+    half,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+)
+from .dtypes import (
+    bool_ as bool,
 )
 from .gradient_registry import (
-    NoGradient, NotDifferentiable, RegisterGradient, _gradient_registry, gradient_registry,
+    NoGradient,
+    NotDifferentiable,
+    RegisterGradient,
+    _gradient_registry,
+    gradient_registry,
     no_gradient,
 )
 from .graph import (
-    Graph, Operation, Tensor, executing_eagerly, get_default_graph, get_default_session,
-    name_scope, reset_default_graph,
+    Graph,
+    Operation,
+    Tensor,
+    executing_eagerly,
+    get_default_graph,
+    get_default_session,
+    name_scope,
+    reset_default_graph,
 )
 from .op_registry import register_op
 from .ops.array import (
-    cast, expand_dims, fill, ones, ones_like, rank, reshape, shape, size, squeeze, transpose,
-    where, zeros, zeros_like,
+    broadcast_to,  # noqa: A004
+    cast,
+    concat,
+    expand_dims,
+    fill,
+    one_hot,
+    ones,
+    ones_like,
+    range,
+    rank,
+    reshape,
+    shape,
+    size,
+    split,
+    squeeze,
+    stack,
+    tile,
+    transpose,
+    unstack,
+    where,
+    zeros,
+    zeros_like,
 )
 from .ops.complex import complex, conj, imag, real  # noqa: A004
 from .ops.control import control_dependencies, group, identity_n, no_op
 from .ops.core import (
-    constant, convert_to_tensor, identity, placeholder, prevent_gradient, stop_gradient,
+    constant,
+    convert_to_tensor,
+    identity,
+    placeholder,
+    prevent_gradient,
+    stop_gradient,
 )
 from .ops.math import (
-    abs, add, add_n, cos, divide, equal, erf, exp, floordiv, floormod, greater, greater_equal,
-    less, less_equal, log, log1p, logical_and, logical_not, logical_or, logical_xor, matmul,
-    maximum, minimum, mod, multiply, negative, not_equal, pow, reciprocal, rsqrt, sigmoid,
-    sign, sin, sqrt, square, squared_difference, subtract, tan, tanh, truediv,
+    abs,
+    add,
+    add_n,
+    cos,
+    divide,
+    equal,
+    erf,
+    exp,
+    floordiv,
+    floormod,
+    greater,
+    greater_equal,
+    less,
+    less_equal,
+    log,
+    log1p,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    matmul,
+    maximum,
+    minimum,
+    mod,
+    multiply,
+    negative,
+    not_equal,
+    pow,
+    reciprocal,
+    rsqrt,
+    sigmoid,
+    sign,
+    sin,
+    sqrt,
+    square,
+    squared_difference,
+    subtract,
+    tan,
+    tanh,
+    truediv,
 )
-from .ops.reduction import reduce_mean, reduce_sum
+from .ops.reduction import (
+    argmax,
+    argmin,
+    cumprod,
+    cumsum,
+    reduce_all,
+    reduce_any,
+    reduce_max,
+    reduce_mean,
+    reduce_min,
+    reduce_prod,
+    reduce_sum,
+)
+from .ops.slicing import (  # noqa: A004
+    gather,
+    gather_nd,
+    pad,
+    scatter_nd,
+    slice,
+    strided_slice,
+    unsorted_segment_sum,
+)
 from .ops.variables import (
-    Variable, global_variables, global_variables_initializer, initialize_all_variables,
-    trainable_variables, variables_initializer,
+    Variable,
+    global_variables,
+    global_variables_initializer,
+    initialize_all_variables,
+    trainable_variables,
+    variables_initializer,
 )
+from .runtime.function import ConcreteFunction, Function, TensorSpec, function
 from .runtime.session import InteractiveSession, Session
 from .shapes import TensorShape
+from .user_ops import custom_op
 
 newaxis = None
 __version__ = "0.1.0"
+from .tools import explain, render, why_none, enable_check_numerics, disable_check_numerics  # noqa: E402, F401, I001

@@ -1,7 +1,11 @@
 """``from tensorflow.python.framework.ops import _gradient_registry`` works with symgrad too."""
 
 from ...gradient_registry import (  # noqa: F401
-    NoGradient, NotDifferentiable, RegisterGradient, _gradient_registry, gradient_registry,
+    NoGradient,
+    NotDifferentiable,
+    RegisterGradient,
+    _gradient_registry,
+    gradient_registry,
     no_gradient,
 )
 from ...graph import Graph, Operation, Tensor, get_default_graph, name_scope  # noqa: F401

@@ -1,0 +1,150 @@
+"""``custom_gradient``: a function whose gradient is given by the user, not derived.
+
+The decorated ``f(*x)`` runs with every tape paused (only the variables it reads are
+noted); its flat outputs then pass through one ``CustomGradient`` op whose inputs are
+``outputs + x + reads of those variables`` and whose kernel forwards the outputs.  The
+op carries the user's ``grad_fn``; its registered gradient rule calls it, so tapes,
+``gradients()`` and traced functions all find it through the ordinary registry, and a
+``grad_fn`` written with differentiable ops can itself be differentiated.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .. import nest
+from ..gradient_registry import RegisterGradient
+from ..graph import Tensor, _state, get_default_graph
+from ..op_registry import Spec, apply_op, register_op
+from ..ops.core import convert_to_tensor
+
+
+def _infer(inputs: Sequence[Tensor], *, n_out: int, grad_fn: Any, remap: Any = None) -> list[Spec]:
+    return [(t.shape, t.dtype) for t in inputs[:n_out]]
+
+
+def _kernel(*xs: Any, n_out: int, grad_fn: Any, remap: Any = None) -> tuple[Any, ...]:
+    return tuple(xs[:n_out])
+
+
+register_op("CustomGradient", _infer, _kernel)
+
+
+class _VariableWatcher:
+    """Stands in for the tapes while ``f`` runs: records nothing, notes variable reads."""
+
+    def __init__(self) -> None:
+        self.variables: dict[int, Any] = {}
+        self._recording = True
+
+    def _record(self, op: Any) -> None:
+        pass
+
+    def _variable_accessed(self, var: Any) -> None:
+        self.variables.setdefault(id(var), var)
+
+    def _interested(self, inputs: Any, variables: Sequence[Any]) -> bool:
+        return bool(variables)
+
+
+class _GradFn:
+    """What the op stores: the user's grad_fn and the variables it must account for."""
+
+    def __init__(self, fn: Callable[..., Any], n_inputs: int, variables: list[Any]) -> None:
+        self.fn = fn
+        self.n_inputs = n_inputs
+        self.variables = variables
+
+    def __call__(self, grads: Sequence[Tensor]) -> list[Any]:
+        if self.variables:
+            result = self.fn(*grads, variables=self.variables)
+            if not isinstance(result, list | tuple) or len(result) != 2:
+                raise ValueError("Must return gradient for each variable from @custom_gradient "
+                                 "grad_fn.")
+            input_grads, var_grads = result
+            var_grads = list(var_grads) if isinstance(var_grads, list | tuple) else [var_grads]
+            if len(var_grads) != len(self.variables):
+                raise ValueError("Must return gradient for each variable from @custom_gradient "
+                                 "grad_fn.")
+        else:
+            input_grads, var_grads = self.fn(*grads), []
+        if isinstance(input_grads, list | tuple):
+            input_grads = list(input_grads)
+        else:
+            input_grads = [input_grads]
+        if len(input_grads) != self.n_inputs:
+            raise ValueError(f"custom_gradient function expected to return {self.n_inputs} "
+                             f"gradients but returned {len(input_grads)} instead.")
+        return input_grads + var_grads
+
+
+@RegisterGradient("CustomGradient")
+def _custom_gradient_grad(op: Any, *grads: Tensor) -> list[Any]:
+    """(None for each forwarded output) + grad_fn(*grads)."""
+    from ..graph import remap_scope
+
+    fn: _GradFn = op.get_attr("grad_fn")
+    with remap_scope(op.get_attr("remap")):
+        return [None] * op.get_attr("n_out") + fn(list(grads))
+
+
+def _accepts_variables(fn: Callable[..., Any]) -> bool:
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return True
+    return any(p.name == "variables" or p.kind is p.VAR_KEYWORD for p in params)
+
+
+def custom_gradient(f: Callable[..., Any] | None = None) -> Any:
+    """Decorate ``f(*x) -> (y, grad_fn)`` so that the gradient of y is ``grad_fn(*dy)``.
+
+    ``grad_fn`` gets one upstream gradient per flattened output of ``y`` and returns one
+    gradient per positional input (a single tensor for one input).  If ``f`` reads
+    variables that are not inputs, ``grad_fn`` must take a ``variables`` keyword and
+    return ``(input_grads, variable_grads)``.
+
+    >>> import symgrad as tf
+    >>> @tf.custom_gradient
+    ... def clip(x):
+    ...     return tf.identity(x), lambda dy: tf.minimum(dy, 0.5)
+    >>> x = tf.constant(2.0)
+    >>> with tf.GradientTape() as t:
+    ...     t.watch(x)
+    ...     y = clip(x) * 3.0
+    >>> print(t.gradient(y, x))
+    symgrad.Tensor(0.5, shape=(), dtype=float32)
+    """
+    if f is None:
+        return custom_gradient
+
+    @functools.wraps(f)
+    def decorated(*args: Any, **kwargs: Any) -> Any:
+        args = tuple(a if getattr(a, "_is_variable", False) else convert_to_tensor(a)
+                     for a in args)
+        st = _state()
+        saved, watcher = st.tapes, _VariableWatcher()
+        st.tapes = [watcher]
+        try:
+            y, grad_fn = f(*args, **kwargs)
+        finally:
+            st.tapes = saved
+        arg_ids = {id(a) for a in args}
+        variables = [v for v in watcher.variables.values() if id(v) not in arg_ids]
+        if variables and (saved or not get_default_graph().eager) and \
+                not _accepts_variables(grad_fn):
+            names = [v.name for v in variables]
+            raise TypeError("@tf.custom_gradient grad_fn must accept keyword argument "
+                            f"'variables', since function uses variables: {names}")
+        inputs = [a.value() if getattr(a, "_is_variable", False) else a for a in args]
+        flat = [convert_to_tensor(v) for v in nest.flatten(y)]
+        reads = [v.value() for v in variables]
+        attrs = {"n_out": len(flat), "grad_fn": _GradFn(grad_fn, len(inputs), variables),
+                 "remap": None}
+        op = apply_op("CustomGradient", flat + inputs + reads, attrs, "CustomGradient")
+        return nest.pack_sequence_as(y, op.outputs)
+
+    return decorated

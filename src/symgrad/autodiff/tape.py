@@ -1,0 +1,282 @@
+"""``GradientTape``: record the ops run while watching, then differentiate them.
+
+The tape is only a recorder.  It remembers which tensors it watches (keyed by
+``(id(op), output index)``, holding their ops so the ids stay unique) and which ops it
+recorded: an op is recorded when one of its inputs is watched, i.e. explicitly watched,
+a read of a watched variable, or an output of a recorded op.  ``gradient`` hands the ids
+of the recorded ops to the one reverse engine, ``backprop``, which then walks only those.
+Gradient ops are created through the ordinary op API, so a tape that is active while
+another tape computes its gradient records that computation: nested tapes give higher
+derivatives with no extra machinery.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import warnings
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from .. import nest
+from ..errors import InvalidArgumentError
+from ..graph import Operation, Tensor, _state
+from ..ops.core import convert_to_tensor
+from .backprop import backprop, key
+from .gradients import UnconnectedGradients, _default, _graph_of, finish, unconnected_mode
+
+_log = logging.getLogger("symgrad")
+
+_USED = ("A non-persistent GradientTape can only be used to compute one set of gradients "
+         "(or jacobians)")
+
+
+def _is_variable(x: Any) -> bool:
+    return getattr(x, "_is_variable", False)
+
+
+class GradientTape:
+    """Record operations for automatic differentiation (``tf.GradientTape``).
+
+    >>> import symgrad as tf
+    >>> x = tf.constant(3.0)
+    >>> with tf.GradientTape() as g:
+    ...     g.watch(x)
+    ...     y = x * x
+    >>> print(g.gradient(y, x))
+    symgrad.Tensor(6.0, shape=(), dtype=float32)
+    """
+
+    def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
+        self._persistent = bool(persistent)
+        self._watch_accessed_variables = bool(watch_accessed_variables)
+        self._recording = False
+        self._entered = False
+        self._used = False
+        self._clear()
+
+    def _clear(self) -> None:
+        self._watched: set[tuple[int, int]] = set()
+        self._keep: list[Operation] = []  # ops of watched tensors: keeps their ids unique
+        self._recorded: dict[int, Operation] = {}
+        self._variables: dict[int, Any] = {}
+
+    # -- context
+    def __enter__(self) -> GradientTape:
+        if self._recording:
+            raise ValueError("Tape is still recording, This can happen if you try to re-enter "
+                             "an already-active tape.")
+        self._entered = True
+        self._push()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._recording:
+            self._pop()
+
+    def _push(self) -> None:
+        _state().tapes.append(self)
+        self._recording = True
+
+    def _pop(self) -> None:
+        tapes = _state().tapes
+        for i in range(len(tapes) - 1, -1, -1):
+            if tapes[i] is self:
+                del tapes[i]
+                break
+        self._recording = False
+
+    @contextlib.contextmanager
+    def stop_recording(self) -> Iterator[None]:
+        """Ops run inside are not recorded: their results are constants to this tape."""
+        if not self._entered:
+            raise RuntimeError("Trying to stop recording a tape which is not recording.")
+        if not self._recording:
+            raise ValueError("Tape is not recording.")
+        self._pop()
+        try:
+            yield
+        finally:
+            self._push()
+
+    def reset(self) -> None:
+        """Forget everything recorded and watched, as if a fresh tape had been entered."""
+        if not self._recording:
+            raise ValueError("Tape is not recording.")
+        self._clear()
+        self._used = False
+
+    # -- what the op constructor and Variable.value() call
+    def _record(self, op: Operation) -> None:
+        if op.type == "ReadVariableOp":
+            hit = id(op._attrs["var"]) in self._variables
+        else:
+            rec, watched = self._recorded, self._watched
+            hit = any(id(t.op) in rec or (id(t.op), t.value_index) in watched for t in op.inputs)
+        if hit:
+            self._recorded[id(op)] = op
+
+    def _variable_accessed(self, var: Any) -> None:
+        if self._watch_accessed_variables:
+            self._variables.setdefault(id(var), var)
+
+    def _interested(self, inputs: Sequence[Tensor], variables: Sequence[Any]) -> bool:
+        """Would this tape record an op with these inputs that reads these variables?"""
+        if not self._recording:
+            return False
+        if any(id(t.op) in self._recorded or key(t) in self._watched for t in inputs):
+            return True
+        return any(id(v) in self._variables or (v.trainable and self._watch_accessed_variables)
+                   for v in variables)
+
+    # -- public API
+    def watch(self, tensor: Any) -> None:
+        """Watch a tensor, a Variable, or a nested structure of them."""
+        for t in nest.flatten(tensor):
+            if _is_variable(t):
+                self._variables.setdefault(id(t), t)
+            elif isinstance(t, Tensor):
+                self._watched.add(key(t))
+                self._keep.append(t.op)
+            else:
+                raise ValueError(f"Passed in object {t} of type '{type(t).__name__}', not "
+                                 "tf.Tensor or tf.Variable or ExtensionType.")
+            if not t.dtype.is_differentiable:
+                _log.warning("The dtype of the watched tensor must be floating (e.g. "
+                             "tf.float32), got %s", t.dtype.name)
+
+    def watched_variables(self) -> tuple[Any, ...]:
+        """The variables this tape watches, in order of creation."""
+        return tuple(sorted(self._variables.values(), key=lambda v: v._uid))
+
+    def gradient(self, target: Any, sources: Any, output_gradients: Any = None,
+                 unconnected_gradients: Any = UnconnectedGradients.NONE) -> Any:
+        """The gradient of ``sum(target · output_gradients)`` w.r.t. each source.
+
+        ``target`` and ``sources`` may be nested; the result has the structure of
+        ``sources``.  A non-scalar target means the gradient of its sum.
+        """
+        self._begin_use()
+        if target is None:
+            raise TypeError("Argument `target` should be a list or nested structure of Tensors, "
+                            "Variables or CompositeTensors to be differentiated, but received "
+                            "None.")
+        mode = unconnected_mode(unconnected_gradients)
+        flat_sources = self._sources(sources)
+        targets = [convert_to_tensor(t) for t in nest.flatten(target)]
+        with _default(_graph_of(targets)):
+            seeds = _seeds(targets, output_gradients)
+            pairs = [(t, s) for t, s in zip(targets, seeds, strict=True)
+                     if t.dtype.is_differentiable]
+            grads = self._backprop([t for t, _ in pairs], [s for _, s in pairs], flat_sources)
+            result = [finish(s, g, mode) for s, g in zip(flat_sources, grads, strict=True)]
+        self._end_use()
+        return nest.pack_sequence_as(sources, result)
+
+    def jacobian(self, target: Any, sources: Any,
+                 unconnected_gradients: Any = UnconnectedGradients.NONE,
+                 parallel_iterations: int | None = None,
+                 experimental_use_pfor: bool = True) -> Any:
+        """d target / d source, of shape ``target.shape + source.shape``, for each source.
+
+        symgrad has no vectorising transform (TF's pfor): this runs one reverse pass per
+        element of ``target``, each seeded with a one-hot cotangent, and stacks the rows.
+        The result is built from ordinary ops, so it can itself be differentiated.
+        """
+        from .jacobians import jacobian_rows
+
+        self._begin_use()
+        mode = unconnected_mode(unconnected_gradients)
+        flat_sources = self._sources(sources)
+        t = convert_to_tensor(target)
+        with _default(t.graph):
+            result = jacobian_rows(t, flat_sources, mode, self._backprop)
+        self._end_use()
+        return nest.pack_sequence_as(sources, result)
+
+    def batch_jacobian(self, target: Any, source: Any,
+                       unconnected_gradients: Any = UnconnectedGradients.NONE,
+                       parallel_iterations: int | None = None,
+                       experimental_use_pfor: bool = True) -> Tensor | None:
+        """Per-example Jacobians: target ``[b, y...]``, source ``[b, x...]`` → ``[b, y..., x...]``.
+
+        Row ``i`` of the target must depend only on row ``i`` of the source.  One reverse
+        pass per element of ``y...`` (the batch is covered by each pass's seed).
+        """
+        from .jacobians import batch_jacobian_rows
+
+        self._begin_use()
+        mode = unconnected_mode(unconnected_gradients)
+        t = convert_to_tensor(target)
+        (s,) = self._sources(source)
+        with _default(t.graph):
+            result = batch_jacobian_rows(t, s, mode, self._backprop)
+        self._end_use()
+        return result
+
+    # -- helpers
+    def _begin_use(self) -> None:
+        if not self._entered or self._used:
+            raise RuntimeError(_USED)
+        if self._recording:
+            if not self._persistent:
+                self._pop()
+            else:
+                _log.warning("Calling GradientTape.gradient on a persistent tape inside its "
+                             "context is significantly less efficient than calling it outside "
+                             "the context (it causes the gradient ops to be recorded on the "
+                             "tape, leading to increased CPU and memory usage).")
+
+    def _end_use(self) -> None:
+        if not self._persistent:
+            self._used = True
+            self._clear()
+
+    def _sources(self, sources: Any) -> list[Any]:
+        flat = nest.flatten(sources)
+        for s in flat:
+            if not (isinstance(s, Tensor) or _is_variable(s)):
+                raise ValueError(f"Sources must be Tensors or Variables, got {s!r} of type "
+                                 f"'{type(s).__name__}'.")
+            if not s.dtype.is_differentiable:
+                warnings.warn(f"The dtype of the source tensor must be floating (e.g. "
+                              f"tf.float32) when calling GradientTape.gradient, got "
+                              f"{s.dtype.name}", stacklevel=3)
+        return flat
+
+    def _backprop(self, targets: Sequence[Tensor], seeds: Sequence[Tensor],
+                  sources: Sequence[Any]) -> list[Tensor | None]:
+        recorded = set(self._recorded)
+        # A target the tape did not record is a constant to it (unless it is a source).
+        stops = {id(t.op) for t in targets if id(t.op) not in recorded}
+        diff = [s if s.dtype.is_differentiable else _Never() for s in sources]
+        return backprop(targets, seeds, diff, stop_ops=stops, recorded=recorded,
+                        use_override=False)
+
+
+class _Never:
+    """A source that matches nothing (an integer source: its gradient is always None)."""
+
+
+def _seeds(targets: list[Tensor], output_gradients: Any) -> list[Tensor]:
+    from ..ops.array import ones_like
+    from ..ops.math import multiply
+
+    given = [] if output_gradients is None else nest.flatten(output_gradients)
+    seeds = []
+    for i, y in enumerate(targets):
+        if i >= len(given):  # as TF, missing output gradients default to ones
+            seeds.append(ones_like(y))
+            continue
+        g = convert_to_tensor(given[i], dtype=None if isinstance(given[i], Tensor) else y.dtype)
+        if g.dtype is not y.dtype:
+            raise TypeError(f"output_gradients[{i}] has dtype {g.dtype.name} but target {i} "
+                            f"has dtype {y.dtype.name}; they must match.")
+        if g.shape.rank == 0 and y.shape.rank != 0:
+            g = multiply(g, ones_like(y))
+        elif not y.shape.is_compatible_with(g.shape):
+            raise InvalidArgumentError(f"Incompatible shapes: output_gradients[{i}] has shape "
+                                       f"{g.shape} but target {i} has shape {y.shape}")
+        seeds.append(g)
+    return seeds
+
