@@ -75,7 +75,7 @@ from .ops.array import (
     zeros,
     zeros_like,
 )
-from .ops.complex import complex, conj, imag, real  # noqa: A004
+from .ops.complex import angle, complex, conj, imag, real  # noqa: A004
 from .ops.control import control_dependencies, group, identity_n, no_op
 from .ops.core import (
     constant,

@@ -96,3 +96,26 @@ CASES = [
 ]
 
 globals().update(parametrize(CASES))
+
+
+def _raw(op_type):
+    from symgrad.op_registry import apply_op
+
+    return lambda *xs: apply_op(op_type, list(xs))._output(0)
+
+
+EXTRA = [
+    OpCase("ComplexAbs", tf.abs, np.abs, [complex_randn(3, 4)], dtypes=C),
+    OpCase("Angle", tf.angle, np.angle, [complex_randn(3, 4)], dtypes=C),
+    OpCase("IdentityN", lambda a, b: tf.identity_n([a, b]), lambda a, b: (a, b),
+           [randn(3, 4), randn(2)]),
+    OpCase("StopGradient", tf.stop_gradient, lambda x: x, [randn(3, 4)], grad=False),
+    OpCase("PreventGradient", tf.prevent_gradient, lambda x: x, [randn(3, 4)], grad=False),
+    OpCase("SqrtGrad", _raw("SqrtGrad"), lambda y, g: 0.5 * g / y,
+           [positive(3, 4), randn(3, 4)]),
+    OpCase("RsqrtGrad", _raw("RsqrtGrad"), lambda y, g: -0.5 * g * y ** 3,
+           [positive(3, 4), randn(3, 4)]),
+]
+
+globals().update({f"{k}_extra": v for k, v in parametrize(EXTRA).items()})
+CASES = CASES + EXTRA

@@ -32,6 +32,7 @@ from .core import (
     binary_op,
     check_dtype,
     convert_n,
+    convert_to_tensor,
     same_dtype,
     unary_op,
 )
@@ -57,7 +58,15 @@ log1p = unary_op("Log1p", np.log1p, "log1p")
 sqrt = unary_op("Sqrt", np.sqrt, "sqrt")
 rsqrt = unary_op("Rsqrt", lambda x: np.reciprocal(np.sqrt(x)), "rsqrt")
 square = unary_op("Square", np.square, "square", NUMERIC)
-abs = unary_op("Abs", np.abs, "abs", REAL)  # noqa: A001  (tf.abs)
+_real_abs = unary_op("Abs", np.abs, "abs", REAL)
+
+
+def abs(x: Any, name: str | None = None) -> Tensor:  # noqa: A001  (tf.abs)
+    """|x|; for complex x the magnitude (op type ComplexAbs), real-valued, as TF."""
+    t = convert_to_tensor(x)
+    if t.dtype.is_complex:
+        return apply_op("ComplexAbs", [t], name=name)._output(0)
+    return _real_abs(t, name=name)
 sign = unary_op("Sign", _real_or_complex_sign, "sign", NUMERIC)
 sin = unary_op("Sin", np.sin, "sin")
 cos = unary_op("Cos", np.cos, "cos")
