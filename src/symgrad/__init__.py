@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from . import dtypes, errors, nn, ops
+from . import dtypes, errors, nn, op_registry, ops
 from . import testing as test
 from .autodiff.custom_gradient import custom_gradient
 from .autodiff.forward import ForwardAccumulator
@@ -160,8 +160,11 @@ from .ops.variables import (
 from .runtime.function import ConcreteFunction, Function, TensorSpec, function
 from .runtime.session import InteractiveSession, Session
 from .shapes import TensorShape
+from .tools import disable_check_numerics, enable_check_numerics, explain, render, why_none
 from .user_ops import custom_op
 
 newaxis = None
 __version__ = "0.1.0"
-from .tools import explain, render, why_none, enable_check_numerics, disable_check_numerics  # noqa: E402, F401, I001
+
+# The op types symgrad itself ships (user-declared ops are registered later).
+op_registry.BUILTIN_OPS = frozenset(op_registry.OPS)

@@ -42,6 +42,7 @@ class OpDef:
 
 
 OPS: dict[str, OpDef] = {}
+BUILTIN_OPS: frozenset[str] = frozenset()  # filled when the symgrad package has loaded
 
 # Set by symgrad.tools.numerics.enable_check_numerics: checks each eager op's outputs.
 numerics_hook: Callable[[Operation, list[Any]], None] | None = None
