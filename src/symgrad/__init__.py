@@ -54,7 +54,6 @@ from .op_registry import register_op
 from .ops.array import (
     broadcast_to,  # noqa: A004
     cast,
-    concat,
     expand_dims,
     fill,
     one_hot,
@@ -65,12 +64,9 @@ from .ops.array import (
     reshape,
     shape,
     size,
-    split,
     squeeze,
-    stack,
     tile,
     transpose,
-    unstack,
     where,
     zeros,
     zeros_like,
@@ -85,6 +81,7 @@ from .ops.core import (
     prevent_gradient,
     stop_gradient,
 )
+from .ops.joining import concat, split, stack, unstack
 from .ops.math import (
     abs,
     add,

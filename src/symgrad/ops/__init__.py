@@ -8,7 +8,18 @@ from __future__ import annotations
 from typing import Any
 
 from ..graph import Tensor
-from . import array, complex, control, core, math, nn, reduction, slicing, variables  # noqa: F401
+from . import (  # noqa: F401
+    array,
+    complex,
+    control,
+    core,
+    joining,
+    math,
+    nn,
+    reduction,
+    slicing,
+    variables,
+)
 from .variables import Variable
 
 

@@ -22,18 +22,17 @@ from .array import (
     _int_tensor,
     _scalar_axis,
     cast,
-    concat,
     invert_permutation,
     ones_like,
     reshape,
     shape,
-    stack,
     transpose,
     unknown_dims,
     where,
     zeros_like,
 )
 from .core import check_dtype, convert_n, convert_to_tensor, same_dtype, static_ints
+from .joining import concat, stack
 from .math import add, greater_equal, maximum
 
 _builtin_slice = slice
