@@ -305,7 +305,6 @@ class Graph:
         self._local = threading.local()
         self.variables: list[Any] = []
         self.collections: dict[str, list[Any]] = {}
-        self.version = 0
 
     # -- per-thread scope state
     def _scope(self) -> str:
@@ -343,7 +342,6 @@ class Graph:
             if self._ops is not None:
                 self._ops.append(op)
             self._by_name[op.name] = op
-            self.version += 1
 
     # -- lookup
     def get_operations(self) -> list[Operation]:

@@ -27,7 +27,6 @@ from ..shapes import TensorShape, as_shape, broadcast_shapes
 from .core import (
     ALL,
     FLOAT_COMPLEX,
-    INTS,
     broadcast_infer,
     check_dtype,
     constant,
@@ -414,7 +413,6 @@ def _where_indices(condition: Any, name: str | None) -> Tensor:
     return apply_op("Where", [convert_to_tensor(condition)], name=name)._output(0)
 
 
-__all__ = ["INTS", "broadcast_shapes", "same_dtype"]
 
 
 def _one_or_tuple(outs: Sequence[np.ndarray]) -> Any:

@@ -17,7 +17,6 @@ from ..graph import Tensor
 from ..op_registry import Spec, apply_op, register_op
 from .core import (
     COMPLEX,
-    FLOATS,
     NUMERIC,
     binary_grad,
     broadcast_infer,
@@ -145,6 +144,3 @@ def zeros(like: Tensor) -> Tensor:
 def ones(like: Tensor) -> Tensor:
     from .array import ones_like
     return ones_like(like)
-
-
-__all__ = ["angle", "complex", "conj", "imag", "real", "FLOATS"]
