@@ -32,6 +32,8 @@ class OpDef:
     ValueError/TypeError for bad input; ``kernel(*arrays, **attrs)`` computes the outputs.
     ``stateful`` ops (variable reads and writes) are never constant-folded or cached;
     ``symbolic`` ops (placeholders) have no value until fed, so never run at creation.
+    ``bind(**attrs)``, where given, returns the kernel specialised to those attrs (plans
+    call it once, so per-run work such as reading attrs is done at compile time).
     """
 
     type: str
@@ -39,6 +41,7 @@ class OpDef:
     kernel: KernelFn
     stateful: bool = False
     symbolic: bool = False
+    bind: Callable[..., KernelFn] | None = None
 
 
 OPS: dict[str, OpDef] = {}
@@ -49,13 +52,14 @@ numerics_hook: Callable[[Operation, list[Any]], None] | None = None
 
 
 def register_op(op_type: str, infer: InferFn, kernel: KernelFn, *, stateful: bool = False,
-                symbolic: bool = False, replace: bool = False) -> OpDef:
+                symbolic: bool = False, replace: bool = False,
+                bind: Callable[..., KernelFn] | None = None) -> OpDef:
     """Declare an op type. A second declaration of the same type is an error."""
     if not isinstance(op_type, str) or not op_type:
         raise TypeError(f"op_type must be a non-empty string, got {op_type!r}")
     if op_type in OPS and not replace:
         raise KeyError(f"An op of type '{op_type}' is already registered.")
-    opdef = OpDef(op_type, infer, kernel, stateful, symbolic)
+    opdef = OpDef(op_type, infer, kernel, stateful, symbolic, bind)
     OPS[op_type] = opdef
     return opdef
 

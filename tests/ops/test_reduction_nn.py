@@ -241,9 +241,13 @@ def test_cross_entropy_graph_structure():
     with tf.Graph().as_default():
         x = tf.placeholder(tf.float32, [4, 3])
         loss = tf.nn.softmax_cross_entropy_with_logits(labels=tf.zeros([4, 3]), logits=x)
-        assert loss.op.type == "Reshape" and loss.shape.as_list() == [4]
-        assert loss.op.inputs[0].op.type == "SoftmaxCrossEntropyWithLogits"
-        assert [o.shape.as_list() for o in loss.op.inputs[0].op.outputs] == [[4], [4, 3]]
+        # Rank-2 logits go straight in (TF reshapes them to the same shape first).
+        assert loss.op.type == "SoftmaxCrossEntropyWithLogits" and loss.shape.as_list() == [4]
+        assert [o.shape.as_list() for o in loss.op.outputs] == [[4], [4, 3]]
+        x3 = tf.placeholder(tf.float32, [2, 4, 3])
+        loss3 = tf.nn.softmax_cross_entropy_with_logits(labels=tf.zeros([2, 4, 3]), logits=x3)
+        assert loss3.op.type == "Reshape" and loss3.shape.as_list() == [2, 4]
+        assert loss3.op.inputs[0].op.type == "SoftmaxCrossEntropyWithLogits"
         sparse = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=[0, 1, 2, 0], logits=x)
         assert sparse.op.type == "SparseSoftmaxCrossEntropyWithLogits"
         assert sparse.op.name.startswith("SparseSoftmaxCrossEntropyWithLogits/")

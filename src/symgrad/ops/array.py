@@ -396,7 +396,8 @@ def _select_grad(op: Any, grad: Tensor) -> tuple[None, Tensor, Tensor]:
     """(None, where(c, g, 0), where(c, 0, g)), each un-broadcast to its input."""
     c, x, y = op.inputs
     z = zeros_like(grad)
-    return (None, unbroadcast(where(c, grad, z), x), unbroadcast(where(c, z, grad), y))
+    return (None, unbroadcast(where(c, grad, z), x, (c, y)),
+            unbroadcast(where(c, z, grad), y, (c, x)))
 
 
 def _where_infer(inputs: Sequence[Tensor]) -> Spec:

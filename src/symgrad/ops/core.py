@@ -330,18 +330,59 @@ register_op("BroadcastGradientArgs", _bga_infer, _bga_kernel)
 no_gradient("BroadcastGradientArgs")
 
 
-def unbroadcast(grad: Tensor, x: Tensor) -> Tensor:
-    """Sum ``grad`` over the axes along which ``x`` was broadcast; reshape to ``x``'s shape."""
+def static_broadcast_axes(x: Tensor, others: Sequence[Tensor], out: Tensor
+                          ) -> tuple[list[int], list[int]] | None:
+    """The axes of ``out`` along which ``x`` was broadcast, if the static shapes decide it.
+
+    Returns ``(dropped, kept)``: output axes ``x`` lacks (summed away) and axes where ``x``
+    has size 1 but the output does not (summed, kept as 1).  None when an unknown
+    dimension leaves it open (e.g. ``x`` and another input both of unknown size there).
+    """
+    xd, od = x.shape.dims, out.shape.dims
+    if xd is None or od is None or any(t.shape.dims is None for t in others):
+        return None
+    n, k = len(od), len(xd)
+    dropped, kept = list(range(n - k)), []
+    for i in range(n - k, n):
+        xi, oi = xd[i - (n - k)], od[i]
+        if xi == oi and xi is not None or xi is not None and xi != 1:
+            continue  # x's size there is the output's
+        if xi == 1:
+            if oi is None:
+                return None  # 1 against an unknown size: broadcast or not, only data says
+            kept.append(i)
+            continue
+        # x's size is unknown: it is the output's when no other input can set that axis.
+        for t in others:
+            j = i - (n - t.shape.rank)  # type: ignore[operator]
+            if j >= 0 and t.shape.dims[j] != 1:  # type: ignore[index]
+                return None
+    return dropped, kept
+
+
+def unbroadcast(grad: Tensor, x: Tensor, others: Sequence[Tensor] = ()) -> Tensor:
+    """Sum ``grad`` over the axes along which ``x`` was broadcast, back to ``x``'s shape.
+
+    ``others`` are the op's other inputs: with them the axes are usually known statically
+    (``[None, 64] + [64]``), and the gradient costs one Sum or nothing.  Otherwise the axes
+    come from ``BroadcastGradientArgs`` at run time, as in TF.
+    """
     from .array import reshape, shape
     from .reduction import reduce_sum
 
-    gs, xs = grad.shape, x.shape
-    if gs.is_fully_defined() and xs.is_fully_defined():
-        if gs.dims == xs.dims:
-            return grad
-        axes, _ = reduction_axes(xs.dims, gs.dims)  # type: ignore[arg-type]
-        summed = reduce_sum(grad, axes) if axes else grad
-        return summed if summed.shape.dims == xs.dims else reshape(summed, xs.dims)
+    axes = static_broadcast_axes(x, others, grad) if others else None
+    if axes is None and grad.shape.is_fully_defined() and x.shape.is_fully_defined():
+        dropped, _ = reduction_axes(x.shape.dims, grad.shape.dims)  # type: ignore[arg-type]
+        axes = [], dropped  # every axis is known: sum them all, reshape below
+    if axes is not None:
+        dropped, kept = axes
+        if kept:
+            grad = reduce_sum(grad, kept, keepdims=True)
+        if dropped:
+            grad = reduce_sum(grad, dropped)
+        if grad.shape.is_fully_defined() and grad.shape.dims != x.shape.dims:
+            grad = reshape(grad, x.shape.dims)
+        return grad
     rx, _ = (o for o in apply_op("BroadcastGradientArgs", [shape(x), shape(grad)]).outputs)
     return reshape(reduce_sum(grad, rx), shape(x))
 
@@ -351,7 +392,9 @@ def binary_grad(op_type: str) -> Callable[[Callable[..., Any]], Callable[..., An
     def decorate(rule: Callable[..., Any]) -> Callable[..., Any]:
         def grad_fn(op: Any, grad: Tensor) -> list[Tensor | None]:
             grads = rule(op, grad)
-            return [None if g is None else unbroadcast(g, x) for g, x in zip(grads, op.inputs)]
+            ins = op.inputs
+            return [None if g is None else unbroadcast(g, x, ins[:i] + ins[i + 1:])
+                    for i, (g, x) in enumerate(zip(grads, ins))]
         grad_fn.__name__ = rule.__name__
         grad_fn.__doc__ = rule.__doc__
         RegisterGradient(op_type)(grad_fn)

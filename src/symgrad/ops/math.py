@@ -8,6 +8,7 @@ is ``grad * conj(f'(z))`` (TensorFlow's convention).
 
 from __future__ import annotations
 
+import functools
 import math as _pymath
 from collections.abc import Sequence
 from typing import Any
@@ -82,7 +83,7 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
     if x.dtype.kind == "c":
         return 1 / (1 + np.exp(-x))
     e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype)
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
 
 
 sigmoid = unary_op("Sigmoid", _sigmoid, "sigmoid")
@@ -444,7 +445,13 @@ def _matmul_kernel(a: np.ndarray, b: np.ndarray, *, transpose_a: bool = False,
     return np.matmul(a.T if transpose_a else a, b.T if transpose_b else b)
 
 
-register_op("MatMul", _matmul_infer, _matmul_kernel)
+def _bind_matmul(*, transpose_a: bool = False, transpose_b: bool = False) -> Any:
+    if not (transpose_a or transpose_b):
+        return np.matmul
+    return functools.partial(_matmul_kernel, transpose_a=transpose_a, transpose_b=transpose_b)
+
+
+register_op("MatMul", _matmul_infer, _matmul_kernel, bind=_bind_matmul)
 
 
 def _batch_matmul_infer(inputs: Sequence[Tensor], *, adj_x: bool = False,

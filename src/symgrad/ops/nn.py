@@ -49,8 +49,8 @@ def _relu_grad_infer(inputs: Sequence[Tensor]) -> Spec:
     return g.shape.merge_with(f.shape), same_dtype(inputs, ("gradients", "features"))
 
 
-register_op("Relu", _elementwise_infer("Relu", REAL), lambda x: np.maximum(x, 0).astype(x.dtype))
-register_op("ReluGrad", _relu_grad_infer, lambda g, f: np.where(f > 0, g, 0).astype(g.dtype))
+register_op("Relu", _elementwise_infer("Relu", REAL), lambda x: np.maximum(x, x.dtype.type(0)))
+register_op("ReluGrad", _relu_grad_infer, lambda g, f: g * (f > 0))
 
 
 def relu(features: Any, name: str | None = None) -> Tensor:
@@ -188,9 +188,12 @@ def _xent_infer(inputs: Sequence[Tensor]) -> list[Spec]:
 
 
 def _xent_kernel(logits: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    s = logits - np.max(logits, -1, keepdims=True)
-    lse = np.log(np.sum(np.exp(s), -1, keepdims=True))
-    return np.sum(labels * (lse - s), -1), np.exp(s - lse) - labels
+    s = logits - np.maximum.reduce(logits, -1, keepdims=True)
+    s -= np.log(np.add.reduce(np.exp(s), -1, keepdims=True))  # log_softmax, in place
+    loss = -np.add.reduce(labels * s, -1)
+    np.exp(s, out=s)
+    s -= labels  # softmax - labels: the backprop output
+    return loss, s
 
 
 def _tf_list(s: TensorShape) -> str:
@@ -307,10 +310,13 @@ def softmax_cross_entropy_with_logits(labels: Any, logits: Any, axis: int = -1,
         if not px.shape.is_compatible_with(y.shape):
             raise ValueError(f"logits and labels must be broadcastable: logits_size="
                              f"{_tf_list(px.shape)} labels_size={_tf_list(y.shape)}")
-        out_shape = _outer_shape(px)
-        cost = apply_op("SoftmaxCrossEntropyWithLogits", [
-            array.reshape(px, _flat_shape(px)), array.reshape(y, _flat_shape(px))])._output(0)
-        cost = array.reshape(cost, out_shape)
+        if px.shape.rank == 2 and y.shape.rank == 2:  # already [batch, classes]
+            cost = apply_op("SoftmaxCrossEntropyWithLogits", [px, y])._output(0)
+        else:
+            out_shape = _outer_shape(px)
+            cost = apply_op("SoftmaxCrossEntropyWithLogits", [
+                array.reshape(px, _flat_shape(px)), array.reshape(y, _flat_shape(px))])._output(0)
+            cost = array.reshape(cost, out_shape)
         return array.cast(cost, x.dtype) if px is not x and x.dtype is dt.float16 else cost
 
 

@@ -24,7 +24,9 @@ from .core import NUMERIC, REAL, check_dtype, convert_to_tensor, static_ints
 
 
 def _axes(x: np.ndarray, axis: np.ndarray) -> tuple[int, ...]:
-    return tuple(int(a) % x.ndim if x.ndim else 0 for a in np.ravel(axis))
+    if not x.ndim:
+        return (0,) * np.size(axis)
+    return tuple((np.ravel(axis) % x.ndim).tolist())
 
 
 def reduce_infer(op_type: str, allowed: Sequence[dt.DType] = NUMERIC,
@@ -56,8 +58,10 @@ def reduce_infer(op_type: str, allowed: Sequence[dt.DType] = NUMERIC,
 
 def reduction_kernel(fn: Any) -> Any:
     def kernel(x: np.ndarray, axis: np.ndarray, *, keep_dims: bool = False) -> Any:
-        return np.asarray(fn(x, axis=_axes(x, axis), keepdims=keep_dims)).astype(x.dtype,
-                                                                                  copy=False)
+        out = fn(x, axis=_axes(x, axis), keepdims=keep_dims)
+        if type(out) is np.ndarray and out.dtype == x.dtype:
+            return out
+        return np.asarray(out).astype(x.dtype, copy=False)
     return kernel
 
 
@@ -82,7 +86,7 @@ def reduce(op_type: str, input: Any, axis: Any, keepdims: bool, name: str | None
 
 def _mean(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:
     n = int(np.prod([x.shape[a] for a in axis]))
-    s = np.sum(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+    s = np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)  # type: ignore[call-overload]
     if x.dtype.kind not in "iu":
         with np.errstate(invalid="ignore", divide="ignore"):
             return s / n  # type: ignore[no-any-return]  # empty groups give nan, as TF
@@ -105,7 +109,11 @@ def _extreme(fn: Any) -> Any:
     return f
 
 
-register_op("Sum", reduce_infer("Sum"), reduction_kernel(np.sum))
+def _sum(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> Any:
+    return np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)  # type: ignore[call-overload]
+
+
+register_op("Sum", reduce_infer("Sum"), reduction_kernel(_sum))
 register_op("Mean", reduce_infer("Mean"), reduction_kernel(_mean))
 register_op("Max", reduce_infer("Max", REAL), reduction_kernel(_extreme(np.max)))
 register_op("Min", reduce_infer("Min", REAL), reduction_kernel(_extreme(np.min)))
@@ -162,11 +170,13 @@ def reduce_all(input_tensor: Any, axis: Any = None, keepdims: bool = False,
 def kept_dims_shape(x: Tensor, axis: Tensor) -> list[int] | Tensor:
     """x's shape with the reduced axes set to 1 (static when possible)."""
     axes = static_ints(axis, "axis")
-    if x.shape.is_fully_defined() and axes is not None:
-        dims = x.shape.as_list()
+    dims = x.shape.dims
+    if dims is not None and axes is not None:
         n = len(dims)
         norm = {a % n for a in axes} if n else set()
-        return [1 if i in norm else d for i, d in enumerate(dims)]  # type: ignore[misc]
+        kept = [1 if i in norm else d for i, d in enumerate(dims)]
+        if kept.count(None) <= 1:  # one unknown size: reshape infers it
+            return [-1 if d is None else d for d in kept]  # type: ignore[misc]
     return apply_op("ReducedShape", [array.shape(x), axis])._output(0)
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from ..errors import InvalidArgumentError, OpError
 from ..graph import Operation, Tensor
 from ..op_registry import OPS
+from . import rewrite
 
 Key = tuple[int, int]
 
@@ -55,68 +56,65 @@ Step = tuple[Callable[..., Any], tuple[int, ...], tuple[int, ...], tuple[int, ..
 # Set by symgrad.tools.numerics.enable_check_numerics: rewraps each step once per run.
 check_step: Callable[[Step], Step] | None = None
 
+GENERATE_LIMIT = 5000  # steps: larger plans run through the generic loop
+_SOURCE = "<symgrad plan>"
+
 
 class Plan:
-    """A compiled, reusable evaluation of ``fetches`` given values for ``feeds``."""
+    """A compiled, reusable evaluation of ``fetches`` given values for ``feeds``.
+
+    Compiling prunes the graph to what the fetches need, simplifies it
+    (:mod:`.rewrite`), binds each kernel to its attrs, and frees each buffer after its
+    last reader.  Small plans are then generated as one straight-line Python function
+    (``s3 = k1(s0, s2); del s0`` ...), so a run costs one call per kernel and nothing
+    else; ``steps`` keeps the same program as data, for the loop and for inspection.
+    """
 
     def __init__(self, fetches: Sequence[Tensor], targets: Sequence[Operation],
                  feeds: Sequence[Tensor]) -> None:
         fed = {tensor_key(t): i for i, t in enumerate(feeds)}
         roots = [t.op for t in fetches if tensor_key(t) not in fed] + list(targets)
         order = topo_order(roots, set(fed))
-        slots: dict[Key, int] = {k: i for k, i in fed.items()}
+        slots: dict[Key, int] = dict(fed)
         self.ops = order  # keeps every op (and so every key's id) alive with the plan
-        consts: list[tuple[int, Any]] = []
-        raw: list[tuple[Operation, tuple[int, ...], tuple[int, ...]]] = []
+        consts: dict[int, Any] = {}
+        raw: list[rewrite.Step] = []
         for op in order:
-            outs = []
-            for i in range(op.num_outputs):
-                slots[(id(op), i)] = len(slots)
-                outs.append(slots[(id(op), i)])
+            outs = tuple(slots.setdefault((id(op), i), len(slots))
+                         for i in range(op.num_outputs))
             if op.type == "Const":
-                consts.append((outs[0], op._attrs["value"]))
-                continue
-            if OPS[op.type].symbolic:
-                t = op._output(0)
-                raise InvalidArgumentError(
-                    f"You must feed a value for placeholder tensor '{op.name}' with dtype "
-                    f"{t.dtype.name} and shape {_shape_text(t)} (created at {op.location})", op)
-            ins = tuple(slots[(id(t.op), t.value_index)] for t in op.inputs)
-            raw.append((op, ins, tuple(outs)))
+                consts[outs[0]] = op._attrs["value"]
+            elif OPS[op.type].symbolic:
+                raise _unfed(op)
+            else:
+                ins = tuple(slots[(id(t.op), t.value_index)] for t in op.inputs)
+                raw.append(rewrite.Step(op, _bound_kernel(op), ins, outs))
         self.num_slots = len(slots)
         self.fetch_slots = [slots[tensor_key(t)] for t in fetches]
         self.feed_slots = list(range(len(feeds)))
-        self._template: list[Any] = [None] * self.num_slots
-        for slot, value in consts:
-            self._template[slot] = value
-        self.steps = self._bind(raw, set(self.fetch_slots) | set(self.feed_slots)
-                                | {s for s, _ in consts})
-
-    @staticmethod
-    def _bind(raw: list[tuple[Operation, tuple[int, ...], tuple[int, ...]]],
-              keep: set[int]) -> list[Step]:
-        last_use: dict[int, int] = {}
-        for i, (_, ins, outs) in enumerate(raw):
-            for s in ins:
-                last_use[s] = i
-            for s in outs:
-                last_use.setdefault(s, i)
-        frees: list[list[int]] = [[] for _ in raw]
-        for s, i in last_use.items():
-            if s not in keep:
-                frees[i].append(s)
-        steps: list[Step] = []
-        for (op, ins, outs), free in zip(raw, frees):
-            kernel = OPS[op.type].kernel
-            fn = functools.partial(kernel, **op._attrs) if op._attrs else kernel
-            steps.append((fn, ins, outs, tuple(free), op))
-        return steps
+        keep = set(self.fetch_slots) | set(self.feed_slots)
+        raw, alias = rewrite.simplify(raw, consts, keep)
+        self.fetch_slots = [alias.get(s, s) for s in self.fetch_slots]
+        keep = set(self.fetch_slots) | set(self.feed_slots)
+        self.consts = consts
+        self.steps = _schedule(raw, keep | set(consts))
+        self._generated = _generate(self) if len(self.steps) <= GENERATE_LIMIT else None
 
     def run(self, feed_values: Sequence[Any]) -> list[Any]:
-        vals = list(self._template)
-        for slot, v in zip(self.feed_slots, feed_values):
-            vals[slot] = v
         with np.errstate(all="ignore"):  # inf/nan are values, as in TF; never warnings
+            if self._generated is not None and check_step is None:
+                fn, lines = self._generated
+                try:
+                    return fn(feed_values, self.consts)  # type: ignore[no-any-return]
+                except OpError:
+                    raise
+                except Exception as e:
+                    raise _failed(self.steps[_failed_line(e, lines)][4], e) from e
+            vals: list[Any] = [None] * self.num_slots
+            for slot, value in self.consts.items():
+                vals[slot] = value
+            for slot, v in zip(self.feed_slots, feed_values):
+                vals[slot] = v
             self._execute(vals)
         return [vals[s] for s in self.fetch_slots]
 
@@ -128,8 +126,7 @@ class Plan:
             except OpError:
                 raise
             except Exception as e:
-                raise InvalidArgumentError(
-                    f"{op.type} op {op.describe()} failed: {type(e).__name__}: {e}", op) from e
+                raise _failed(op, e) from e
             if len(outs) == 1:
                 vals[outs[0]] = r
             else:
@@ -137,6 +134,77 @@ class Plan:
                     vals[s] = v
             for s in free:
                 vals[s] = None
+
+
+def _bound_kernel(op: Operation) -> Callable[..., Any]:
+    opdef = OPS[op.type]
+    if opdef.bind is not None:
+        return opdef.bind(**op._attrs)
+    kernel = opdef.kernel
+    return functools.partial(kernel, **op._attrs) if op._attrs else kernel
+
+
+def _schedule(raw: list[rewrite.Step], keep: set[int]) -> list[Step]:
+    """Attach to each step the slots whose last reader it is (or that nobody reads)."""
+    last_use: dict[int, int] = {}
+    for i, step in enumerate(raw):
+        for s in step.ins:
+            last_use[s] = i
+        for s in step.outs:
+            last_use.setdefault(s, i)
+    frees: list[list[int]] = [[] for _ in raw]
+    for s, i in last_use.items():
+        if s not in keep:
+            frees[i].append(s)
+    return [(step.fn, step.ins, step.outs, tuple(sorted(free)), step.op)
+            for step, free in zip(raw, frees)]
+
+
+def _generate(plan: Plan) -> tuple[Callable[..., Any], list[int]]:
+    """The plan as one Python function ``run(feeds, consts)``; and each line's step."""
+    used = {s for _, ins, _, _, _ in plan.steps for s in ins} | set(plan.fetch_slots)
+    lines = ["def run(feeds, C):"]
+    line_step = [-1]
+    if plan.feed_slots:
+        lines.append("    " + "".join(f"s{s}, " for s in plan.feed_slots) + "= feeds")
+    lines += [f"    s{s} = C[{s}]" for s in sorted(used & set(plan.consts))]
+    line_step += [-1] * (len(lines) - 1)
+    namespace: dict[str, Any] = {}
+    for i, (fn, ins, outs, free, _) in enumerate(plan.steps):
+        namespace[f"k{i}"] = fn
+        call = f"k{i}(" + ", ".join(f"s{s}" for s in ins) + ")"
+        target = (f"s{outs[0]} = " if len(outs) == 1 else
+                  "".join(f"s{s}, " for s in outs) + "= " if outs else "")
+        lines.append(f"    {target}{call}")
+        line_step.append(i)
+        if free:
+            lines.append("    del " + ", ".join(f"s{s}" for s in free))
+            line_step.append(i)
+    lines.append("    return [" + ", ".join(f"s{s}" for s in plan.fetch_slots) + "]")
+    exec(compile("\n".join(lines), _SOURCE, "exec"), namespace)
+    return namespace["run"], line_step
+
+
+def _failed_line(e: BaseException, line_step: list[int]) -> int:
+    tb = e.__traceback__
+    step = -1
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == _SOURCE:
+            step = line_step[tb.tb_lineno - 1]
+        tb = tb.tb_next
+    return step
+
+
+def _failed(op: Operation, e: Exception) -> InvalidArgumentError:
+    return InvalidArgumentError(
+        f"{op.type} op {op.describe()} failed: {type(e).__name__}: {e}", op)
+
+
+def _unfed(op: Operation) -> InvalidArgumentError:
+    t = op._output(0)
+    return InvalidArgumentError(
+        f"You must feed a value for placeholder tensor '{op.name}' with dtype "
+        f"{t.dtype.name} and shape {_shape_text(t)} (created at {op.location})", op)
 
 
 def _shape_text(t: Tensor) -> str:

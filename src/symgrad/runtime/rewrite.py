@@ -1,0 +1,176 @@
+"""Graph rewrites on a plan's step list, before it is bound: the work a plan never does.
+
+A plan starts as one step per op, in topological order, each reading and writing numbered
+slots.  These passes shrink it without changing any value a caller can see:
+
+- **constant folding**: a pure op whose inputs are all known constants runs once, at
+  compile time (small results only, and never one holding NaN/Inf, so the numerics check
+  still reports it where it is made);
+- **forwarding**: ops that return their input unchanged (Identity, StopGradient, a Cast
+  to the same dtype, a Reshape to the same static shape, a multiplication or division by
+  a constant one that cannot broadcast) are replaced by their input; so the ones of a
+  default ``grad_ys`` cost nothing;
+- **common subexpressions**: two pure steps of the same type, attrs and inputs are one;
+- **dead steps**: pure steps whose outputs nothing reads are dropped (NoOp included).
+
+Stateful ops (variable reads and writes) are never folded, merged or dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .. import op_registry
+from ..graph import Operation
+from ..op_registry import OPS
+
+FOLD_LIMIT = 1 << 16  # elements: larger constant results are computed at run time
+_OPAQUE = frozenset({"PartitionedCall", "StatefulPartitionedCall"})  # bodies may have effects
+_FILLS = frozenset({"OnesLike", "ZerosLike"})
+_SHAPE_ONLY = _FILLS | {"Shape", "Size", "Rank"}
+_PASS_THROUGH = frozenset({"Identity", "StopGradient", "PreventGradient", "Snapshot"})
+
+
+@dataclass
+class Step:
+    """One op's place in a plan: its kernel reads ``ins`` slots and writes ``outs``."""
+
+    op: Operation
+    fn: Callable[..., Any]
+    ins: tuple[int, ...]
+    outs: tuple[int, ...]
+
+    @property
+    def pure(self) -> bool:
+        """Free of effects and deterministic: only symgrad's own stateless ops qualify."""
+        t = self.op.type
+        opdef = OPS[t]
+        return (t in op_registry.BUILTIN_OPS and t not in _OPAQUE
+                and not (opdef.stateful or opdef.symbolic))
+
+
+def simplify(steps: list[Step], consts: dict[int, Any], keep: set[int]
+             ) -> tuple[list[Step], dict[int, int]]:
+    """Run every pass over ``steps``; ``keep`` are the slots the caller reads.
+
+    ``consts`` gains the folded values.  Returns the new steps and the slots now computed
+    by an earlier, equal step (``{dropped slot: slot}``), which the caller's fetches follow.
+    """
+    alias: dict[int, int] = {}
+    steps = _fold_and_forward(steps, consts, keep, alias)
+    return _drop_dead(steps, {alias.get(s, s) for s in keep}), alias
+
+
+def _fold_and_forward(steps: list[Step], consts: dict[int, Any], keep: set[int],
+                      alias: dict[int, int]) -> list[Step]:
+    seen: dict[tuple[Any, ...], tuple[int, ...]] = {}
+    out: list[Step] = []
+    for step in steps:
+        step.ins = tuple(alias.get(s, s) for s in step.ins)
+        if step.pure:
+            if (all(s in consts for s in step.ins) or _shape_only(step)) and _fold(step, consts):
+                continue
+            src = _forwarded_input(step, consts)
+            if src is not None and step.outs[0] not in keep:
+                alias[step.outs[0]] = src
+                continue
+            key = _cse_key(step, consts)
+            if key is not None:
+                prev = seen.get(key)
+                if prev is not None:
+                    alias.update(zip(step.outs, prev))
+                    continue
+                seen[key] = step.outs
+        out.append(step)
+    return out
+
+
+def _shape_only(step: Step) -> bool:
+    """Ops whose value follows from their input's static shape alone, when it is known."""
+    if step.op.type not in _SHAPE_ONLY or not step.op.inputs[0].shape.is_fully_defined():
+        return False
+    n = step.op.inputs[0].shape.num_elements()
+    return step.op.type not in _FILLS or n is not None and n <= FOLD_LIMIT
+
+
+def _fold(step: Step, consts: dict[int, Any]) -> bool:
+    if _shape_only(step):
+        x = step.op.inputs[0]
+        args = [np.broadcast_to(np.zeros((), x.dtype.np), x.shape.as_list())]  # type: ignore[arg-type]
+    else:
+        args = [consts[s] for s in step.ins]
+    try:
+        with np.errstate(all="ignore"):
+            result = step.fn(*args)
+    except Exception:  # the error is raised, with the op's name, when the plan runs
+        return False
+    values = list(result) if isinstance(result, (tuple, list)) else [result]
+    arrays = [np.asarray(v) for v in values]
+    if any(a.size > FOLD_LIMIT or (a.dtype.kind in "fc" and not np.isfinite(a).all())
+           for a in arrays):
+        return False
+    for s, a, d in zip(step.outs, arrays, step.op._dtypes):
+        consts[s] = a.astype(d.np, copy=False)
+    return True
+
+
+def _forwarded_input(step: Step, consts: dict[int, Any]) -> int | None:
+    """The input slot a step returns unchanged, if it provably does."""
+    op, t = step.op, step.op.type
+    if t in _PASS_THROUGH:
+        return step.ins[0]
+    if t == "Cast" and op.inputs[0].dtype is op._dtypes[0]:
+        return step.ins[0]
+    if t == "Reshape":
+        a, b = op.inputs[0].shape, op._shapes[0]
+        return step.ins[0] if a.is_fully_defined() and a.dims == b.dims else None
+    if t in ("Mul", "RealDiv", "Div"):
+        for i in ((0, 1) if t == "Mul" else (0,)):
+            one = consts.get(step.ins[1 - i])
+            x = op.inputs[i]
+            if one is not None and _is_one(one) and x.shape.rank is not None \
+                    and np.ndim(one) <= x.shape.rank and x.dtype is op._dtypes[0]:
+                return step.ins[i]
+    return None
+
+
+def _is_one(value: Any) -> bool:
+    a = np.asarray(value)
+    return a.dtype.kind in "fciu" and a.size > 0 and bool(np.all(a == 1))
+
+
+def _cse_key(step: Step, consts: dict[int, Any]) -> tuple[Any, ...] | None:
+    """Equal keys compute equal values: type, attrs, and inputs (small constants by value)."""
+    ins = tuple(_hashable(consts[s]) if s in consts and np.size(consts[s]) <= 16 else s
+                for s in step.ins)
+    try:
+        frozen = tuple(sorted((k, _hashable(v)) for k, v in step.op._attrs.items()))
+        key = (step.op.type, frozen, ins)
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _hashable(v: Any) -> Any:
+    if isinstance(v, (np.ndarray, np.generic)):
+        return ("ndarray", v.dtype.str, np.shape(v), np.asarray(v).tobytes())
+    if isinstance(v, list):
+        return tuple(_hashable(x) for x in v)
+    return v
+
+
+def _drop_dead(steps: list[Step], keep: set[int]) -> list[Step]:
+    live = set(keep)
+    kept: list[Step] = []
+    for step in reversed(steps):
+        if step.pure and not live.intersection(step.outs):
+            continue
+        live.update(step.ins)
+        kept.append(step)
+    kept.reverse()
+    return kept

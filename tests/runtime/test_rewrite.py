@@ -1,0 +1,127 @@
+"""Plan rewrites (constant folding, forwarding, CSE, dead steps) and the generated runner."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import symgrad as tf
+
+
+@pytest.fixture
+def graph():
+    with tf.Graph().as_default() as g:
+        yield g
+
+
+def _plan(sess: tf.Session):
+    return list(sess._plans.values())[-1]  # the latest
+
+
+def _types(plan) -> list[str]:
+    return [step[4].type for step in plan.steps]
+
+
+def test_constant_subgraphs_are_folded_at_compile_time(graph):
+    x = tf.placeholder(tf.float32, [3])
+    c = tf.exp(tf.constant([0.0, 1.0, 2.0])) * 2.0  # no placeholder: computed once
+    with tf.Session() as sess:
+        out = sess.run(x + c, {x: np.ones(3, np.float32)})
+        assert _types(_plan(sess)) == ["AddV2"]
+    np.testing.assert_allclose(out, 1 + 2 * np.exp([0.0, 1.0, 2.0]), rtol=1e-6)
+
+
+def test_a_fold_that_makes_nan_is_left_to_run_time_so_numerics_can_name_it(graph):
+    x = tf.placeholder(tf.float32, [])
+    bad = tf.log(tf.constant(-1.0))
+    with tf.Session() as sess:
+        assert np.isnan(sess.run(x + bad, {x: 1.0}))
+        assert "Log" in _types(_plan(sess))
+
+
+def test_default_grad_ys_ones_and_identities_cost_nothing(graph):
+    x = tf.placeholder(tf.float32, [4, 3])
+    loss = tf.reduce_sum(tf.identity(x) * x)
+    (g,) = tf.gradients(loss, x)
+    xv = np.arange(12, dtype=np.float32).reshape(4, 3)
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(g, {x: xv}), 2 * xv)
+        types = _types(_plan(sess))
+    # The seed's ones and their broadcast fold; Identity and both ones*x are forwarded:
+    # what is left is the sum of the two paths, x + x.
+    assert types == ["AddN"]
+
+
+def test_common_subexpressions_run_once(graph):
+    x = tf.placeholder(tf.float32, [2])
+    a, b = tf.sin(x) * 3.0, tf.sin(x) * 3.0
+    with tf.Session() as sess:
+        av, bv = sess.run([a + b, b], {x: np.array([0.5, 1.0], np.float32)})
+        assert _types(_plan(sess)) == ["Sin", "Mul", "AddV2"]
+    np.testing.assert_allclose(av, 6 * np.sin([0.5, 1.0]), rtol=1e-6)
+    np.testing.assert_allclose(bv, 3 * np.sin([0.5, 1.0]), rtol=1e-6)
+
+
+def test_stateful_steps_are_never_merged_or_dropped(graph):
+    v = tf.Variable(1.0)
+    step = tf.group(v.assign_add(1.0), v.assign_add(1.0))
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        sess.run(step)
+        assert _types(_plan(sess)) == ["AssignVariableOp"] * 2  # the NoOp itself is dropped
+        assert sess.run(v) == 3.0
+
+
+def test_fetched_values_are_kept_even_when_forwardable(graph):
+    x = tf.placeholder(tf.float32, [2])
+    y = tf.identity(x)
+    with tf.Session() as sess:
+        assert sess.run(y, {x: [1.0, 2.0]}).tolist() == [1.0, 2.0]
+        assert _types(_plan(sess)) == ["Identity"]
+
+
+def test_bias_gradient_is_one_sum_even_with_an_unknown_batch(graph):
+    x = tf.placeholder(tf.float32, [None, 3])
+    b = tf.Variable(np.zeros(3, np.float32))
+    (gb,) = tf.gradients(tf.reduce_sum(x + b), [b])
+    grad_ops = [op.type for op in gb.graph.get_operations() if op.name.startswith("gradients/")]
+    assert "BroadcastGradientArgs" not in grad_ops and "Shape" not in grad_ops
+    with tf.Session() as sess:
+        sess.run(b.initializer)
+        np.testing.assert_array_equal(sess.run(gb, {x: np.ones((5, 3))}), [5.0, 5.0, 5.0])
+
+
+def test_ambiguous_broadcast_falls_back_to_run_time_axes(graph):
+    x = tf.placeholder(tf.float32, [None, 3])
+    y = tf.placeholder(tf.float32, [None, 3])  # either batch may be 1: only data decides
+    gx, gy = tf.gradients(x * y, [x, y])
+    with tf.Session() as sess:
+        a, b = sess.run([gx, gy], {x: np.ones((1, 3)), y: np.full((4, 3), 2.0)})
+    np.testing.assert_array_equal(a, [[8.0, 8.0, 8.0]])  # summed over the broadcast batch
+    np.testing.assert_array_equal(b, np.ones((4, 3)))
+
+
+def test_generated_plan_errors_name_the_failing_op(graph):
+    x = tf.placeholder(tf.float32, [None])
+    y = tf.placeholder(tf.float32, [None])
+    z = tf.sin(x) + tf.multiply(x, y, name="pairwise")
+    with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError,
+                                             match="Mul op 'pairwise'.*test_rewrite.py"):
+        sess.run(z, {x: np.ones(2), y: np.ones(3)})
+
+
+def test_large_plans_run_through_the_loop_with_the_same_values(graph, monkeypatch):
+    from symgrad.runtime import plan
+
+    x = tf.placeholder(tf.float64, [2])
+    y = x
+    for _ in range(30):
+        y = tf.sin(y) + 0.5
+    feeds = {x: np.array([0.1, 0.2])}
+    with tf.Session() as sess:
+        fast = sess.run(y, feeds)
+    monkeypatch.setattr(plan, "GENERATE_LIMIT", 10)
+    with tf.Session() as sess:
+        slow = sess.run(y, feeds)
+        assert _plan(sess)._generated is None
+    np.testing.assert_array_equal(fast, slow)
