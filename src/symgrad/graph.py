@@ -305,6 +305,7 @@ class Graph:
         self._local = threading.local()
         self.variables: list[Any] = []
         self.collections: dict[str, list[Any]] = {}
+        self._scalar_cache: dict[Any, Any] = {}  # eager only: Python scalars as constants
 
     # -- per-thread scope state
     def _scope(self) -> str:

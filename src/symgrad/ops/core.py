@@ -11,6 +11,7 @@ Every op family module builds on the helpers here:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -19,7 +20,7 @@ import numpy as np
 from .. import dtypes as dt
 from ..errors import InvalidArgumentError
 from ..gradient_registry import RegisterGradient, no_gradient
-from ..graph import Tensor
+from ..graph import Tensor, get_default_graph
 from ..op_registry import ShapeError, Spec, apply_op, constant_value, default_name, register_op
 from ..shapes import TensorShape, as_shape, broadcast_shapes
 
@@ -119,13 +120,41 @@ def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None,
         return convert_to_tensor(as_tensor(), dtype)
     if value is None:
         raise ValueError("Attempt to convert a value (None) with an unsupported type "
-                         "(<class 'NoneType'>) to a Tensor.")
+                         "(<class 'NoneType'>) to a Tensor. If this None is a gradient, the "
+                         "target does not depend on that source: symgrad.why_none(ys, xs) "
+                         "says why.")
+    if type(value) in _SCALARS and name is None and dtype_hint is None:
+        return _eager_scalar(value, d)
     if d is None and dtype_hint is not None and not isinstance(value, np.ndarray | np.generic):
         try:
             return constant(value, dt.as_dtype(dtype_hint), name=name or "Const")
         except TypeError:
             pass
     return constant(value, d, name=name or "Const")
+
+
+_SCALARS = frozenset({int, float, bool})
+_SCALAR_CACHE_SIZE = 1024
+
+
+def _eager_scalar(value: Any, d: dt.DType | None) -> Tensor:
+    """A Python scalar as a constant; in eager mode the same constant is reused.
+
+    Eager constants are immutable, so ``x * 1.01`` in a loop need not build a new one
+    every time (half the cost of such an op).  Graphs always get their own Const.
+    """
+    graph = get_default_graph()
+    if not graph.eager:
+        return constant(value, d)
+    sign = math.copysign(1.0, value) if type(value) is float else 0.0  # -0.0 is not 0.0
+    key = (type(value), value, d, sign)
+    cache = graph._scalar_cache
+    t = cache.get(key)
+    if t is None:
+        if len(cache) >= _SCALAR_CACHE_SIZE:
+            cache.clear()
+        t = cache[key] = constant(value, d)
+    return t
 
 
 def convert_n(values: Iterable[Any], what: str = "values") -> list[Tensor]:
