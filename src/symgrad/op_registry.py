@@ -128,7 +128,7 @@ def _errstate_var() -> tuple[Any, Any]:
     """
     try:
         from numpy._core import _ufunc_config
-        var = _ufunc_config._extobj_contextvar
+        var = _ufunc_config._extobj_contextvar  # type: ignore[attr-defined]
     except (ImportError, AttributeError):
         return None, None
     with np.errstate(all="ignore"):
