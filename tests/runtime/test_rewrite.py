@@ -125,3 +125,14 @@ def test_large_plans_run_through_the_loop_with_the_same_values(graph, monkeypatc
         slow = sess.run(y, feeds)
         assert _plan(sess)._generated is None
     np.testing.assert_array_equal(fast, slow)
+
+
+def test_a_constant_one_that_broadcasts_is_not_forwarded(graph):
+    # ones([2, 3, 2]) * g widens g of shape [2, 3, 1]: it must stay (a regression).
+    x = tf.placeholder(tf.float64, [2, 3, 1])
+    axis = tf.placeholder(tf.int32, [])
+    y = tf.reduce_sum(tf.ones([2, 3, 2], tf.float64) * x, axis=tf.stack([axis]))
+    (g,) = tf.gradients(y, x)
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(g, {x: np.ones((2, 3, 1)), axis: 2}),
+                                      np.full((2, 3, 1), 2.0))

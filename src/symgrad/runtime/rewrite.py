@@ -132,10 +132,18 @@ def _forwarded_input(step: Step, consts: dict[int, Any]) -> int | None:
         for i in ((0, 1) if t == "Mul" else (0,)):
             one = consts.get(step.ins[1 - i])
             x = op.inputs[i]
-            if one is not None and _is_one(one) and x.shape.rank is not None \
-                    and np.ndim(one) <= x.shape.rank and x.dtype is op._dtypes[0]:
+            if one is not None and _is_one(one) and x.dtype is op._dtypes[0] \
+                    and _cannot_broadcast(x, one, op._shapes[0]):
                 return step.ins[i]
     return None
+
+
+def _cannot_broadcast(x: Any, other: Any, out: Any) -> bool:
+    """True when ``x op other`` has exactly ``x``'s shape, whatever ``x``'s unknown sizes."""
+    if x.shape.is_fully_defined() and x.shape.dims == out.dims:
+        return True
+    rank = x.shape.rank
+    return rank is not None and np.size(other) == 1 and np.ndim(other) <= rank
 
 
 def _is_one(value: Any) -> bool:
