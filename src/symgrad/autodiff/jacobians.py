@@ -1,56 +1,145 @@
 """Jacobians, Hessians and Hessian-vector products, built from reverse passes.
 
-symgrad has no vectorising map (TF's pfor), so a Jacobian is assembled row by row: one
-reverse pass per element of the target, seeded with a one-hot cotangent.  The rows are
-ordinary ops, so Jacobians can be differentiated again.  ``batch_jacobian`` needs only
-one pass per element of a single example's output: each pass's seed covers the whole
-batch at once.
+The gradient of a target w.r.t. its sources is linear in the seed cotangent.  So
+``jacobian`` builds the reverse pass once, on a symbolic seed shaped like the target,
+and hands the ops between that seed and the gradients to ``vectorize``, which reruns
+them for all K one-hot seeds at once (K = the target's size): one batched pass, like
+TF's ``pfor``.  Where some op there has no batching rule, it falls back to the loop
+(``jacobian_rows``): one reverse pass per element of the target.  Both build ordinary
+ops, so Jacobians can be differentiated again.  ``batch_jacobian`` does the same with
+K = the size of one example's output, each seed covering the whole batch.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from ..graph import Tensor
-from ..ops.core import constant, convert_to_tensor, stop_gradient
+from ..ops.core import constant, convert_to_tensor, placeholder, stop_gradient
 from .backprop import backprop
 from .gradients import UnconnectedGradients, _default, _graph_of, as_list, gradients
+from .vectorize import NotVectorizable, vectorize
 
 Vjp = Callable[[Sequence[Tensor], Sequence[Tensor], Sequence[Any]], list[Tensor | None]]
+
+_log = logging.getLogger("symgrad")
 
 
 def _static_dims(t: Any, what: str) -> list[int]:
     if not t.shape.is_fully_defined():
         raise ValueError(f"{what} needs a fully defined static shape, got {t.shape} for "
-                         f"{getattr(t, 'name', t)}; symgrad builds Jacobians row by row.")
+                         f"{getattr(t, 'name', t)}.")
     return [int(d) for d in t.shape.as_list()]
 
 
-def _stack(parts: list[Tensor]) -> Tensor:
-    """Stack equally shaped tensors along a new axis 0."""
-    from ..ops.joining import stack
+def _fallback(what: str, err: NotVectorizable) -> None:
+    _log.debug("%s is not vectorised, falling back to one reverse pass per row: %s",
+               what, err)
 
-    return stack(parts)
+
+def _batched_pass(target: Tensor, sources: Sequence[Any], seeds: np.ndarray,
+                  vjp: Vjp) -> list[Tensor | None]:
+    """The gradients for each seed in ``seeds`` ([K] + target.shape), from one pass.
+
+    Raises ``NotVectorizable`` when the reverse pass holds an op with no batching rule.
+    """
+    v = placeholder(target.dtype, target.shape, name="jacobian_seed")
+    grads = vjp([target], [v], sources)
+    if all(g is None for g in grads):
+        return list(grads)
+    return vectorize(v, constant(seeds), grads)
+
+
+def jacobian(target: Tensor, sources: list[Any], mode: UnconnectedGradients, vjp: Vjp,
+             use_pfor: bool = True) -> list[Tensor | None]:
+    """``[d target / d s for s in sources]``, each of shape target.shape + s.shape.
+
+    Vectorised when every op of the reverse pass has a batching rule (and ``use_pfor``),
+    else one reverse pass per element of the target.
+    """
+    from ..ops.array import reshape, zeros
+
+    t_dims = _static_dims(target, "jacobian")
+    s_dims = [_static_dims(s, "jacobian") for s in sources]
+    if not use_pfor:
+        return jacobian_rows(target, sources, mode, vjp)
+    n = int(np.prod(t_dims))
+    seeds = np.eye(n, dtype=target.dtype.np).reshape([n] + t_dims)
+    try:
+        grads = _batched_pass(target, sources, seeds, vjp)
+    except NotVectorizable as e:
+        _fallback("jacobian", e)
+        return jacobian_rows(target, sources, mode, vjp)
+    out: list[Tensor | None] = []
+    for g, s, d in zip(grads, sources, s_dims, strict=True):
+        if g is None:
+            out.append(None if mode is UnconnectedGradients.NONE else zeros(t_dims + d, s.dtype))
+        else:
+            out.append(reshape(g, t_dims + d))
+    return out
+
+
+def _check_batch_shapes(target: Tensor, source: Any) -> None:
+    for t in (target, source):
+        if t.shape.rank is None or t.shape.rank < 2:
+            raise ValueError(f"Shape {t.shape} must have rank at least 2")
+    tb, sb = target.shape.dims[0], source.shape.dims[0]  # type: ignore[index]
+    if tb is not None and sb is not None and tb != sb:
+        raise ValueError(f"Need first dimension of target shape ({target.shape}) and source "
+                         f"shape ({source.shape}) to match.")
+
+
+def batch_jacobian(target: Tensor, source: Any, vjp: Vjp, use_pfor: bool = True) -> Tensor:
+    """Per-example Jacobians ``[b, y..., x...]`` of target ``[b, y...]``, source ``[b, x...]``.
+
+    As TF: an unconnected source gives zeros (of the target's dtype) whatever
+    ``unconnected_gradients`` says.
+    """
+    from ..ops.array import reshape, transpose, zeros
+
+    _check_batch_shapes(target, source)
+    t_dims = _static_dims(target, "batch_jacobian")
+    x_dims = _static_dims(source, "batch_jacobian")
+    if not use_pfor:
+        return batch_jacobian_rows(target, source, vjp)
+    b, per = t_dims[0], int(np.prod(t_dims[1:]))
+    eye = np.eye(per, dtype=target.dtype.np)[:, None, :]
+    seeds = np.broadcast_to(eye, (per, b, per)).reshape([per] + t_dims)
+    try:
+        (g,) = _batched_pass(target, [source], seeds, vjp)
+    except NotVectorizable as e:
+        _fallback("batch_jacobian", e)
+        return batch_jacobian_rows(target, source, vjp)
+    if g is None:
+        return zeros(t_dims + x_dims[1:], target.dtype)
+    per_example = transpose(reshape(g, [per, b, -1]), [1, 0, 2])  # [b, per, x]
+    return reshape(per_example, t_dims + x_dims[1:])
+
+
+# --------------------------------------------------------------------------------------
+# The loop: one reverse pass per row (the fallback, and experimental_use_pfor=False)
 
 
 def _assemble(rows: list[Tensor | None], x: Any, out_shape: list[int],
               mode: UnconnectedGradients) -> Tensor | None:
     from ..ops.array import reshape, zeros, zeros_like
+    from ..ops.joining import stack
 
     if all(r is None for r in rows):
         if mode is UnconnectedGradients.NONE:
             return None
         return zeros(out_shape, x.dtype)
     flat = [reshape(zeros_like(x) if r is None else r, [-1]) for r in rows]
-    return reshape(_stack(flat), out_shape)
+    return reshape(stack(flat), out_shape)
 
 
 def jacobian_rows(target: Tensor, sources: list[Any], mode: UnconnectedGradients,
                   vjp: Vjp) -> list[Tensor | None]:
-    """``[d target / d s for s in sources]``, each of shape target.shape + s.shape."""
+    """``jacobian`` by a loop: one reverse pass per element, seeded with a one-hot."""
     t_dims = _static_dims(target, "jacobian")
     s_dims = [_static_dims(s, "jacobian") for s in sources]
     n = int(np.prod(t_dims))
@@ -63,18 +152,12 @@ def jacobian_rows(target: Tensor, sources: list[Any], mode: UnconnectedGradients
             for r, s, d in zip(rows, sources, s_dims, strict=True)]
 
 
-def batch_jacobian_rows(target: Tensor, source: Any, mode: UnconnectedGradients,
-                        vjp: Vjp) -> Tensor | None:
-    """Per-example Jacobians ``[b, y..., x...]`` of target ``[b, y...]``, source ``[b, x...]``."""
-    from ..ops.array import reshape, transpose
+def batch_jacobian_rows(target: Tensor, source: Any, vjp: Vjp) -> Tensor:
+    """``batch_jacobian`` by a loop: one reverse pass per element of one example's output."""
+    from ..ops.array import reshape, transpose, zeros
+    from ..ops.joining import stack
 
-    for t in (target, source):
-        if t.shape.rank is None or t.shape.rank < 2:
-            raise ValueError(f"Shape {t.shape} must have rank at least 2")
-    tb, sb = target.shape.dims[0], source.shape.dims[0]  # type: ignore[index]
-    if tb is not None and sb is not None and tb != sb:
-        raise ValueError(f"Need first dimension of target shape ({target.shape}) and source "
-                         f"shape ({source.shape}) to match.")
+    _check_batch_shapes(target, source)
     t_dims = _static_dims(target, "batch_jacobian")
     x_dims = _static_dims(source, "batch_jacobian")
     b, per = t_dims[0], int(np.prod(t_dims[1:]))
@@ -82,20 +165,13 @@ def batch_jacobian_rows(target: Tensor, source: Any, mode: UnconnectedGradients,
     for j in range(per):
         arr = np.zeros((b, per), target.dtype.np)
         arr[:, j] = 1
-        seed = constant(arr.reshape(t_dims))
-        (g,) = vjp([target], [seed], [source])
+        (g,) = vjp([target], [constant(arr.reshape(t_dims))], [source])
         rows.append(None if g is None else reshape(g, [b, -1]))
     if all(r is None for r in rows):
-        if mode is UnconnectedGradients.NONE:
-            return None
-        from ..ops.array import zeros
-
-        return zeros(t_dims + x_dims[1:], source.dtype)
-    from ..ops.array import zeros
-
+        return zeros(t_dims + x_dims[1:], target.dtype)
     filled = [zeros([b, int(np.prod(x_dims[1:]))], source.dtype) if r is None else r
               for r in rows]
-    stacked = transpose(_stack(filled), [1, 0, 2])  # [b, per, x]
+    stacked = transpose(stack(filled), [1, 0, 2])  # [b, per, x]
     return reshape(stacked, t_dims + x_dims[1:])
 
 
@@ -115,7 +191,7 @@ def hessians(ys: Any, xs: Any, name: str = "hessians", colocate_gradients_with_o
     """For each x, the Hessian of ``sum(ys)`` w.r.t. x, of shape ``x.shape + x.shape``.
 
     Like ``tf.hessians``: a list with one entry per x (None where ys does not depend on x).
-    Built as the Jacobian of the gradient, one reverse pass per element of x.
+    Built as the (vectorised where possible) Jacobian of the gradient.
     """
     xs_l = [x if getattr(x, "_is_variable", False) else convert_to_tensor(x) for x in as_list(xs)]
     ys_l = [convert_to_tensor(y) for y in as_list(ys)]
@@ -127,7 +203,7 @@ def hessians(ys: Any, xs: Any, name: str = "hessians", colocate_gradients_with_o
             if g is None:
                 out.append(None)
                 continue
-            (h,) = jacobian_rows(g, [x], UnconnectedGradients.NONE, _plain_vjp)
+            (h,) = jacobian(g, [x], UnconnectedGradients.NONE, _plain_vjp)
             out.append(h)
     return out
 

@@ -179,40 +179,48 @@ class GradientTape:
                  experimental_use_pfor: bool = True) -> Any:
         """d target / d source, of shape ``target.shape + source.shape``, for each source.
 
-        symgrad has no vectorising transform (TF's pfor): this runs one reverse pass per
-        element of ``target``, each seeded with a one-hot cotangent, and stacks the rows.
-        The result is built from ordinary ops, so it can itself be differentiated.
+        Vectorised (one batched reverse pass) where every op of the reverse pass has a
+        batching rule; otherwise, or with ``experimental_use_pfor=False``, one reverse
+        pass per element of ``target``.  The result can itself be differentiated.
         """
-        from .jacobians import jacobian_rows
+        from .jacobians import jacobian
 
+        t = convert_to_tensor(target)
+        self._check_loop_allowed("jacobian", t, experimental_use_pfor)
         self._begin_use()
         mode = unconnected_mode(unconnected_gradients)
         flat_sources = self._sources(sources)
-        t = convert_to_tensor(target)
         with _default(t.graph):
-            result = jacobian_rows(t, flat_sources, mode, self._backprop)
+            result = jacobian(t, flat_sources, mode, self._backprop, experimental_use_pfor)
         self._end_use()
         return nest.pack_sequence_as(sources, result)
 
     def batch_jacobian(self, target: Any, source: Any,
                        unconnected_gradients: Any = UnconnectedGradients.NONE,
                        parallel_iterations: int | None = None,
-                       experimental_use_pfor: bool = True) -> Tensor | None:
+                       experimental_use_pfor: bool = True) -> Tensor:
         """Per-example Jacobians: target ``[b, y...]``, source ``[b, x...]`` → ``[b, y..., x...]``.
 
-        Row ``i`` of the target must depend only on row ``i`` of the source.  One reverse
-        pass per element of ``y...`` (the batch is covered by each pass's seed).
+        Row ``i`` of the target must depend only on row ``i`` of the source.  As TF, an
+        unconnected source gives zeros whatever ``unconnected_gradients`` says.
         """
-        from .jacobians import batch_jacobian_rows
+        from .jacobians import batch_jacobian
 
-        self._begin_use()
-        mode = unconnected_mode(unconnected_gradients)
         t = convert_to_tensor(target)
+        self._check_loop_allowed("batch_jacobian", t, experimental_use_pfor)
+        self._begin_use()
+        unconnected_mode(unconnected_gradients)
         (s,) = self._sources(source)
         with _default(t.graph):
-            result = batch_jacobian_rows(t, s, mode, self._backprop)
+            result = batch_jacobian(t, s, self._backprop, experimental_use_pfor)
         self._end_use()
         return result
+
+    def _check_loop_allowed(self, what: str, target: Tensor, use_pfor: bool) -> None:
+        if not use_pfor and target.graph.eager and not self._persistent:
+            raise RuntimeError(f"GradientTape must be created with persistent=True to compute "
+                               f"the {what} with eager execution enabled and  with "
+                               "experimental_use_pfor set to False.")
 
     # -- helpers
     def _begin_use(self) -> None:
