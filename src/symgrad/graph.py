@@ -41,7 +41,8 @@ class Operation:
 
     __slots__ = (
         "graph", "type", "name", "_inputs", "_attrs", "_dtypes", "_shapes", "_values",
-        "_outs", "_gradient_op_type", "control_inputs", "traceback", "__weakref__",
+        "_outs", "_gradient_op_type", "control_inputs", "traceback", "skip_input_indices",
+        "__weakref__",
     )
 
     def __init__(
@@ -67,6 +68,8 @@ class Operation:
         deps = getattr(graph._local, "control_deps", None)
         self.control_inputs: tuple[Operation, ...] = tuple(deps) if deps else ()
         self.traceback = user_frame()
+        # While a gradient rule runs: the inputs whose gradient nobody needs (as TF's).
+        self.skip_input_indices: tuple[int, ...] | None = None
 
     @property
     def inputs(self) -> tuple[Tensor, ...]:

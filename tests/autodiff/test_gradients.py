@@ -246,3 +246,33 @@ def test_edge_values_match_tensorflow():
     assert grad(tf.maximum, 1.0, 1.0) == [1.0, 0.0]
     assert grad(tf.minimum, 1.0, 1.0) == [1.0, 0.0]
     assert grad(tf.abs, 0.0) == [0.0]
+
+
+def test_rules_build_no_gradient_for_inputs_no_source_is_reached_through():
+    with tf.Graph().as_default() as graph:
+        x = tf.placeholder(tf.float32, [None, 3])
+        w = tf.Variable(np.ones((3, 2), np.float32))
+        y = tf.reduce_sum(tf.matmul(x, w) * 1.01)
+        before = len(graph.get_operations())
+        (gw,) = tf.gradients(y, [w])
+        new = [op.type for op in graph.get_operations()[before:]]
+    # d/dw only: one MatMul (not the one for x); no product or Sum for the 1.01.
+    assert new.count("MatMul") == 1 and new.count("Mul") == 2 and "Sum" not in new
+
+
+def test_user_rules_see_skip_input_indices_as_in_tf():
+    seen = []
+
+    @tf.RegisterGradient("SkipSpy")
+    def _spy(op, grad):
+        seen.append(op.skip_input_indices)
+        return grad, grad
+
+    with tf.Graph().as_default() as graph:
+        x, c = tf.placeholder(tf.float32, []), tf.constant(3.0)
+        with graph.gradient_override_map({"AddV2": "SkipSpy"}):
+            y = x + c
+        (g,) = tf.gradients(y, [x])
+        assert seen == [(1,)]
+        with tf.Session() as sess:
+            assert sess.run(g, {x: 2.0}) == 1.0

@@ -123,7 +123,10 @@ def backprop(targets: Sequence[Tensor], seeds: Sequence[Tensor], sources: Sequen
     while ready:
         op = ready.popleft()
         out_grads = [total((id(op), i)) for i in range(op.num_outputs)]
-        in_grads = _apply_rule(op, out_grads, use_override) if any(
+        skip = tuple(i for i, t in enumerate(op.inputs)
+                     if (id(op), i) not in walk.edges
+                     or id(t.op) not in between and key(t) not in walk.source_of)
+        in_grads = _apply_rule(op, out_grads, use_override, skip) if any(
             g is not None for g in out_grads) else [None] * len(op.inputs)
         for i, (t, dx) in enumerate(zip(op.inputs, in_grads)):
             if (id(op), i) not in walk.edges:
@@ -144,9 +147,13 @@ def backprop(targets: Sequence[Tensor], seeds: Sequence[Tensor], sources: Sequen
     return out
 
 
-def _apply_rule(op: Operation, out_grads: list[Tensor | None],
-                use_override: bool) -> list[Tensor | None]:
-    """Look up and call op's gradient rule; check what it returned against op's inputs."""
+def _apply_rule(op: Operation, out_grads: list[Tensor | None], use_override: bool,
+                skip: tuple[int, ...] = ()) -> list[Tensor | None]:
+    """Look up and call op's gradient rule; check what it returned against op's inputs.
+
+    ``skip`` lists the inputs no source is reached through; the rule sees it as
+    ``op.skip_input_indices`` (as in TF) and may leave their gradients unbuilt.
+    """
     if not op.inputs:
         return []
     op_type = (op._gradient_op_type if use_override else None) or op.type
@@ -164,9 +171,14 @@ def _apply_rule(op: Operation, out_grads: list[Tensor | None],
 
     filled = [g if g is not None or not t.dtype.is_differentiable else zeros_like(t)
               for g, t in zip(out_grads, op.outputs)]
-    with op.graph.name_scope(f"{op.name}_grad"):
-        result = fn(op, *filled)
-    return _check_rule_result(op, op_type, result)
+    op.skip_input_indices = skip
+    try:
+        with op.graph.name_scope(f"{op.name}_grad"):
+            result = fn(op, *filled)
+    finally:
+        op.skip_input_indices = None
+    return [None if i in skip else g
+            for i, g in enumerate(_check_rule_result(op, op_type, result))]
 
 
 def _check_rule_result(op: Operation, op_type: str, result: Any) -> list[Tensor | None]:

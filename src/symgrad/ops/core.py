@@ -416,13 +416,23 @@ def unbroadcast(grad: Tensor, x: Tensor, others: Sequence[Tensor] = ()) -> Tenso
     return reshape(reduce_sum(grad, rx), shape(x))
 
 
+def wanted(op: Any, *makers: Callable[[], Any]) -> tuple[Any, ...]:
+    """Input i's gradient from ``makers[i]()``, built only if the backward pass needs it.
+
+    Rules use it to honour ``op.skip_input_indices``: the gradient of ``x * 1.01`` with
+    respect to the constant is never built.
+    """
+    skip = getattr(op, "skip_input_indices", None) or ()
+    return tuple(None if i in skip else make() for i, make in enumerate(makers))
+
+
 def binary_grad(op_type: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register a broadcasting binary op's rule; its results are un-broadcast here."""
     def decorate(rule: Callable[..., Any]) -> Callable[..., Any]:
         def grad_fn(op: Any, grad: Tensor) -> list[Tensor | None]:
             grads = rule(op, grad)
-            ins = op.inputs
-            return [None if g is None else unbroadcast(g, x, ins[:i] + ins[i + 1:])
+            ins, skip = op.inputs, op.skip_input_indices or ()
+            return [None if g is None or i in skip else unbroadcast(g, x, ins[:i] + ins[i + 1:])
                     for i, (g, x) in enumerate(zip(grads, ins))]
         grad_fn.__name__ = rule.__name__
         grad_fn.__doc__ = rule.__doc__

@@ -36,6 +36,7 @@ from .core import (
     convert_to_tensor,
     same_dtype,
     unary_op,
+    wanted,
 )
 
 conj = complex_ops.conj
@@ -289,21 +290,21 @@ def _add_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
 @binary_grad("Sub")
 def _sub_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     """(g, -g)."""
-    return grad, -grad
+    return wanted(op, lambda: grad, lambda: -grad)
 
 
 @binary_grad("Mul")
 def _mul_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     """(g · conj(y), conj(x) · g)."""
     x, y = op.inputs
-    return grad * conj(y), conj(x) * grad
+    return wanted(op, lambda: grad * conj(y), lambda: conj(x) * grad)
 
 
 @binary_grad("RealDiv")
 def _realdiv_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     """(g / conj(y), g · (-conj(x) / conj(y)) / conj(y))."""
     x, y = conj(op.inputs[0]), conj(op.inputs[1])
-    return grad / y, grad * ((-x / y) / y)
+    return wanted(op, lambda: grad / y, lambda: grad * ((-x / y) / y))
 
 
 @binary_grad("FloorMod")
@@ -523,12 +524,13 @@ def _matmul_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     ta, tb = op.get_attr("transpose_a"), op.get_attr("transpose_b")
     a, b = conj(op.inputs[0]), conj(op.inputs[1])
     if not ta and not tb:
-        return _mm(grad, b, tb=True), _mm(a, grad, ta=True)
+        return wanted(op, lambda: _mm(grad, b, tb=True), lambda: _mm(a, grad, ta=True))
     if not ta and tb:
-        return _mm(grad, b), _mm(grad, a, ta=True)
+        return wanted(op, lambda: _mm(grad, b), lambda: _mm(grad, a, ta=True))
     if ta and not tb:
-        return _mm(b, grad, tb=True), _mm(a, grad)
-    return _mm(b, grad, ta=True, tb=True), _mm(grad, a, ta=True, tb=True)
+        return wanted(op, lambda: _mm(b, grad, tb=True), lambda: _mm(a, grad))
+    return wanted(op, lambda: _mm(b, grad, ta=True, tb=True),
+                  lambda: _mm(grad, a, ta=True, tb=True))
 
 
 def _bmm(x: Tensor, y: Tensor, adj_x: bool = False, adj_y: bool = False) -> Tensor:
