@@ -75,7 +75,9 @@ class Session:
 
     def _element(self, fetch: Any) -> Tensor | Operation:
         if fetch is None:
-            raise TypeError('Argument `fetch` = None has invalid type "NoneType". Cannot be None')
+            raise TypeError('Argument `fetch` = None has invalid type "NoneType". Cannot be '
+                            "None. If it is a gradient, the target does not depend on that "
+                            "source: symgrad.why_none(ys, xs) says why.")
         if getattr(fetch, "_is_variable", False):
             read = self._reads.get(id(fetch))
             if read is None:
