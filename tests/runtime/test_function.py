@@ -335,3 +335,91 @@ def test_training_loop_reduces_the_loss():
     assert train_step.experimental_get_tracing_count() == 1
     assert losses[-1] < 0.01 * losses[0]
     assert all(b2 <= a2 + 1e-7 for a2, b2 in zip(losses, losses[1:], strict=False))
+
+
+# -- variables created inside a function: TF's singleton rule
+
+
+class Scale:
+    def __init__(self):
+        self.v = None
+        self.traces = 0
+
+    @tf.function
+    def __call__(self, x):
+        self.traces += 1
+        if self.v is None:
+            self.v = tf.Variable(tf.ones_like(x) * 2.0, name="scale")
+        return self.v * x
+
+
+def test_variable_created_on_the_first_call_is_lifted_out():
+    m = Scale()
+    assert m(tf.constant(3.0)).numpy() == 6.0
+    # as TF: the first trace created a variable, so it traced again without creating
+    assert m.traces == 2 and m.__call__.experimental_get_tracing_count() == 2
+    assert m.v.graph is tf.get_default_graph() and m.v.numpy() == 2.0
+    assert m(tf.constant(4.0)).numpy() == 8.0 and m.traces == 2
+    assert m(tf.constant([1.0, 5.0])).numpy().tolist() == [2.0, 10.0]  # a new trace reuses v
+    assert m.traces == 3
+    x = tf.constant(5.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = m(x)
+    assert [g.numpy() for g in tape.gradient(y, [x, m.v])] == [2.0, 5.0]
+    assert Scale()(tf.constant(1.0)).numpy() == 2.0  # each instance its own variable
+
+
+def test_variable_created_on_every_call_raises():
+    @tf.function
+    def fresh(x):
+        v = tf.Variable(1.0)
+        return v + x
+
+    with pytest.raises(ValueError, match=r"tf\.function only supports singleton tf\.Variables "
+                       r"created on the first call\..*function .*fresh' created tf\.Variable"):
+        fresh(tf.constant(1.0))
+
+
+def test_variable_created_on_a_later_trace_raises():
+    @tf.function
+    def later(x, make):
+        if make:
+            tf.Variable(1.0)
+        return x
+
+    later(tf.constant(1.0), False)
+    with pytest.raises(ValueError, match=r"Creating variables on a non-first call to a "
+                       r"function decorated with tf\.function\..*later' created"):
+        later(tf.constant(1.0), True)
+
+
+def test_variable_created_in_a_function_called_in_a_tf1_graph():
+    class Counter:
+        def __init__(self):
+            self.count = None
+
+        @tf.function
+        def __call__(self, step):
+            if self.count is None:
+                self.count = tf.Variable(10.0)
+            return self.count.assign_add(step)
+
+    with tf.Graph().as_default() as g:
+        c = Counter()
+        step = tf.placeholder(tf.float32, [])
+        out = c(step)
+        assert c.count.graph is g and tf.global_variables() == [c.count]
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            assert [sess.run(out, {step: s}) for s in (1.0, 2.0)] == [11.0, 13.0]
+
+
+def test_initial_value_that_needs_a_symbolic_argument_is_a_clear_error():
+    @tf.function
+    def f(x):
+        return tf.Variable(x * 2.0) * x
+
+    with pytest.raises(ValueError, match="initial value of a tf.Variable created inside "
+                       "function '.*f' cannot be computed while tracing"):
+        f.get_concrete_function(tf.TensorSpec([], tf.float32))

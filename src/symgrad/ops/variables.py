@@ -70,10 +70,20 @@ def _read_grad(op: Any, grad: Tensor) -> list[Tensor]:
     return []
 
 
+def _lifted_value(initial_value: Any) -> Any:
+    """A traced tensor as initial value is computed now (TF lifts its initializer out)."""
+    if isinstance(initial_value, Tensor):
+        evaluate = getattr(initial_value.graph, "evaluate", None)
+        if evaluate is not None:
+            return evaluate(initial_value)
+    return initial_value
+
+
 class Variable:
     """A mutable tensor-like value: ``Variable(initial_value, trainable=True, name=...)``.
 
-    Usable wherever a tensor is: every use is a read of the current value.
+    Usable wherever a tensor is: every use is a read of the current value.  Created
+    while a ``function`` traces, it lives outside the function (see ``FuncGraph``).
     """
 
     _is_variable = True
@@ -83,9 +93,18 @@ class Variable:
                  shape: Any = None, **_: Any) -> None:
         if initial_value is None:
             raise ValueError("initial_value must be specified.")
+        graph = get_default_graph()
+        lift = getattr(graph, "lift_variable", None)
+        if lift is not None:  # inside a traced function: the variable lives outside it
+            graph = lift(name or "Variable")
+            initial_value = _lifted_value(initial_value)
+        with graph.as_default():
+            self._create(graph, initial_value, trainable, name, dtype, shape)
+
+    def _create(self, graph: Graph, initial_value: Any, trainable: bool, name: str | None,
+                dtype: Any, shape: Any) -> None:
         if callable(initial_value):
             initial_value = initial_value()
-        graph = get_default_graph()
         self.graph: Graph = graph
         self.trainable = bool(trainable)
         base = name or "Variable"

@@ -4,27 +4,17 @@ Tracing runs the Python function on placeholders inside a ``FuncGraph`` (buildin
 outer tapes paused).  Tensors from outside the function become captures: placeholders fed
 with the outer tensor at each call.  Variables are captured by reference (their reads run
 when the graph runs), and every stateful op (reads, assignments) is chained after the
-previous one by a control edge, so the graph keeps the program's order of side effects.
+previous one by a control edge (TF's automatic control dependencies), so the graph and
+its plan keep the program's order of side effects.
 
-A call takes one of two routes:
-
-* **run**: at top level, when every input has a value and no active tape cares about the
-  call, one ``PartitionedCall`` op runs the cached plan of the graph (fast path);
-* **replay**: otherwise (building another graph or tracing another function, a
-  placeholder among the inputs, or a tape that watches an input or a variable the body
-  reads) the body's ops are re-created in the caller's graph, in order.  Tapes then
-  record them like any other ops and ``gradients()`` walks them, so differentiating
-  through a call needs no special rule, and the body's side effects happen in order.
-
-``PartitionedCall`` still has a gradient, for ``gradients()`` at top level through an
-already-run call: it replays the body (re-reading variables; assignments are not
-repeated) and differentiates the replay.  The variables the body reads are extra inputs
-of the op, so their gradients flow to them.
+A Variable created while tracing lives outside the function (TF's ``init_scope``), and
+only the first trace may create one; when it does, the function is traced again with
+creation forbidden, as TF does.  How a trace is called and differentiated:
+``concrete_function``.
 """
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import inspect
 import logging
@@ -37,13 +27,10 @@ import numpy as np
 
 from .. import dtypes as dt
 from .. import nest
-from ..autodiff.backprop import backprop, key
-from ..gradient_registry import RegisterGradient
-from ..graph import Graph, Operation, Tensor, _state, get_default_graph
-from ..op_registry import OPS, Spec, apply_op, register_op
+from ..graph import Operation, Tensor, _state
 from ..ops.core import convert_to_tensor, placeholder
 from ..shapes import as_shape
-from .plan import Plan
+from .concrete_function import _TENSOR, ConcreteFunction, FuncGraph
 
 _log = logging.getLogger("symgrad")
 _RETRACE_WINDOW = 5
@@ -75,174 +62,11 @@ class TensorSpec:
         return f"TensorSpec(shape={self.shape}, dtype=tf.{self.dtype.name}, name={self.name!r})"
 
 
-class FuncGraph(Graph):
-    """The graph a traced function builds; outer tensors become placeholder captures."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__()
-        self.name = name
-        self.building_function = True
-        self.tracing = True
-        self.captures: dict[tuple[int, int], tuple[Tensor, Tensor]] = {}
-        self.stateful_ops: list[Operation] = []
-
-    def _add_op(self, op: Operation) -> None:
-        super()._add_op(op)
-        if self.tracing and OPS[op.type].stateful:
-            if self.stateful_ops:
-                op.control_inputs = (*op.control_inputs, self.stateful_ops[-1])
-            self.stateful_ops.append(op)
-
-    def capture(self, t: Tensor) -> Tensor:
-        """The placeholder standing for outer tensor ``t`` (fed with ``t`` at each call)."""
-        hit = self.captures.get(key(t))
-        if hit is None:
-            with self.as_default():
-                hit = self.captures[key(t)] = (t, placeholder(t.dtype, t.shape, "capture"))
-        return hit[1]
-
-    def __repr__(self) -> str:
-        return f"<symgrad.FuncGraph '{self.name}' at {id(self):#x}>"
-
-
-def _tapes_interested(inputs: Sequence[Tensor], variables: Sequence[Any]) -> bool:
-    return any(t._interested(inputs, variables) for t in _state().tapes)
-
-
-class ConcreteFunction:
-    """One trace: a graph, its input placeholders, its outputs; callable with tensors."""
-
-    def __init__(self, graph: FuncGraph, inputs: list[Tensor], structured_outputs: Any,
-                 outputs: list[Tensor]) -> None:
-        self.graph = graph
-        self.inputs = inputs
-        self.structured_outputs = structured_outputs
-        self.outputs = outputs
-        self.captured = [outer for outer, _ in graph.captures.values()]
-        self._feeds = inputs + [ph for _, ph in graph.captures.values()]
-        fed = {id(ph.op) for ph in self._feeds}
-        self._body = [op for op in graph.get_operations() if id(op) not in fed]
-        seen: dict[int, Any] = {}
-        for op in self._body:
-            if op.type in ("ReadVariableOp", "AssignVariableOp"):
-                seen.setdefault(id(op._attrs["var"]), op._attrs["var"])
-        self.variables = list(seen.values())
-        self._plan: Plan | None = None
-
-    @property
-    def name(self) -> str:
-        return self.graph.name
-
-    def __call__(self, *args: Any) -> Any:
-        flat = nest.flatten(list(args))
-        if len(flat) != len(self.inputs):
-            raise TypeError(f"{self.name} takes {len(self.inputs)} tensor arguments, "
-                            f"got {len(flat)}")
-        return self._call_flat([convert_to_tensor(a, dtype=p.dtype)
-                                for a, p in zip(flat, self.inputs, strict=True)])
-
-    def _call_flat(self, args: list[Tensor]) -> Any:
-        inputs = args + self.captured
-        graph = get_default_graph()
-        if graph.eager and all(t.has_value() for t in inputs) and \
-                not _tapes_interested(inputs, self.variables):
-            reads = [v.value() for v in self.variables]
-            op = apply_op("PartitionedCall", inputs + reads,
-                          {"f": self, "n_feeds": len(inputs)}, "PartitionedCall")
-            outs = op.outputs
-        else:
-            mapping = self.replay(inputs)
-            outs = [mapping[key(t)] for t in self.outputs]
-        return _pack_outputs(self.structured_outputs, outs)
-
-    def run_plan(self, arrays: Sequence[Any]) -> list[Any]:
-        if self._plan is None:
-            self._plan = Plan(self.outputs, self.graph.stateful_ops[-1:], self._feeds)
-        return self._plan.run(arrays)
-
-    def replay(self, inputs: Sequence[Tensor], for_gradient: bool = False
-               ) -> dict[tuple[int, int], Tensor]:
-        """Re-create the body's ops in the default graph with ``inputs`` for the feeds."""
-        graph = get_default_graph()
-        mapping = {key(ph): t for ph, t in zip(self._feeds, inputs, strict=True)}
-        op_map: dict[int, Operation] = {}
-        for op in self._body:
-            if op.type == "ReadVariableOp" or (for_gradient and op.type == "AssignVariableOp"):
-                with _control_deps(op, graph, op_map):
-                    new = op._attrs["var"].value().op
-            else:
-                new = _copy_op(op, graph, mapping, op_map)
-            op_map[id(op)] = new
-            for i in range(op.num_outputs):
-                mapping[(id(op), i)] = new._output(i)
-        return mapping
-
-    def __repr__(self) -> str:
-        return f"<symgrad.ConcreteFunction {self.name} inputs={len(self.inputs)}>"
-
-
-def _copy_op(op: Operation, graph: Graph, mapping: dict[tuple[int, int], Tensor],
-             op_map: dict[int, Operation]) -> Operation:
-    ins = [mapping[key(t)] for t in op.inputs]
-    attrs = op._attrs
-    if op.type == "CustomGradient":
-        old = attrs["remap"]
-        remap = dict(mapping) if old is None else {k: mapping.get(key(v), v)
-                                                  for k, v in old.items()}
-        attrs = {**attrs, "remap": remap}
-    with _control_deps(op, graph, op_map):
-        new = apply_op(op.type, ins, attrs, op.name)
-    if op._gradient_op_type is not None:
-        new._gradient_op_type = op._gradient_op_type
-    return new
-
-
-def _control_deps(op: Operation, graph: Graph, op_map: dict[int, Operation]) -> Any:
-    """In a graph, the copy keeps the original's ordering edges (eager runs in order)."""
-    deps = [op_map[id(c)] for c in op.control_inputs if id(c) in op_map]
-    if deps and not graph.eager:
-        return graph.control_dependencies(deps)
-    return contextlib.nullcontext()
-
-
-def _pack_outputs(structure: Any, outs: list[Tensor]) -> Any:
-    it = iter(outs)
-    return nest.map_structure(lambda leaf: next(it) if leaf is _TENSOR else leaf, structure)
-
-
-class _TensorSlot:
-    def __repr__(self) -> str:
-        return "<tensor>"
-
-
-_TENSOR = _TensorSlot()
-
-
-# --------------------------------------------------------------------------------------
-# PartitionedCall: the fast route, one op that runs a traced function's plan
-
-
-def _call_infer(inputs: Sequence[Tensor], *, f: ConcreteFunction, n_feeds: int) -> list[Spec]:
-    return [(t.shape, t.dtype) for t in f.outputs]
-
-
-def _call_kernel(*arrays: Any, f: ConcreteFunction, n_feeds: int) -> tuple[Any, ...]:
-    return tuple(f.run_plan(arrays[:n_feeds]))
-
-
-register_op("PartitionedCall", _call_infer, _call_kernel, stateful=True)
-
-
-@RegisterGradient("PartitionedCall")
-def _partitioned_call_grad(op: Any, *grads: Tensor) -> list[Tensor | None]:
-    """Replay the body on the call's inputs and differentiate the replay."""
-    f: ConcreteFunction = op.get_attr("f")
-    feeds = list(op.inputs[:op.get_attr("n_feeds")])
-    mapping = f.replay(feeds, for_gradient=True)
-    pairs = [(mapping[key(t)], g) for t, g in zip(f.outputs, grads, strict=True)
-             if t.dtype.is_differentiable]
-    return backprop([o for o, _ in pairs], [g for _, g in pairs], feeds + f.variables,
-                    stop_ops={id(t.op) for t in feeds})
+_SINGLETON = ("tf.function only supports singleton tf.Variables created on the first call. "
+              "Make sure the tf.Variable is only created once or created outside "
+              "tf.function. See https://www.tensorflow.org/guide/function"
+              "#creating_tfvariables for more information.")
+_NON_FIRST = "Creating variables on a non-first call to a function decorated with tf.function."
 
 
 # --------------------------------------------------------------------------------------
@@ -276,6 +100,8 @@ class Function:
         self.input_signature = None if input_signature is None else list(input_signature)
         self._name = str(name or getattr(python_function, "__name__", "function"))
         self._cache: dict[Any, ConcreteFunction] = {}
+        self._tracing_count = 0
+        self._created_variables: bool | None = None  # None until the first trace
         self._history: deque[bool] = deque(maxlen=_RETRACE_WINDOW)
         self._bound: weakref.WeakKeyDictionary[Any, Function] = weakref.WeakKeyDictionary()
         functools.update_wrapper(self, python_function)  # type: ignore[arg-type]
@@ -298,7 +124,7 @@ class Function:
         return self._concrete(args, kwargs, record=False)[0]
 
     def experimental_get_tracing_count(self) -> int:
-        return len(self._cache)
+        return self._tracing_count
 
     # -- tracing
     def _concrete(self, args: tuple[Any, ...], kwargs: dict[str, Any],
@@ -314,7 +140,7 @@ class Function:
         cf = self._cache.get(cache_key)
         traced = cf is None
         if cf is None:
-            cf = self._cache[cache_key] = self._trace(structure, leaves)
+            cf = self._cache[cache_key] = self._trace_new(structure, leaves)
         if record:
             self._note_call(traced)
         return cf, [x for x in leaves if isinstance(x, Tensor)]
@@ -346,11 +172,28 @@ class Function:
             tensors.append(t)
         return tuple(nest.pack_sequence_as(specs, tensors)), {}
 
-    def _trace(self, structure: Any, leaves: list[Any]) -> ConcreteFunction:
-        graph = FuncGraph(self._name)
+    def _trace_new(self, structure: Any, leaves: list[Any]) -> ConcreteFunction:
+        """Trace under TF's variable rule: only the first trace may create variables.
+
+        When it does, TF traces again with creation forbidden (so a variable created on
+        every trace fails at once) and the second trace is the one that runs.
+        """
+        first = self._created_variables is None
+        rule = None if first else _SINGLETON if self._created_variables else _NON_FIRST
+        cf = self._trace(structure, leaves, rule)
+        if first:
+            self._created_variables = cf.graph.created_variables
+            if self._created_variables:
+                cf = self._trace(structure, leaves, _SINGLETON)
+        return cf
+
+    def _trace(self, structure: Any, leaves: list[Any], rule: str | None) -> ConcreteFunction:
+        qualname = getattr(self.python_function, "__qualname__", None)
+        graph = FuncGraph(self._name, rule, qualname)
         specs = nest.flatten(self.input_signature) if self.input_signature is not None else None
         st = _state()
         saved, st.tapes = st.tapes, []
+        self._tracing_count += 1
         try:
             with graph.as_default():
                 inputs: list[Tensor] = []
@@ -360,6 +203,8 @@ class Function:
                     if _is_tensor_arg(x):
                         s = next(spec_iter, None) or x
                         ph = placeholder(s.dtype, s.shape, getattr(s, "name", None) or "args")
+                        if isinstance(x, Tensor) and x.has_value():
+                            graph.arg_values.append((ph, x._value))
                         inputs.append(ph)
                         args.append(ph)
                     else:

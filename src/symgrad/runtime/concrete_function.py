@@ -1,0 +1,276 @@
+"""Traces and calls: ``FuncGraph``, ``ConcreteFunction`` and the ``PartitionedCall`` op.
+
+A call of a trace takes one of two routes:
+
+* **call op**: one ``PartitionedCall`` op runs the trace's cached plan: at once at top
+  level when the inputs have values, else when a Session (or an outer plan) runs it;
+* **replay** (inlining): while tracing another function, or when an active tape watches
+  an input or a variable the body reads, the body's ops are re-created in the caller's
+  graph in order (their control edges kept), so tapes record them like any other ops.
+
+Differentiating a call op: besides the function's outputs, ``PartitionedCall`` outputs
+the value of every stateful op of the body (each variable read and assignment) as that
+call produced it.  Its gradient re-creates the body's pure ops on the call's inputs and
+those recorded values, and differentiates that.  Nothing is read again and nothing is
+assigned twice, so the gradient sees exactly the forward pass's values; pure ops are
+recomputed rather than stored (TF keeps them as extra outputs of its forward function).
+A variable's gradient is the sum over the body's reads of it, returned for the read of
+that variable the call op takes as an extra input (which routes it to the variable).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from typing import Any
+
+from .. import nest
+from ..autodiff.backprop import backprop, key
+from ..errors import InvalidArgumentError
+from ..gradient_registry import RegisterGradient
+from ..graph import Graph, Operation, Tensor, _state, get_default_graph
+from ..op_registry import OPS, Spec, apply_op, register_op
+from ..ops.core import convert_to_tensor, placeholder
+from .plan import Plan
+
+
+class FuncGraph(Graph):
+    """The graph a traced function builds; outer tensors become placeholder captures.
+
+    ``variable_error`` is None while this trace may create variables, else the message
+    of the ValueError that creating one raises.
+    """
+
+    def __init__(self, name: str, variable_error: str | None = None,
+                 qualname: str | None = None) -> None:
+        super().__init__()
+        self.name = name
+        self.qualname = qualname or name
+        self.building_function = True
+        self.tracing = True
+        self.outer_graph = get_default_graph()
+        self.variable_error = variable_error
+        self.created_variables = False
+        self.captures: dict[tuple[int, int], tuple[Tensor, Tensor]] = {}
+        self.stateful_ops: list[Operation] = []
+        self.arg_values: list[tuple[Tensor, Any]] = []  # (input placeholder, array)
+
+    def _add_op(self, op: Operation) -> None:
+        super()._add_op(op)
+        if self.tracing and OPS[op.type].stateful:
+            if self.stateful_ops:
+                op.control_inputs = (*op.control_inputs, self.stateful_ops[-1])
+            self.stateful_ops.append(op)
+
+    def capture(self, t: Tensor) -> Tensor:
+        """The placeholder standing for outer tensor ``t`` (fed with ``t`` at each call)."""
+        hit = self.captures.get(key(t))
+        if hit is None:
+            with self.as_default():
+                hit = self.captures[key(t)] = (t, placeholder(t.dtype, t.shape, "capture"))
+        return hit[1]
+
+    def lift_variable(self, name: str) -> Graph:
+        """Check TF's singleton rule for a Variable created now; the graph it lives in.
+
+        That is the graph outside every function being traced.  Each enclosing trace's
+        rule applies, as TF's variable creator scopes nest.
+        """
+        graph: Graph = self
+        while isinstance(graph, FuncGraph):
+            if graph.variable_error is not None:
+                raise ValueError(f"{graph.variable_error} (function '{graph.qualname}' created "
+                                 f"tf.Variable '{name}' while tracing.)")
+            graph.created_variables = True
+            graph = graph.outer_graph
+        return graph
+
+    def evaluate(self, t: Tensor) -> Any:
+        """The value of ``t`` now, from this trace's argument values and captures."""
+        feeds = [(ph, v) for ph, v in self.arg_values]
+        feeds += [(ph, outer._value) for outer, ph in self.captures.values() if outer.has_value()]
+        try:
+            plan = Plan([t], [], [ph for ph, _ in feeds])
+        except InvalidArgumentError as e:
+            raise ValueError(
+                f"The initial value of a tf.Variable created inside function '{self.qualname}' "
+                f"cannot be computed while tracing: it needs a value known only when the "
+                f"function runs ({e}). Create the variable outside the function.") from None
+        return plan.run([v for _, v in feeds])[0]
+
+    def __repr__(self) -> str:
+        return f"<symgrad.FuncGraph '{self.name}' at {id(self):#x}>"
+
+
+def _tapes_interested(inputs: Sequence[Tensor], variables: Sequence[Any]) -> bool:
+    return any(t._interested(inputs, variables) for t in _state().tapes)
+
+
+class ConcreteFunction:
+    """One trace: a graph, its input placeholders, its outputs; callable with tensors."""
+
+    def __init__(self, graph: FuncGraph, inputs: list[Tensor], structured_outputs: Any,
+                 outputs: list[Tensor]) -> None:
+        self.graph = graph
+        self.inputs = inputs
+        self.structured_outputs = structured_outputs
+        self.outputs = outputs
+        self.captured = [outer for outer, _ in graph.captures.values()]
+        self._feeds = inputs + [ph for _, ph in graph.captures.values()]
+        fed = {id(ph.op) for ph in self._feeds}
+        self._body = [op for op in graph.get_operations() if id(op) not in fed]
+        # What a call op records: every output of every stateful op, in program order.
+        self._stateful = [op for op in self._body if OPS[op.type].stateful]
+        self._recorded = [op._output(i) for op in self._stateful for i in range(op.num_outputs)]
+        seen: dict[int, Any] = {}
+        for op in self._stateful:
+            if "var" in op._attrs:
+                seen.setdefault(id(op._attrs["var"]), op._attrs["var"])
+        self.variables = list(seen.values())
+        self._plan: Plan | None = None
+
+    @property
+    def name(self) -> str:
+        return self.graph.name
+
+    def __call__(self, *args: Any) -> Any:
+        flat = nest.flatten(list(args))
+        if len(flat) != len(self.inputs):
+            raise TypeError(f"{self.name} takes {len(self.inputs)} tensor arguments, "
+                            f"got {len(flat)}")
+        return self._call_flat([convert_to_tensor(a, dtype=p.dtype)
+                                for a, p in zip(flat, self.inputs, strict=True)])
+
+    def _call_flat(self, args: list[Tensor]) -> Any:
+        inputs = args + self.captured
+        graph = get_default_graph()
+        if graph.building_function or (
+                (not graph.eager or all(t.has_value() for t in inputs))
+                and _tapes_interested(inputs, self.variables)):
+            mapping = self.replay(inputs)
+            outs = [mapping[key(t)] for t in self.outputs]
+        else:
+            reads = [v.value() for v in self.variables]  # route gradients to the variables
+            op = apply_op("PartitionedCall", inputs + reads,
+                          {"f": self, "n_feeds": len(inputs)}, "PartitionedCall")
+            outs = op.outputs[:len(self.outputs)]
+        return _pack_outputs(self.structured_outputs, outs)
+
+    def run_plan(self, arrays: Sequence[Any]) -> list[Any]:
+        """The outputs, then the recorded stateful values, of one run on ``arrays``."""
+        if self._plan is None:
+            self._plan = Plan(self.outputs + self._recorded, self.graph.stateful_ops[-1:],
+                              self._feeds)
+        return self._plan.run(arrays)
+
+    def replay(self, inputs: Sequence[Tensor], recorded: Sequence[Tensor] | None = None
+               ) -> dict[tuple[int, int], Tensor]:
+        """Re-create the body's ops in the default graph with ``inputs`` for the feeds.
+
+        With ``recorded`` (a call op's recorded values), the stateful ops are not re-run:
+        their outputs are those values.
+        """
+        graph = get_default_graph()
+        mapping = {key(ph): t for ph, t in zip(self._feeds, inputs, strict=True)}
+        if recorded is not None:
+            mapping.update(zip(map(key, self._recorded), recorded, strict=True))
+        op_map: dict[int, Operation] = {}
+        for op in self._body:
+            if (id(op), 0) in mapping:
+                continue
+            if op.type == "ReadVariableOp":
+                with _control_deps(op, graph, op_map):
+                    new = op._attrs["var"].value().op  # so tapes see the variable read
+            else:
+                new = _copy_op(op, graph, mapping, op_map)
+            op_map[id(op)] = new
+            for i in range(op.num_outputs):
+                mapping[(id(op), i)] = new._output(i)
+        return mapping
+
+    def __repr__(self) -> str:
+        return f"<symgrad.ConcreteFunction {self.name} inputs={len(self.inputs)}>"
+
+
+def _copy_op(op: Operation, graph: Graph, mapping: dict[tuple[int, int], Tensor],
+             op_map: dict[int, Operation]) -> Operation:
+    ins = [mapping[key(t)] for t in op.inputs]
+    attrs = op._attrs
+    if op.type == "CustomGradient":
+        old = attrs["remap"]
+        remap = dict(mapping) if old is None else {k: mapping.get(key(v), v)
+                                                  for k, v in old.items()}
+        attrs = {**attrs, "remap": remap}
+    with _control_deps(op, graph, op_map):
+        new = apply_op(op.type, ins, attrs, op.name)
+    if op._gradient_op_type is not None:
+        new._gradient_op_type = op._gradient_op_type
+    return new
+
+
+def _control_deps(op: Operation, graph: Graph, op_map: dict[int, Operation]) -> Any:
+    """In a graph, the copy keeps the original's ordering edges (eager runs in order)."""
+    deps = [op_map[id(c)] for c in op.control_inputs if id(c) in op_map]
+    if deps and not graph.eager:
+        return graph.control_dependencies(deps)
+    return contextlib.nullcontext()
+
+
+def _pack_outputs(structure: Any, outs: list[Tensor]) -> Any:
+    it = iter(outs)
+    return nest.map_structure(lambda leaf: next(it) if leaf is _TENSOR else leaf, structure)
+
+
+class _TensorSlot:
+    def __repr__(self) -> str:
+        return "<tensor>"
+
+
+_TENSOR = _TensorSlot()
+
+
+# --------------------------------------------------------------------------------------
+# PartitionedCall: one op that runs a traced function's plan and records its effects
+
+
+def _call_infer(inputs: Sequence[Tensor], *, f: ConcreteFunction, n_feeds: int) -> list[Spec]:
+    return [(t.shape, t.dtype) for t in f.outputs + f._recorded]
+
+
+def _call_kernel(*arrays: Any, f: ConcreteFunction, n_feeds: int) -> tuple[Any, ...]:
+    return tuple(f.run_plan(arrays[:n_feeds]))
+
+
+register_op("PartitionedCall", _call_infer, _call_kernel, stateful=True)
+
+
+@RegisterGradient("PartitionedCall")
+def _partitioned_call_grad(op: Any, *grads: Tensor) -> list[Tensor | None]:
+    """Differentiate the body re-created on the call's inputs and recorded values.
+
+    Gradients reaching a recorded read (from a higher-order pass) flow to its variable.
+    """
+    f: ConcreteFunction = op.get_attr("f")
+    n_feeds, n_out = op.get_attr("n_feeds"), len(f.outputs)
+    feeds = list(op.inputs[:n_feeds])
+    recorded = op.outputs[n_out:]
+    mapping = f.replay(feeds, recorded)
+    targets = [mapping[key(t)] for t in f.outputs] + recorded
+    pairs = [(t, g) for t, g in zip(targets, grads, strict=True) if t.dtype.is_differentiable]
+    reads = [(r, t.op._attrs["var"]) for r, t in zip(recorded, f._recorded, strict=True)
+             if t.op.type == "ReadVariableOp"]
+    found = backprop([t for t, _ in pairs], [g for _, g in pairs],
+                     feeds + [r for r, _ in reads],
+                     stop_ops={id(t.op) for t in feeds} | {id(op)})
+    first = {key(t): i for i, t in reversed(list(enumerate(feeds)))}  # fed twice: once
+    feed_grads = [g if first[key(t)] == i else None
+                  for i, (t, g) in enumerate(zip(feeds, found, strict=False))]
+    var_grads = [_sum([g for (_, v), g in zip(reads, found[n_feeds:], strict=True)
+                       if v is var and g is not None]) for var in f.variables]
+    return feed_grads + var_grads
+
+
+def _sum(parts: list[Tensor]) -> Tensor | None:
+    from ..ops.math import add_n
+
+    return None if not parts else parts[0] if len(parts) == 1 else add_n(parts)
