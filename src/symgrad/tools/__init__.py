@@ -4,11 +4,15 @@ and terminal text of forward and gradient graphs), ``numerics`` (fail at the fir
 
 from __future__ import annotations
 
-from . import explain, numerics, render
+from . import check, explain, numerics, render
+from .chain import explain_gradient, trace_element
+from .check import check_gradients, lint_registry
 from .explain import why_none
 from .numerics import check_numerics_enabled, disable_check_numerics, enable_check_numerics
 
 __all__ = [
+    "check", "check_gradients", "lint_registry",
     "check_numerics_enabled", "disable_check_numerics", "enable_check_numerics", "explain",
     "numerics", "render", "why_none",
+    "explain_gradient", "trace_element",
 ]

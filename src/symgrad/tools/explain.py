@@ -364,3 +364,6 @@ def _as_list(value: Any) -> list[Any]:
 def short_location(op: Operation) -> str:
     """``file.py:12`` (basename) for compact renderings."""
     return f"{os.path.basename(op.traceback[0])}:{op.traceback[1]}"
+
+
+from .chain import explain_gradient, trace_element  # noqa: E402, F401  (re-exported)
