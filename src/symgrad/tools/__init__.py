@@ -5,9 +5,10 @@ and terminal text of forward and gradient graphs), ``numerics`` (fail at the fir
 from __future__ import annotations
 
 from . import check, explain, numerics, render
-from .chain import explain_gradient, trace_element
+from .chain import trace_element
 from .check import check_gradients, lint_registry
 from .explain import why_none
+from .jacobian_view import explain_gradient
 from .numerics import check_numerics_enabled, disable_check_numerics, enable_check_numerics
 
 __all__ = [

@@ -366,4 +366,5 @@ def short_location(op: Operation) -> str:
     return f"{os.path.basename(op.traceback[0])}:{op.traceback[1]}"
 
 
-from .chain import explain_gradient, trace_element  # noqa: E402, F401  (re-exported)
+from .chain import trace_element  # noqa: E402, F401  (re-exported)
+from .jacobian_view import explain_gradient  # noqa: E402, F401  (re-exported)
