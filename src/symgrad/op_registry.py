@@ -89,7 +89,7 @@ def apply_op(op_type: str, inputs: Sequence[Tensor], attrs: dict[str, Any] | Non
         op._values = run_kernel(op, opdef.kernel, [t._value for t in inputs])
         if numerics_hook is not None:
             numerics_hook(op, op._values)
-        op._shapes = [TensorShape(v.shape) for v in op._values]
+        op._shapes = [TensorShape.of_array(v.shape) for v in op._values]
     graph._add_op(op)
     tapes = _state().tapes
     if tapes:

@@ -24,6 +24,13 @@ class TensorShape:
         else:
             self.dims = tuple(None if d is None or d == -1 else int(d) for d in dims)
 
+    @classmethod
+    def of_array(cls, shape: tuple[int, ...]) -> TensorShape:
+        """The shape of an array value (``ndarray.shape``): every size known, no checks."""
+        s = cls.__new__(cls)
+        s.dims = shape
+        return s
+
     @property
     def rank(self) -> int | None:
         return None if self.dims is None else len(self.dims)
@@ -115,6 +122,8 @@ def broadcast_shapes(a: TensorShape, b: TensorShape) -> TensorShape | None:
     """
     if a.dims is None or b.dims is None:
         return TensorShape(None)
+    if a.dims == b.dims or not b.dims:  # the common cases: nothing to broadcast
+        return a
     n = max(len(a.dims), len(b.dims))
     pa = (1,) * (n - len(a.dims)) + a.dims
     pb = (1,) * (n - len(b.dims)) + b.dims
