@@ -136,3 +136,25 @@ def test_a_constant_one_that_broadcasts_is_not_forwarded(graph):
     with tf.Session() as sess:
         np.testing.assert_array_equal(sess.run(g, {x: np.ones((2, 3, 1)), axis: 2}),
                                       np.full((2, 3, 1), 2.0))
+
+
+def test_variable_updates_are_in_place_only_when_nobody_sees_the_old_value(graph):
+    v = tf.Variable(np.ones(3, np.float32))
+    step = v.assign_sub(tf.constant(np.full(3, 0.25, np.float32)))
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        buffer = id(v._value)  # (holding the array itself would forbid the in-place update)
+        sess.run(step.op)
+        assert id(v._value) == buffer  # no copy: the old value was the variable's alone
+        held = sess.run(v)  # the caller now holds the value ...
+        sess.run(step.op)
+        np.testing.assert_array_equal(held, [0.75, 0.75, 0.75])  # ... so it is not touched
+        np.testing.assert_array_equal(sess.run(v), [0.5, 0.5, 0.5])
+
+
+def test_eager_reads_keep_their_value_across_updates():
+    v = tf.Variable([1.0, 2.0])
+    before = v.value()
+    v.assign_sub([1.0, 1.0])
+    np.testing.assert_array_equal(before.numpy(), [1.0, 2.0])
+    np.testing.assert_array_equal(v.numpy(), [0.0, 1.0])

@@ -9,6 +9,7 @@ the plan runs.  ``gradients(y, v)`` and the tape find a Variable's reads through
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -54,9 +55,21 @@ def _assign_kernel(value: np.ndarray, *, var: Variable, mode: str) -> np.ndarray
         new = np.array(value, copy=True)
     else:
         old = _read_kernel(var=var)
-        new = old + value if mode == "assign_add" else old - value
+        update = np.add if mode == "assign_add" else np.subtract
+        new = update(old, value, out=old) if _unshared(old) else update(old, value)
     var._value = new
     return new
+
+
+def _unshared(a: np.ndarray) -> bool:
+    """True when only the variable (and the caller's local) refers to ``a``.
+
+    Then an in-place update is invisible: no earlier read, fetched value, view or
+    pending input holds the old value.  (References here: the variable, the caller's
+    ``old``, this parameter, and getrefcount's own argument.)
+    """
+    return (type(a) is np.ndarray and a.base is None and a.flags.writeable
+            and sys.getrefcount(a) <= 4)
 
 
 register_op("ReadVariableOp", _read_infer, _read_kernel, stateful=True)
