@@ -158,3 +158,42 @@ def test_eager_reads_keep_their_value_across_updates():
     v.assign_sub([1.0, 1.0])
     np.testing.assert_array_equal(before.numpy(), [1.0, 2.0])
     np.testing.assert_array_equal(v.numpy(), [0.0, 1.0])
+
+
+def test_elementwise_steps_overwrite_inputs_that_die_there_and_nothing_else(graph):
+    x = tf.placeholder(tf.float32, [3])
+    b = tf.constant([1.0, 2.0, 3.0])
+    h = tf.nn.relu(tf.sin(x) * 2.0 + b)  # the sum dies in relu, the product in the sum
+    y = tf.exp(-h) + h
+    xv = np.array([0.1, -2.0, 0.3], np.float32)
+    with tf.Session() as sess:
+        out = sess.run(y, {x: xv})
+        plan = _plan(sess)
+    want = np.maximum(np.sin(xv) * 2 + [1, 2, 3], 0)
+    np.testing.assert_allclose(out, np.exp(-want) + want, rtol=1e-6)
+    np.testing.assert_array_equal(xv, np.float32([0.1, -2.0, 0.3]))  # the feed is untouched
+    np.testing.assert_array_equal(sess.graph.get_operations()[1].get_attr("value"),
+                                  [1.0, 2.0, 3.0])  # and so is the constant
+    inplace = [s[4].type for s in plan.steps if s[0].__qualname__.startswith("_")]
+    assert {"AddV2", "Relu"} <= set(inplace)
+
+
+def test_in_place_kernels_never_write_over_a_value_someone_else_holds():
+    from symgrad.runtime.inplace import inplace_kernel
+
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [3])
+        op = (x + 1.0).op
+    kernel = inplace_kernel(op, np.add)
+    # One reference is the plan's own local (here: `mine`): that value may be overwritten.
+    mine = np.zeros(3, np.float32)
+    assert kernel(mine, np.float32(1.0)) is mine and mine.tolist() == [1.0, 1.0, 1.0]
+    # A second holder (a user's variable, another slot, a feed list) forbids it.
+    held = np.zeros(3, np.float32)
+    also = held
+    out = kernel(held, np.float32(1.0))
+    assert out is not held and also.tolist() == [0.0, 0.0, 0.0]
+    view = np.zeros(6, np.float32)[:3]  # views and broadcasting results are never written
+    assert kernel(view, np.float32(1.0)) is not view
+    small = np.zeros(1, np.float32)
+    assert kernel(small, np.ones(3, np.float32)).shape == (3,)  # would not fit: new array

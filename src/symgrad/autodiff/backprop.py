@@ -126,7 +126,7 @@ def backprop(targets: Sequence[Tensor], seeds: Sequence[Tensor], sources: Sequen
         skip = tuple(i for i, t in enumerate(op.inputs)
                      if (id(op), i) not in walk.edges
                      or id(t.op) not in between and key(t) not in walk.source_of)
-        in_grads = _apply_rule(op, out_grads, use_override, skip) if any(
+        in_grads = apply_rule(op, out_grads, use_override, skip) if any(
             g is not None for g in out_grads) else [None] * len(op.inputs)
         for i, (t, dx) in enumerate(zip(op.inputs, in_grads)):
             if (id(op), i) not in walk.edges:
@@ -147,7 +147,7 @@ def backprop(targets: Sequence[Tensor], seeds: Sequence[Tensor], sources: Sequen
     return out
 
 
-def _apply_rule(op: Operation, out_grads: list[Tensor | None], use_override: bool,
+def apply_rule(op: Operation, out_grads: list[Tensor | None], use_override: bool,
                 skip: tuple[int, ...] = ()) -> list[Tensor | None]:
     """Look up and call op's gradient rule; check what it returned against op's inputs.
 

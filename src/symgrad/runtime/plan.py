@@ -19,6 +19,7 @@ from ..errors import InvalidArgumentError, OpError
 from ..graph import Operation, Tensor
 from ..op_registry import OPS
 from . import rewrite
+from .inplace import inplace_kernel
 
 Key = tuple[int, int]
 
@@ -156,8 +157,15 @@ def _schedule(raw: list[rewrite.Step], keep: set[int]) -> list[Step]:
     for s, i in last_use.items():
         if s not in keep:
             frees[i].append(s)
-    return [(step.fn, step.ins, step.outs, tuple(sorted(free)), step.op)
+    return [(_maybe_inplace(step, free), step.ins, step.outs, tuple(sorted(free)), step.op)
             for step, free in zip(raw, frees)]
+
+
+def _maybe_inplace(step: rewrite.Step, free: list[int]) -> Callable[..., Any]:
+    """The step's kernel; one that may write over its first input when it dies here."""
+    if step.ins and step.ins[0] in free and step.ins.count(step.ins[0]) == 1:
+        return inplace_kernel(step.op, step.fn) or step.fn
+    return step.fn
 
 
 def _generate(plan: Plan) -> tuple[Callable[..., Any], list[int]]:

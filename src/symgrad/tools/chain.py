@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from ..autodiff.backprop import _apply_rule
+from ..autodiff.backprop import apply_rule
 from ..autodiff.gradients import _default, gradients
 from ..graph import Graph, Operation, Tensor, get_default_session
 from ..ops.core import constant, convert_to_tensor
@@ -329,7 +329,7 @@ class _LocalJacobians:
         for a in todo:
             seeds: list[Tensor | None] = [None] * op.num_outputs
             seeds[o] = _one_hot(a, self.shape(out_t), out_t)
-            pending.append((a, _apply_rule(op, seeds, use_override=True)))
+            pending.append((a, apply_rule(op, seeds, use_override=True)))
         got = iter(self.run([g for _, gs in pending for g in gs if g is not None]))
         for a, gs in pending:
             self.rows[(id(op), o, a)] = [None if g is None else next(got).reshape(-1)
