@@ -46,3 +46,16 @@ def test_using_a_none_gradient_points_at_why_none():
     assert g is None
     with pytest.raises(ValueError, match=r"symgrad.why_none\(ys, xs\)"):
         tf.convert_to_tensor(g)
+
+
+def test_plans_run_without_floating_point_warnings_and_leave_numpy_state_alone():
+    before = np.geterr()
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [2])
+        y = tf.log(x) / x
+        with warnings.catch_warnings(), tf.Session() as sess:
+            warnings.simplefilter("error")
+            out = sess.run(y, {x: [0.0, -1.0]})
+    assert np.isnan(out[0]) or np.isinf(out[0])
+    assert np.isnan(out[1])
+    assert np.geterr() == before

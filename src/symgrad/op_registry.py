@@ -135,7 +135,7 @@ def _errstate_var() -> tuple[Any, Any]:
         return var, var.get()
 
 
-_ERRSTATE, _IGNORE = _errstate_var()
+_ERRSTATE, _IGNORE = _errstate_var()  # plans use them too
 
 
 def _as_array(value: Any, dtype: dt.DType) -> np.ndarray:

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..errors import InvalidArgumentError, OpError
 from ..graph import Operation, Tensor
-from ..op_registry import OPS
+from ..op_registry import _ERRSTATE, _IGNORE, OPS
 from . import rewrite
 from .inplace import inplace_kernel
 
@@ -102,21 +102,30 @@ class Plan:
         self._generated = _generate(self) if len(self.steps) <= GENERATE_LIMIT else None
 
     def run(self, feed_values: Sequence[Any]) -> list[Any]:
-        with np.errstate(all="ignore"):  # inf/nan are values, as in TF; never warnings
-            if self._generated is not None and check_step is None:
-                fn, lines = self._generated
-                try:
-                    return fn(feed_values, self.consts)  # type: ignore[no-any-return]
-                except OpError:
-                    raise
-                except Exception as e:
-                    raise _failed(self.steps[_failed_line(e, lines)][4], e) from e
-            vals: list[Any] = [None] * self.num_slots
-            for slot, value in self.consts.items():
-                vals[slot] = value
-            for slot, v in zip(self.feed_slots, feed_values):
-                vals[slot] = v
-            self._execute(vals)
+        if _ERRSTATE is None:
+            with np.errstate(all="ignore"):
+                return self._run(feed_values)
+        token = _ERRSTATE.set(_IGNORE)  # inf/nan are values, as in TF; never warnings
+        try:
+            return self._run(feed_values)
+        finally:
+            _ERRSTATE.reset(token)
+
+    def _run(self, feed_values: Sequence[Any]) -> list[Any]:
+        if self._generated is not None and check_step is None:
+            fn, lines = self._generated
+            try:
+                return fn(feed_values, self.consts)  # type: ignore[no-any-return]
+            except OpError:
+                raise
+            except Exception as e:
+                raise _failed(self.steps[_failed_line(e, lines)][4], e) from e
+        vals: list[Any] = [None] * self.num_slots
+        for slot, value in self.consts.items():
+            vals[slot] = value
+        for slot, v in zip(self.feed_slots, feed_values):
+            vals[slot] = v
+        self._execute(vals)
         return [vals[s] for s in self.fetch_slots]
 
     def _execute(self, vals: list[Any]) -> None:
