@@ -34,6 +34,9 @@ class OpDef:
     ``symbolic`` ops (placeholders) have no value until fed, so never run at creation.
     ``bind(**attrs)``, where given, returns the kernel specialised to those attrs (plans
     call it once, so per-run work such as reading attrs is done at compile time).
+    ``specialize(op, consts)``, where given, may return a kernel for this one op in a
+    plan, specialised to its static input shapes and to the inputs whose values are
+    constant (``consts[i]``, None where not); it is called with every input as before.
     """
 
     type: str
@@ -42,6 +45,7 @@ class OpDef:
     stateful: bool = False
     symbolic: bool = False
     bind: Callable[..., KernelFn] | None = None
+    specialize: Callable[[Operation, list[Any]], KernelFn | None] | None = None
 
 
 OPS: dict[str, OpDef] = {}
@@ -53,13 +57,15 @@ numerics_hook: Callable[[Operation, list[Any]], None] | None = None
 
 def register_op(op_type: str, infer: InferFn, kernel: KernelFn, *, stateful: bool = False,
                 symbolic: bool = False, replace: bool = False,
-                bind: Callable[..., KernelFn] | None = None) -> OpDef:
+                bind: Callable[..., KernelFn] | None = None,
+                specialize: Callable[[Operation, list[Any]], KernelFn | None] | None = None
+                ) -> OpDef:
     """Declare an op type. A second declaration of the same type is an error."""
     if not isinstance(op_type, str) or not op_type:
         raise TypeError(f"op_type must be a non-empty string, got {op_type!r}")
     if op_type in OPS and not replace:
         raise KeyError(f"An op of type '{op_type}' is already registered.")
-    opdef = OpDef(op_type, infer, kernel, stateful, symbolic, bind)
+    opdef = OpDef(op_type, infer, kernel, stateful, symbolic, bind, specialize)
     OPS[op_type] = opdef
     return opdef
 

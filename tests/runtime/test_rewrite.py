@@ -160,31 +160,48 @@ def test_eager_reads_keep_their_value_across_updates():
     np.testing.assert_array_equal(v.numpy(), [0.0, 1.0])
 
 
+N = 1 << 15  # elements: large enough for in-place steps (inplace.MIN_ELEMENTS)
+
+
 def test_elementwise_steps_overwrite_inputs_that_die_there_and_nothing_else(graph):
-    x = tf.placeholder(tf.float32, [3])
-    b = tf.constant([1.0, 2.0, 3.0])
+    x = tf.placeholder(tf.float32, [N])
+    b = tf.constant(np.linspace(1, 3, N, dtype=np.float32))
     h = tf.nn.relu(tf.sin(x) * 2.0 + b)  # the sum dies in relu, the product in the sum
     y = tf.exp(-h) + h
-    xv = np.array([0.1, -2.0, 0.3], np.float32)
+    xv = np.linspace(-2, 2, N, dtype=np.float32)
+    x_before = xv.copy()
     with tf.Session() as sess:
         out = sess.run(y, {x: xv})
         plan = _plan(sess)
-    want = np.maximum(np.sin(xv) * 2 + [1, 2, 3], 0)
+    want = np.maximum(np.sin(xv) * 2 + b.op.get_attr("value"), 0)
     np.testing.assert_allclose(out, np.exp(-want) + want, rtol=1e-6)
-    np.testing.assert_array_equal(xv, np.float32([0.1, -2.0, 0.3]))  # the feed is untouched
-    np.testing.assert_array_equal(sess.graph.get_operations()[1].get_attr("value"),
-                                  [1.0, 2.0, 3.0])  # and so is the constant
+    np.testing.assert_array_equal(xv, x_before)  # the feed is untouched
+    np.testing.assert_array_equal(b.op.get_attr("value"),
+                                  np.linspace(1, 3, N, dtype=np.float32))  # the constant too
     inplace = [s[4].type for s in plan.steps if s[0].__qualname__.startswith("_")]
-    assert {"AddV2", "Relu"} <= set(inplace)
+    assert {"AddV2", "Relu", "Mul"} <= set(inplace)
+
+
+def test_small_static_results_are_new_arrays_without_checks(graph):
+    x = tf.placeholder(tf.float32, [4])
+    y = tf.sin(x) * 2.0 + 1.0
+    with tf.Session() as sess:
+        np.testing.assert_allclose(sess.run(y, {x: np.ones(4)}), np.sin(np.ones(4)) * 2 + 1,
+                                   rtol=1e-6)
+        plan = _plan(sess)
+    assert not [s for s in plan.steps if s[0].__qualname__.startswith("_")]
 
 
 def test_in_place_kernels_never_write_over_a_value_someone_else_holds():
     from symgrad.runtime.inplace import inplace_kernel
 
     with tf.Graph().as_default():
-        x = tf.placeholder(tf.float32, [3])
+        x = tf.placeholder(tf.float32, [None])  # unknown size: the fit is checked per run
         op = (x + 1.0).op
-    kernel = inplace_kernel(op, np.add)
+        big = tf.placeholder(tf.float32, [N])
+        first, second = (1.0 + big).op, (big - tf.ones([N])).op
+    kernel = inplace_kernel(op, np.add, 0)
+    assert kernel is not None
     # One reference is the plan's own local (here: `mine`): that value may be overwritten.
     mine = np.zeros(3, np.float32)
     assert kernel(mine, np.float32(1.0)) is mine and mine.tolist() == [1.0, 1.0, 1.0]
@@ -197,3 +214,10 @@ def test_in_place_kernels_never_write_over_a_value_someone_else_holds():
     assert kernel(view, np.float32(1.0)) is not view
     small = np.zeros(1, np.float32)
     assert kernel(small, np.ones(3, np.float32)).shape == (3,)  # would not fit: new array
+    # Either input of a same-shape elementwise op may be the one written over.
+    into_second = inplace_kernel(first, np.add, 1)
+    b = np.zeros(N, np.float32)
+    assert into_second is not None and into_second(np.float32(1.0), b) is b and b[0] == 1.0
+    sub = inplace_kernel(second, np.subtract, 1)
+    a, b = np.full(N, 5.0, np.float32), np.full(N, 2.0, np.float32)
+    assert sub is not None and sub(a, b) is b and b[0] == 3.0 and a[0] == 5.0

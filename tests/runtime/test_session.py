@@ -88,6 +88,22 @@ def test_plans_are_compiled_once_and_pruned(graph):
         assert unrelated.op not in plan.ops
 
 
+def test_a_repeated_run_reuses_its_preparation_and_still_checks_feeds(graph):
+    x = tf.placeholder(tf.float32, [2], name="x")
+    y = tf.reduce_sum(x * 2.0)
+    fetches = [y, y * 1.0]
+    with tf.Session() as sess:
+        for v in (1.0, 2.0):  # the second run takes the prepared path
+            assert sess.run(fetches, {x: np.full(2, v, np.float32)}) == [4 * v, 4 * v]
+        assert len(sess._calls) == 1
+        assert sess.run(fetches, {x: [1, 2]}) == [6.0, 6.0]  # a list is converted
+        assert sess.run(fetches, {x: np.ones(2, np.float64)}) == [4.0, 4.0]  # and a float64
+        with pytest.raises(ValueError, match=r"Cannot feed value of shape \(3,\)"):
+            sess.run(fetches, {x: np.ones(3, np.float32)})
+        fetches[1] = y + 1.0  # the same list object, other contents: a new preparation
+        assert sess.run(fetches, {x: np.ones(2, np.float32)}) == [4.0, 5.0]
+
+
 def test_intermediate_buffers_are_freed_after_last_use(graph):
     x = tf.placeholder(tf.float32, [3])
     y = tf.exp(tf.sin(x) * 2.0)

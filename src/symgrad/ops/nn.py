@@ -188,12 +188,16 @@ def _xent_infer(inputs: Sequence[Tensor]) -> list[Spec]:
 
 
 def _xent_kernel(logits: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """TF's formulas: with s = logits - max and e = exp(s),
+    loss = sum(labels * (log(sum e) - s)) and backprop = e / sum(e) - labels."""
     s = logits - np.maximum.reduce(logits, -1, keepdims=True)
-    s -= np.log(np.add.reduce(np.exp(s), -1, keepdims=True))  # log_softmax, in place
-    loss = -np.add.reduce(labels * s, -1)
-    np.exp(s, out=s)
-    s -= labels  # softmax - labels: the backprop output
-    return loss, s
+    e = np.exp(s)
+    total = np.add.reduce(e, -1, keepdims=True)
+    np.subtract(np.log(total), s, out=s)
+    s *= labels
+    e /= total
+    e -= labels
+    return np.add.reduce(s, -1), e
 
 
 def _tf_list(s: TensorShape) -> str:

@@ -8,6 +8,7 @@ Integer reductions stay integer: an integer Mean divides with truncation, as TF 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -58,11 +59,33 @@ def reduce_infer(op_type: str, allowed: Sequence[dt.DType] = NUMERIC,
 
 def reduction_kernel(fn: Any) -> Any:
     def kernel(x: np.ndarray, axis: np.ndarray, *, keep_dims: bool = False) -> Any:
-        out = fn(x, axis=_axes(x, axis), keepdims=keep_dims)
-        if type(out) is np.ndarray and out.dtype == x.dtype:
-            return out
-        return np.asarray(out).astype(x.dtype, copy=False)
+        return _as_input_dtype(fn(x, axis=_axes(x, axis), keepdims=keep_dims), x)
     return kernel
+
+
+def reduction_specialize(fn: Any) -> Any:
+    """In a plan, constant axes of an input of known rank are normalised once."""
+    def specialize(op: Any, consts: list[Any]) -> Any:
+        rank, axis = op.inputs[0].shape.rank, consts[1]
+        if not rank or axis is None:
+            return None
+        axes, keep = tuple((np.ravel(axis) % rank).tolist()), op._attrs["keep_dims"]
+
+        def kernel(x: np.ndarray, _: Any) -> Any:
+            return _as_input_dtype(fn(x, axis=axes, keepdims=keep), x)
+        return kernel
+    return specialize
+
+
+def _as_input_dtype(out: Any, x: np.ndarray) -> np.ndarray:
+    if type(out) is np.ndarray and out.dtype == x.dtype:
+        return out
+    return np.asarray(out).astype(x.dtype, copy=False)
+
+
+def register_reduction(op_type: str, fn: Any, allowed: Sequence[dt.DType] = NUMERIC) -> None:
+    register_op(op_type, reduce_infer(op_type, allowed), reduction_kernel(fn),
+                specialize=reduction_specialize(fn))
 
 
 def axis_tensor(input: Tensor, axis: Any) -> Tensor:
@@ -85,11 +108,11 @@ def reduce(op_type: str, input: Any, axis: Any, keepdims: bool, name: str | None
 
 
 def _mean(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:
-    n = int(np.prod([x.shape[a] for a in axis]))
+    n = math.prod([x.shape[a] for a in axis])
     s = np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)  # type: ignore[call-overload]
     if x.dtype.kind not in "iu":
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return s / n  # type: ignore[no-any-return]  # empty groups give nan, as TF
+        # Empty groups give nan, as in TF (kernels run with NumPy's warnings off).
+        return s / n  # type: ignore[no-any-return]
     if n == 0:
         return np.zeros_like(s)
     q = s // n  # C-style division truncates toward zero; floor division rounds down
@@ -113,14 +136,14 @@ def _sum(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> Any:
     return np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)  # type: ignore[call-overload]
 
 
-register_op("Sum", reduce_infer("Sum"), reduction_kernel(_sum))
-register_op("Mean", reduce_infer("Mean"), reduction_kernel(_mean))
-register_op("Max", reduce_infer("Max", REAL), reduction_kernel(_extreme(np.max)))
-register_op("Min", reduce_infer("Min", REAL), reduction_kernel(_extreme(np.min)))
-register_op("Prod", reduce_infer("Prod"), reduction_kernel(
-    lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype)))
-register_op("Any", reduce_infer("Any", (dt.bool_,)), reduction_kernel(np.any))
-register_op("All", reduce_infer("All", (dt.bool_,)), reduction_kernel(np.all))
+register_reduction("Sum", _sum)
+register_reduction("Mean", _mean)
+register_reduction("Max", _extreme(np.max), REAL)
+register_reduction("Min", _extreme(np.min), REAL)
+register_reduction(
+    "Prod", lambda x, axis, keepdims: np.prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype))
+register_reduction("Any", np.any, (dt.bool_,))
+register_reduction("All", np.all, (dt.bool_,))
 no_gradient("Any")
 no_gradient("All")
 

@@ -1,7 +1,8 @@
 """Variables: mutable state read by ``ReadVariableOp`` and written by ``Assign*`` ops.
 
-A Variable owns its current value (a NumPy array, replaced, never mutated in place, so
-every earlier read stays a valid snapshot).  A read is an op whose ``var`` attr is the
+A Variable owns its current value, a NumPy array.  Every earlier read stays a valid
+snapshot: an update writes into the array only when nothing else refers to it (counted
+by reference, see ``_unshared``), and replaces it otherwise.  A read is an op whose ``var`` attr is the
 Variable: in eager mode it runs at once; in a graph it reads whatever the value is when
 the plan runs.  ``gradients(y, v)`` and the tape find a Variable's reads through that attr.
 """

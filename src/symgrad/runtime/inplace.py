@@ -1,12 +1,16 @@
 """In-place kernels for plan steps whose input dies there: ``np.add(a, b, out=a)``.
 
 A plan knows statically after which step each buffer is last read.  When an elementwise
-step is the last reader of its first input, its result may be written over that input
+step is the last reader of one of its inputs, its result may be written over that input
 instead of into a new array; this saves an allocation (and its page faults) per step and
 lowers peak memory.  Whether nobody *else* holds the array is checked when the step
 runs, by reference count (as NumPy does for its own temporaries): a fed array, a
 constant, a variable's value, or an array another slot still refers to is never
 overwritten, and a view (``base`` set) never is either.
+
+What can be decided when the plan is compiled is decided then: a result whose static
+shape is that of the input needs no shape check at run time, and a result known to be
+small is not worth the checks at all (a fresh small array costs less than they do).
 """
 
 from __future__ import annotations
@@ -22,50 +26,86 @@ from ..graph import Operation
 # References to a plan value inside an in-place kernel: the generated function's local,
 # the kernel's parameter, and getrefcount's own argument.
 _OWNED_REFS = 3
+# Results with fewer elements than this (statically known) are always new arrays.
+MIN_ELEMENTS = 1 << 14
 
-_BINARY: dict[str, Any] = {"Add": np.add, "AddV2": np.add, "Sub": np.subtract,
-                           "Mul": np.multiply, "RealDiv": np.true_divide}
-_UNARY: dict[str, Callable[[np.ndarray], Any]] = {
-    "Relu": lambda x: np.maximum(x, x.dtype.type(0), out=x),
-    "Neg": lambda x: np.negative(x, out=x),
-    "Exp": lambda x: np.exp(x, out=x),
-    "Tanh": lambda x: np.tanh(x, out=x),
-}
+_getrefcount = sys.getrefcount
+_UFUNCS: dict[str, Any] = {"Add": np.add, "AddV2": np.add, "Sub": np.subtract,
+                           "Mul": np.multiply, "RealDiv": np.true_divide,
+                           "Relu": lambda x, out: np.maximum(x, x.dtype.type(0), out=out),
+                           "Neg": np.negative, "Exp": np.exp, "Tanh": np.tanh,
+                           "ReluGrad": lambda g, f, out: np.multiply(g, f > 0, out=out)}
 
 
-def inplace_kernel(op: Operation, kernel: Callable[..., Any]) -> Callable[..., Any] | None:
-    """A kernel for ``op`` that may overwrite its first input, or None if it has none."""
-    if not op._dtypes or not op._dtypes[0].is_floating or \
-            any(t.dtype is not op._dtypes[0] for t in op.inputs):
+def inplace_kernel(op: Operation, kernel: Callable[..., Any], position: int
+                   ) -> Callable[..., Any] | None:
+    """A kernel for ``op`` that may write over input ``position``, or None if not worth it.
+
+    ``position`` is an input that dies at this step and that the step reads only once.
+    """
+    ufunc = _UFUNCS.get(op.type)
+    dtype = op._dtypes[0] if op._dtypes else None
+    if ufunc is None or dtype is None or not dtype.is_floating or \
+            any(t.dtype is not dtype for t in op.inputs):
         return None
-    if op.type in _BINARY:
-        return _binary(_BINARY[op.type], kernel)
-    if op.type in _UNARY:
-        return _unary(_UNARY[op.type], kernel)
-    if op.type == "ReluGrad":
-        return _binary(lambda g, f, out: np.multiply(g, f > 0, out=out), kernel)
-    return None
+    out_dims, in_dims = op._shapes[0].dims, op.inputs[position].shape.dims
+    static = out_dims is not None and None not in out_dims
+    if static and int(np.prod(out_dims)) < MIN_ELEMENTS:  # type: ignore[arg-type]
+        return None
+    if static and out_dims == in_dims:
+        check = None
+    elif static and in_dims is not None and None not in in_dims:
+        return None  # statically known to broadcast: the result cannot fit
+    else:
+        check = _fits
+    make = _unary if len(op.inputs) == 1 else _into_first if position == 0 else _into_second
+    return make(ufunc, kernel, check)
 
 
-def _binary(ufunc: Any, kernel: Callable[..., Any]) -> Callable[..., Any]:
-    def run(a: Any, b: Any) -> Any:
-        if type(a) is np.ndarray and a.base is None and a.flags.writeable \
-                and sys.getrefcount(a) <= _OWNED_REFS and _fits(a, b):
-            return ufunc(a, b, out=a)
-        return kernel(a, b)
-    return run
-
-
-def _unary(fn: Callable[[np.ndarray], Any], kernel: Callable[..., Any]) -> Callable[..., Any]:
+def _unary(ufunc: Any, kernel: Callable[..., Any], check: Any) -> Callable[..., Any]:
     def run(a: Any) -> Any:
         if type(a) is np.ndarray and a.base is None and a.flags.writeable \
-                and sys.getrefcount(a) <= _OWNED_REFS:
-            return fn(a)
+                and _getrefcount(a) <= _OWNED_REFS:
+            return ufunc(a, out=a)
         return kernel(a)
     return run
 
 
-def _fits(a: np.ndarray, b: Any) -> bool:
-    """``a op b`` has ``a``'s shape: ``b`` is a scalar or a trailing slice of it."""
-    sb = np.shape(b)
-    return len(sb) <= a.ndim and a.shape[a.ndim - len(sb):] == sb
+def _into_first(ufunc: Any, kernel: Callable[..., Any], check: Any) -> Callable[..., Any]:
+    if check is None:
+        def run(a: Any, b: Any) -> Any:
+            if type(a) is np.ndarray and a.base is None and a.flags.writeable \
+                    and _getrefcount(a) <= _OWNED_REFS:
+                return ufunc(a, b, out=a)
+            return kernel(a, b)
+        return run
+
+    def run_checked(a: Any, b: Any) -> Any:
+        if type(a) is np.ndarray and a.base is None and a.flags.writeable \
+                and _getrefcount(a) <= _OWNED_REFS and check(a, b):
+            return ufunc(a, b, out=a)
+        return kernel(a, b)
+    return run_checked
+
+
+def _into_second(ufunc: Any, kernel: Callable[..., Any], check: Any) -> Callable[..., Any]:
+    if check is None:
+        def run(a: Any, b: Any) -> Any:
+            if type(b) is np.ndarray and b.base is None and b.flags.writeable \
+                    and _getrefcount(b) <= _OWNED_REFS:
+                return ufunc(a, b, out=b)
+            return kernel(a, b)
+        return run
+
+    def run_checked(a: Any, b: Any) -> Any:
+        if type(b) is np.ndarray and b.base is None and b.flags.writeable \
+                and _getrefcount(b) <= _OWNED_REFS and check(b, a):
+            return ufunc(a, b, out=b)
+        return kernel(a, b)
+    return run_checked
+
+
+def _fits(a: np.ndarray, other: Any) -> bool:
+    """``a op other`` has ``a``'s shape: ``other`` is a scalar or a trailing slice of it."""
+    so = np.shape(other)
+    return len(so) <= a.ndim and a.shape[a.ndim - len(so):] == so

@@ -3,8 +3,9 @@
 A plan is built once per (fetches, fed tensors) and reused.  Compilation walks back from
 the fetches (iteratively: graphs may be 100,000 ops deep), stops at fed tensors, orders
 the ops topologically, gives every value a slot in a list, binds each kernel to its
-attrs, and records after which step each slot is last read so its buffer is dropped
-there.  Running it is one loop over ``(kernel, input slots, output slots, slots to free)``.
+attrs (and, where the op can, to its constant inputs and static shapes), and records
+after which step each slot is last read so its buffer is dropped there, or written over
+in place (:mod:`.inplace`).  Running it is one loop over ``(kernel, input slots, output slots, slots to free)``.
 """
 
 from __future__ import annotations
@@ -95,6 +96,10 @@ class Plan:
         self.feed_slots = list(range(len(feeds)))
         keep = set(self.fetch_slots) | set(self.feed_slots)
         raw, alias = rewrite.simplify(raw, consts, keep)
+        for step in raw:
+            specialize = OPS[step.op.type].specialize
+            if specialize is not None:
+                step.fn = specialize(step.op, [consts.get(s) for s in step.ins]) or step.fn
         self.fetch_slots = [alias.get(s, s) for s in self.fetch_slots]
         keep = set(self.fetch_slots) | set(self.feed_slots)
         self.consts = consts
@@ -171,9 +176,12 @@ def _schedule(raw: list[rewrite.Step], keep: set[int]) -> list[Step]:
 
 
 def _maybe_inplace(step: rewrite.Step, free: list[int]) -> Callable[..., Any]:
-    """The step's kernel; one that may write over its first input when it dies here."""
-    if step.ins and step.ins[0] in free and step.ins.count(step.ins[0]) == 1:
-        return inplace_kernel(step.op, step.fn) or step.fn
+    """The step's kernel; one that may write over an input that dies here, if any."""
+    for position, s in enumerate(step.ins):
+        if s in free and step.ins.count(s) == 1:
+            fn = inplace_kernel(step.op, step.fn, position)
+            if fn is not None:
+                return fn
     return step.fn
 
 

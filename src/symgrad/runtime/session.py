@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,7 @@ class Session:
         self.graph = graph if graph is not None else get_default_graph()
         self._closed = False
         self._plans: dict[Any, Plan] = {}
+        self._calls: dict[tuple[int, ...], _Call] = {}
         self._reads: dict[int, Tensor] = {}
         self._lock = threading.Lock()
 
@@ -30,6 +32,7 @@ class Session:
     def close(self) -> None:
         self._closed = True
         self._plans.clear()
+        self._calls.clear()
 
     def __enter__(self) -> Session:
         _state().sessions.append(self)
@@ -55,23 +58,43 @@ class Session:
         """Evaluate ``fetches`` (a tensor, op, name, or nested list/tuple/dict of them)."""
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
+        key = _identity_key(fetches, feed_dict)
+        call = self._calls.get(key) if key is not None else None
+        if call is None:
+            call = self._prepare(fetches, feed_dict)
+            if key is not None:
+                with self._lock:
+                    if len(self._calls) >= _MAX_PLANS:
+                        self._calls.pop(next(iter(self._calls)))
+                    self._calls[key] = call
+        feed_values = [] if not feed_dict else [
+            v if type(v) is np.ndarray and v.dtype == dtype and v.shape == shape
+            else self._feed_value(t, v)
+            for (t, dtype, shape), v in zip(call.feeds, feed_dict.values(), strict=True)]
+        values = iter(call.plan.run(feed_values))
+        return call.rebuild(iter([None if not is_tensor else _to_user(next(values))
+                                  for is_tensor in call.tensor_leaves]))
+
+    def _prepare(self, fetches: Any, feed_dict: Any) -> _Call:
+        """What a run needs that depends only on what is fetched and fed, not on values."""
         leaves: list[Tensor | Operation] = []
         rebuild = _flatten(fetches, lambda f: leaves.append(self._element(f)))
-        feed_keys, feed_values = self._feeds(feed_dict)
+        feeds = [self._feed_key(k) for k in feed_dict] if feed_dict else []
         tensors = [x for x in leaves if isinstance(x, Tensor)]
         targets = [x for x in leaves if isinstance(x, Operation)]
         key = (tuple(tensor_key(t) for t in tensors), tuple(id(o) for o in targets),
-               tuple(tensor_key(t) for t in feed_keys))
+               tuple(tensor_key(t) for t in feeds))
         plan = self._plans.get(key)
         if plan is None:
-            plan = Plan(tensors, targets, feed_keys)
+            plan = Plan(tensors, targets, feeds)
             with self._lock:
                 if len(self._plans) >= _MAX_PLANS:
                     self._plans.pop(next(iter(self._plans)))
                 self._plans[key] = plan
-        values = iter(plan.run(feed_values))
-        out = [None if isinstance(x, Operation) else _to_user(next(values)) for x in leaves]
-        return rebuild(iter(out))
+        items = tuple(fetches) if type(fetches) in (list, tuple) else (fetches,)
+        return _Call((items, tuple(feed_dict or ())), plan, rebuild,
+                     [isinstance(x, Tensor) for x in leaves],
+                     [(t, t.dtype.np, _static_shape(t)) for t in feeds])
 
     def _element(self, fetch: Any) -> Tensor | Operation:
         if fetch is None:
@@ -99,34 +122,63 @@ class Session:
                         "must be a Tensor, Operation, Variable or a name string, or a "
                         "list/tuple/dict of them.")
 
-    def _feeds(self, feed_dict: Any) -> tuple[list[Tensor], list[Any]]:
-        if not feed_dict:
-            return [], []
-        keys: list[Tensor] = []
-        values: list[Any] = []
-        for k, v in feed_dict.items():
-            t = self.graph.as_graph_element(k) if isinstance(k, str) else k
-            if not isinstance(t, Tensor):
-                raise TypeError(f"Cannot feed {k!r}: feed_dict keys must be Tensors (such as "
-                                "placeholders) or tensor names like 'x:0', got "
-                                f"{type(k).__name__}.")
-            if t.graph is not self.graph:
-                raise ValueError(f"Cannot feed {t.name}: it is not an element of this "
-                                 "session's graph.")
-            if isinstance(v, Tensor) and not v.has_value():
-                raise TypeError(f"The value of a feed cannot be a symbolic Tensor ({v.name}). "
-                                "Acceptable feed values include Python scalars, lists, NumPy "
-                                "arrays and eager tensors.")
-            try:
-                arr = to_array(v, t.dtype, what=f"the value fed to {t.name}")
-            except (TypeError, ValueError) as e:
-                raise type(e)(f"{e} (the fed tensor {t.name} has dtype {t.dtype.name})") from None
-            if not t.shape.is_compatible_with(arr.shape):
-                raise ValueError(f"Cannot feed value of shape {arr.shape} for Tensor {t.name}, "
-                                 f"which has shape {t.shape}")
-            keys.append(t)
-            values.append(arr)
-        return keys, values
+    def _feed_key(self, k: Any) -> Tensor:
+        t = self.graph.as_graph_element(k) if isinstance(k, str) else k
+        if not isinstance(t, Tensor):
+            raise TypeError(f"Cannot feed {k!r}: feed_dict keys must be Tensors (such as "
+                            "placeholders) or tensor names like 'x:0', got "
+                            f"{type(k).__name__}.")
+        if t.graph is not self.graph:
+            raise ValueError(f"Cannot feed {t.name}: it is not an element of this "
+                             "session's graph.")
+        return t
+
+    @staticmethod
+    def _feed_value(t: Tensor, v: Any) -> np.ndarray:
+        """``v`` as an array of ``t``'s dtype, checked against ``t``'s static shape."""
+        if isinstance(v, Tensor) and not v.has_value():
+            raise TypeError(f"The value of a feed cannot be a symbolic Tensor ({v.name}). "
+                            "Acceptable feed values include Python scalars, lists, NumPy "
+                            "arrays and eager tensors.")
+        try:
+            arr = to_array(v, t.dtype, what=f"the value fed to {t.name}")
+        except (TypeError, ValueError) as e:
+            raise type(e)(f"{e} (the fed tensor {t.name} has dtype {t.dtype.name})") from None
+        if not t.shape.is_compatible_with(arr.shape):
+            raise ValueError(f"Cannot feed value of shape {arr.shape} for Tensor {t.name}, "
+                             f"which has shape {t.shape}")
+        return arr
+
+
+@dataclass(frozen=True)
+class _Call:
+    """A prepared ``Session.run``: reused while the same objects are fetched and fed.
+
+    ``held`` keeps those objects alive, so the ids in the cache key stay theirs.
+    """
+
+    held: Any
+    plan: Plan
+    rebuild: Callable[[Iterator[Any]], Any]
+    tensor_leaves: list[bool]
+    feeds: list[tuple[Tensor, np.dtype[Any], tuple[int, ...] | None]]
+
+
+def _identity_key(fetches: Any, feed_dict: Any) -> tuple[int, ...] | None:
+    """A key for a run that fetches one object or a flat list/tuple of objects (not
+    names: a string's id says nothing) and feeds a dict; None for anything else."""
+    items = fetches if type(fetches) in (list, tuple) else (fetches,)
+    if any(type(x) is str or type(x) in (list, tuple, dict) for x in items):
+        return None
+    if feed_dict is not None and type(feed_dict) is not dict:
+        return None
+    key = (id(type(fetches)), *map(id, items), -1)
+    return key + tuple(map(id, feed_dict)) if feed_dict else key
+
+
+def _static_shape(t: Tensor) -> tuple[int, ...] | None:
+    dims = t.shape.dims
+    return None if dims is None or None in dims else tuple(dims)  # type: ignore[arg-type]
 
 
 class InteractiveSession(Session):
