@@ -104,6 +104,22 @@ def apply_op(op_type: str, inputs: Sequence[Tensor], attrs: dict[str, Any] | Non
     return op
 
 
+def add_computed_op(op_type: str, inputs: Sequence[Tensor], attrs: dict[str, Any],
+                    specs: Sequence[Spec], values: list[Any] | None, name: str) -> Operation:
+    """An op of the default graph whose outputs were computed elsewhere (or, with
+    ``values=None``, are never computed there): created as ``apply_op`` creates ops."""
+    graph = get_default_graph()
+    op = Operation(graph, op_type, graph.unique_name(name), inputs, attrs,
+                   [d for _, d in specs], [s for s, _ in specs])
+    if values is not None:
+        op._values = values
+        op._shapes = [TensorShape.of_array(v.shape) for v in values]
+    graph._add_op(op)
+    for tape in _state().tapes:
+        tape._record(op)
+    return op
+
+
 def run_kernel(op: Operation, kernel: KernelFn, args: Sequence[Any]) -> list[Any]:
     """Run ``kernel`` for ``op``; wrap NumPy's exceptions in one that names the op."""
     token = _ERRSTATE.set(_IGNORE) if _ERRSTATE is not None else None

@@ -2,9 +2,10 @@
 
 A Variable owns its current value, a NumPy array.  Every earlier read stays a valid
 snapshot: an update writes into the array only when nothing else refers to it (counted
-by reference, see ``_unshared``), and replaces it otherwise.  A read is an op whose ``var`` attr is the
-Variable: in eager mode it runs at once; in a graph it reads whatever the value is when
-the plan runs.  ``gradients(y, v)`` and the tape find a Variable's reads through that attr.
+by reference, see ``_unshared``), and replaces it otherwise.  A read is an op whose
+``var`` attr is the Variable: in eager mode it runs at once; in a graph it reads
+whatever the value is when the plan runs.  ``gradients(y, v)`` and the tape find a
+Variable's reads through that attr.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ def _assign_kernel(value: np.ndarray, *, var: Variable, mode: str) -> np.ndarray
         update = np.add if mode == "assign_add" else np.subtract
         new = update(old, value, out=old) if _unshared(old) else update(old, value)
     var._value = new
+    var._version += 1
     return new
 
 
@@ -141,6 +143,7 @@ class Variable:
             np.array(init._value) if graph.eager and init.has_value() else None)
         self._initial_value = init
         self._initializer: Operation | None = None
+        self._version = 0  # counts assignments: a call op checks its reads are still current
         graph.variables.append(self)
 
     # -- identity

@@ -16,6 +16,11 @@ assigned twice, so the gradient sees exactly the forward pass's values; pure ops
 recomputed rather than stored (TF keeps them as extra outputs of its forward function).
 A variable's gradient is the sum over the body's reads of it, returned for the read of
 that variable the call op takes as an extra input (which routes it to the variable).
+
+An eager call that no tape watches is the exception (``_call_now``): it records the
+variables' versions, not their values, so that it does not pin every variable's array
+(which would turn each in-place update into a copy).  Its gradient reads the variables
+again, and refuses, naming the variable, if one has been assigned since.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from ..autodiff.backprop import backprop, key
 from ..errors import InvalidArgumentError
 from ..gradient_registry import RegisterGradient
 from ..graph import Graph, Operation, Tensor, _state, get_default_graph
-from ..op_registry import OPS, Spec, apply_op, register_op
+from ..op_registry import OPS, Spec, add_computed_op, apply_op, register_op
 from ..ops.core import convert_to_tensor, placeholder
 from .plan import Plan
 
@@ -128,6 +133,9 @@ class ConcreteFunction:
                 seen.setdefault(id(op._attrs["var"]), op._attrs["var"])
         self.variables = list(seen.values())
         self._plan: Plan | None = None
+        self._outputs_plan: Plan | None = None
+        self._specs = [(t.shape, t.dtype) for t in outputs + self._recorded]
+        self._routes: tuple[Graph, list[Tensor]] | None = None  # see _call_now
 
     @property
     def name(self) -> str:
@@ -149,12 +157,45 @@ class ConcreteFunction:
                 and _tapes_interested(inputs, self.variables)):
             mapping = self.replay(inputs)
             outs = [mapping[key(t)] for t in self.outputs]
+        elif graph.eager and all(t.has_value() for t in inputs):
+            outs = self._call_now(graph, inputs)
         else:
             reads = [v.value() for v in self.variables]  # route gradients to the variables
             op = apply_op("PartitionedCall", inputs + reads,
                           {"f": self, "n_feeds": len(inputs)}, "PartitionedCall")
             outs = op.outputs[:len(self.outputs)]
         return _pack_outputs(self.structured_outputs, outs)
+
+    def _call_now(self, graph: Graph, inputs: list[Tensor]) -> list[Tensor]:
+        """An eager call that no tape watches: the plan runs at once, and one call op
+        holds the outputs (so ``gradients`` can still differentiate the call later).
+
+        Unlike a call op in a graph, it records no variable values (which would pin
+        every variable's array, so updates could no longer be made in place); it
+        records the variables' versions instead, and its gradient reads them again
+        if no assignment has happened since.  Its variable inputs are reads that never
+        run (made once per graph): they only route ``gradients(y, variable)`` to the
+        variables.  So an eager call makes one op, not one per variable read.
+        """
+        if self._routes is None or self._routes[0] is not graph:
+            with graph.as_default():
+                self._routes = (graph, [
+                    add_computed_op("ReadVariableOp", [], {"var": v}, [(v.shape, v.dtype)],
+                                    None, "ReadVariableOp")._output(0) for v in self.variables])
+        before = [v._version for v in self.variables]
+        values = self.run_outputs([t._value for t in inputs])
+        current = before == [v._version for v in self.variables]
+        attrs = {"f": self, "n_feeds": len(inputs), "recorded": False,
+                 "versions": tuple(before) if current else None}
+        op = add_computed_op("PartitionedCall", inputs + self._routes[1], attrs,
+                             self._specs[:len(self.outputs)], values, "PartitionedCall")
+        return [op._output(i) for i in range(len(self.outputs))]
+
+    def run_outputs(self, arrays: Sequence[Any]) -> list[Any]:
+        """The outputs alone of one run on ``arrays`` (its effects all happen)."""
+        if self._outputs_plan is None:
+            self._outputs_plan = Plan(self.outputs, self.graph.stateful_ops[-1:], self._feeds)
+        return self._outputs_plan.run(arrays)
 
     def run_plan(self, arrays: Sequence[Any]) -> list[Any]:
         """The outputs, then the recorded stateful values, of one run on ``arrays``."""
@@ -237,8 +278,10 @@ def _call_infer(inputs: Sequence[Tensor], *, f: ConcreteFunction, n_feeds: int) 
     return [(t.shape, t.dtype) for t in f.outputs + f._recorded]
 
 
-def _call_kernel(*arrays: Any, f: ConcreteFunction, n_feeds: int) -> tuple[Any, ...]:
-    return tuple(f.run_plan(arrays[:n_feeds]))
+def _call_kernel(*arrays: Any, f: ConcreteFunction, n_feeds: int, recorded: bool = True,
+                 versions: Any = None) -> tuple[Any, ...]:
+    run = f.run_plan if recorded else f.run_outputs
+    return tuple(run(arrays[:n_feeds]))
 
 
 register_op("PartitionedCall", _call_infer, _call_kernel, stateful=True)
@@ -253,10 +296,17 @@ def _partitioned_call_grad(op: Any, *grads: Tensor) -> list[Tensor | None]:
     f: ConcreteFunction = op.get_attr("f")
     n_feeds, n_out = op.get_attr("n_feeds"), len(f.outputs)
     feeds = list(op.inputs[:n_feeds])
-    recorded = op.outputs[n_out:]
-    mapping = f.replay(feeds, recorded)
+    if op._attrs.get("recorded", True):
+        recorded = op.outputs[n_out:]
+        mapping = f.replay(feeds, recorded)
+    else:  # an eager call: its variables must hold the values it read
+        _check_unchanged(op, f)
+        mapping = f.replay(feeds)
+        recorded = [mapping[key(t)] for t in f._recorded]
+        grads = (*grads, *[None] * len(recorded))
     targets = [mapping[key(t)] for t in f.outputs] + recorded
-    pairs = [(t, g) for t, g in zip(targets, grads, strict=True) if t.dtype.is_differentiable]
+    pairs = [(t, g) for t, g in zip(targets, grads, strict=True)
+             if g is not None and t.dtype.is_differentiable]
     reads = [(r, t.op._attrs["var"]) for r, t in zip(recorded, f._recorded, strict=True)
              if t.op.type == "ReadVariableOp"]
     found = backprop([t for t, _ in pairs], [g for _, g in pairs],
@@ -268,6 +318,19 @@ def _partitioned_call_grad(op: Any, *grads: Tensor) -> list[Tensor | None]:
     var_grads = [_sum([g for (_, v), g in zip(reads, found[n_feeds:], strict=True)
                        if v is var and g is not None]) for var in f.variables]
     return feed_grads + var_grads
+
+
+def _check_unchanged(op: Operation, f: ConcreteFunction) -> None:
+    versions = op._attrs["versions"]
+    changed = [v for i, v in enumerate(f.variables)
+               if versions is None or v._version != versions[i]]
+    if changed:
+        raise InvalidArgumentError(
+            f"Cannot differentiate the call of function '{f.name}' ({op.describe()}): it "
+            "ran eagerly with no GradientTape watching, and since it read variable "
+            f"'{changed[0].name}' that variable has been assigned (by the call itself or "
+            "later), so the values its gradient needs are gone. Make the call inside a "
+            "GradientTape, or in a graph that a Session runs.", op)
 
 
 def _sum(parts: list[Tensor]) -> Tensor | None:

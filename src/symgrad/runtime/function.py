@@ -87,6 +87,16 @@ def _leaf_key(x: Any) -> tuple[Any, ...]:
     return ("P", type(x).__name__, x)
 
 
+def _tensors_key(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """The dtypes and shapes of ``args`` if every one is a Tensor, else None."""
+    key = []
+    for a in args:
+        if not isinstance(a, Tensor):
+            return None
+        key.append((a.dtype, a.shape.dims))
+    return tuple(key)
+
+
 def _is_tensor_arg(x: Any) -> bool:
     return isinstance(x, Tensor | TensorSpec | np.ndarray)
 
@@ -100,6 +110,7 @@ class Function:
         self.input_signature = None if input_signature is None else list(input_signature)
         self._name = str(name or getattr(python_function, "__name__", "function"))
         self._cache: dict[Any, ConcreteFunction] = {}
+        self._by_tensors: dict[Any, ConcreteFunction] = {}  # same traces, quicker keys
         self._tracing_count = 0
         self._created_variables: bool | None = None  # None until the first trace
         self._history: deque[bool] = deque(maxlen=_RETRACE_WINDOW)
@@ -116,7 +127,14 @@ class Function:
         return bound
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        key = _tensors_key(args) if not kwargs and self.input_signature is None else None
+        cf = self._by_tensors.get(key) if key is not None else None
+        if cf is not None:  # the common call: positional tensors of a traced signature
+            self._note_call(False)
+            return cf._call_flat(list(args))
         cf, flat = self._concrete(args, kwargs, record=True)
+        if key is not None:
+            self._by_tensors[key] = cf
         return cf._call_flat(flat)
 
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:

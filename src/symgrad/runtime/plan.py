@@ -5,7 +5,8 @@ the fetches (iteratively: graphs may be 100,000 ops deep), stops at fed tensors,
 the ops topologically, gives every value a slot in a list, binds each kernel to its
 attrs (and, where the op can, to its constant inputs and static shapes), and records
 after which step each slot is last read so its buffer is dropped there, or written over
-in place (:mod:`.inplace`).  Running it is one loop over ``(kernel, input slots, output slots, slots to free)``.
+in place (:mod:`.inplace`).  Running it is one loop over ``(kernel, input slots,
+output slots, slots to free)``.
 """
 
 from __future__ import annotations
