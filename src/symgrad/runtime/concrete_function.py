@@ -303,9 +303,8 @@ def _partitioned_call_grad(op: Any, *grads: Tensor) -> list[Tensor | None]:
         _check_unchanged(op, f)
         mapping = f.replay(feeds)
         recorded = [mapping[key(t)] for t in f._recorded]
-        grads = (*grads, *[None] * len(recorded))
     targets = [mapping[key(t)] for t in f.outputs] + recorded
-    pairs = [(t, g) for t, g in zip(targets, grads, strict=True)
+    pairs = [(t, g) for t, g in zip(targets, grads, strict=False)  # eager: outputs only
              if g is not None and t.dtype.is_differentiable]
     reads = [(r, t.op._attrs["var"]) for r, t in zip(recorded, f._recorded, strict=True)
              if t.op.type == "ReadVariableOp"]
