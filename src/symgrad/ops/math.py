@@ -8,7 +8,6 @@ is ``grad * conj(f'(z))`` (TensorFlow's convention).
 
 from __future__ import annotations
 
-import functools
 import math as _pymath
 from collections.abc import Sequence
 from typing import Any
@@ -449,7 +448,11 @@ def _matmul_kernel(a: np.ndarray, b: np.ndarray, *, transpose_a: bool = False,
 def _bind_matmul(*, transpose_a: bool = False, transpose_b: bool = False) -> Any:
     if not (transpose_a or transpose_b):
         return np.matmul
-    return functools.partial(_matmul_kernel, transpose_a=transpose_a, transpose_b=transpose_b)
+    if transpose_a and transpose_b:
+        return lambda a, b: np.matmul(a.T, b.T)
+    if transpose_a:
+        return lambda a, b: np.matmul(a.T, b)
+    return lambda a, b: np.matmul(a, b.T)
 
 
 register_op("MatMul", _matmul_infer, _matmul_kernel, bind=_bind_matmul)

@@ -49,7 +49,13 @@ def _relu_grad_infer(inputs: Sequence[Tensor]) -> Spec:
     return g.shape.merge_with(f.shape), same_dtype(inputs, ("gradients", "features"))
 
 
-register_op("Relu", _elementwise_infer("Relu", REAL), lambda x: np.maximum(x, x.dtype.type(0)))
+def _relu_specialize(op: Any, consts: list[Any]) -> Any:
+    zero = op._dtypes[0].np.type(0)  # made once per plan, not once per run
+    return lambda x: np.maximum(x, zero)
+
+
+register_op("Relu", _elementwise_infer("Relu", REAL), lambda x: np.maximum(x, x.dtype.type(0)),
+            specialize=_relu_specialize)
 register_op("ReluGrad", _relu_grad_infer, lambda g, f: g * (f > 0))
 
 

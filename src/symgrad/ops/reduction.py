@@ -66,15 +66,35 @@ def reduction_kernel(fn: Any) -> Any:
 def reduction_specialize(fn: Any) -> Any:
     """In a plan, constant axes of an input of known rank are normalised once."""
     def specialize(op: Any, consts: list[Any]) -> Any:
-        rank, axis = op.inputs[0].shape.rank, consts[1]
-        if not rank or axis is None:
+        axes = _static_axes(op, consts)
+        if axes is None:
             return None
-        axes, keep = tuple((np.ravel(axis) % rank).tolist()), op._attrs["keep_dims"]
+        keep = op._attrs["keep_dims"]
 
         def kernel(x: np.ndarray, _: Any) -> Any:
             return _as_input_dtype(fn(x, axis=axes, keepdims=keep), x)
         return kernel
     return specialize
+
+
+def _static_axes(op: Any, consts: list[Any]) -> tuple[int, ...] | None:
+    rank, axis = op.inputs[0].shape.rank, consts[1]
+    if not rank or axis is None:
+        return None
+    return tuple((np.ravel(axis) % rank).tolist())
+
+
+def _mean_specialize(op: Any, consts: list[Any]) -> Any:
+    """A float Mean over axes of static size divides by a count known at compile time."""
+    x, axes = op.inputs[0], _static_axes(op, consts)
+    dims = x.shape.dims
+    if axes is None or not x.dtype.is_floating or any(dims[a] is None for a in axes):
+        return reduction_specialize(_mean)(op, consts)
+    n, keep = math.prod(dims[a] for a in axes), op._attrs["keep_dims"]
+
+    def kernel(x: np.ndarray, _: Any) -> np.ndarray:
+        return np.asarray(np.add.reduce(x, axis=axes, dtype=x.dtype, keepdims=keep) / n)
+    return kernel
 
 
 def _as_input_dtype(out: Any, x: np.ndarray) -> np.ndarray:
@@ -83,9 +103,10 @@ def _as_input_dtype(out: Any, x: np.ndarray) -> np.ndarray:
     return np.asarray(out).astype(x.dtype, copy=False)
 
 
-def register_reduction(op_type: str, fn: Any, allowed: Sequence[dt.DType] = NUMERIC) -> None:
+def register_reduction(op_type: str, fn: Any, allowed: Sequence[dt.DType] = NUMERIC,
+                       specialize: Any = None) -> None:
     register_op(op_type, reduce_infer(op_type, allowed), reduction_kernel(fn),
-                specialize=reduction_specialize(fn))
+                specialize=specialize or reduction_specialize(fn))
 
 
 def axis_tensor(input: Tensor, axis: Any) -> Tensor:
@@ -137,7 +158,7 @@ def _sum(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> Any:
 
 
 register_reduction("Sum", _sum)
-register_reduction("Mean", _mean)
+register_reduction("Mean", _mean, specialize=_mean_specialize)
 register_reduction("Max", _extreme(np.max), REAL)
 register_reduction("Min", _extreme(np.min), REAL)
 register_reduction(

@@ -10,9 +10,10 @@ Variable's reads through that attr.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -41,6 +42,13 @@ def _read_kernel(*, var: Variable) -> np.ndarray:
     return value
 
 
+def _bind_read(*, var: Variable) -> Callable[[], np.ndarray]:
+    def read() -> np.ndarray:
+        value = var._value
+        return value if value is not None else _read_kernel(var=var)
+    return read
+
+
 def _assign_infer(inputs: Sequence[Tensor], *, var: Variable, mode: str) -> Spec:
     value = inputs[0]
     if value.dtype is not var.dtype:
@@ -53,15 +61,31 @@ def _assign_infer(inputs: Sequence[Tensor], *, var: Variable, mode: str) -> Spec
 
 
 def _assign_kernel(value: np.ndarray, *, var: Variable, mode: str) -> np.ndarray:
-    if mode == "assign":
-        new = np.array(value, copy=True)
-    else:
-        old = _read_kernel(var=var)
-        update = np.add if mode == "assign_add" else np.subtract
-        new = update(old, value, out=old) if _unshared(old) else update(old, value)
-    var._value = new
+    return _UPDATES[mode](var, value)
+
+
+def _assign(var: Variable, value: np.ndarray) -> np.ndarray:
+    var._value = new = np.array(value, copy=True)
     var._version += 1
     return new
+
+
+def _assign_add(var: Variable, value: np.ndarray) -> np.ndarray:
+    old = _read_kernel(var=var)
+    var._value = new = np.add(old, value, out=old) if _unshared(old) else np.add(old, value)
+    var._version += 1
+    return new  # type: ignore[no-any-return]
+
+
+def _assign_sub(var: Variable, value: np.ndarray) -> np.ndarray:
+    old = _read_kernel(var=var)
+    var._value = new = (np.subtract(old, value, out=old) if _unshared(old)
+                        else np.subtract(old, value))
+    var._version += 1
+    return new  # type: ignore[no-any-return]
+
+
+_UPDATES = {"assign": _assign, "assign_add": _assign_add, "assign_sub": _assign_sub}
 
 
 def _unshared(a: np.ndarray) -> bool:
@@ -75,8 +99,9 @@ def _unshared(a: np.ndarray) -> bool:
             and sys.getrefcount(a) <= 4)
 
 
-register_op("ReadVariableOp", _read_infer, _read_kernel, stateful=True)
-register_op("AssignVariableOp", _assign_infer, _assign_kernel, stateful=True)
+register_op("ReadVariableOp", _read_infer, _read_kernel, stateful=True, bind=_bind_read)
+register_op("AssignVariableOp", _assign_infer, _assign_kernel, stateful=True,
+            bind=lambda *, var, mode: functools.partial(_UPDATES[mode], var))
 no_gradient("AssignVariableOp")
 
 
