@@ -81,6 +81,33 @@ def numpy_fwd_bwd(ws: list[np.ndarray], x: np.ndarray) -> Callable[[], Any]:
     return call
 
 
+def numpy_update(ws: list[np.ndarray], x: np.ndarray) -> Callable[[], Any]:
+    """Hand-written, with the SGD update fused into the backward pass (one gradient alive)."""
+    def call() -> float:
+        hs = [x]
+        for i, w in enumerate(ws):
+            h = hs[-1] @ w
+            if i < len(ws) - 1:
+                np.maximum(h, 0, out=h)
+            hs.append(h)
+        loss = float(np.mean(np.square(hs[-1])))
+        d = hs.pop() * np.float32(2.0 / hs[0].size)
+        for i in reversed(range(len(ws))):
+            h = hs.pop()
+            g = h.T @ d
+            if i:
+                d = d @ ws[i].T
+                d *= h > 0
+            g *= np.float32(LR)
+            ws[i] -= g
+            del h, g
+        return loss
+    return call
+
+
+LR = 0.01
+
+
 def _sg_loss(tf: Any, x: Any, ws: list[Any]) -> Any:
     h = x
     for i, w in enumerate(ws):
@@ -90,14 +117,20 @@ def _sg_loss(tf: Any, x: Any, ws: list[Any]) -> Any:
     return tf.reduce_mean(tf.square(h))
 
 
-def tf1_fwd_bwd(tf: Any, ws: list[np.ndarray], x: np.ndarray,
-                session_kw: dict[str, Any]) -> tuple[Callable[[], Any], Any]:
+def tf1_fwd_bwd(tf: Any, ws: list[np.ndarray], x: np.ndarray, session_kw: dict[str, Any],
+                update: bool = False) -> tuple[Callable[[], Any], Any]:
+    """TF1 style; with ``update``, one run also applies ``w -= lr * dw`` to every weight
+    (a grouped ``assign_sub``) and fetches the loss instead of the gradients."""
     v1 = tf.compat.v1 if hasattr(tf, "compat") else tf
     graph = tf.Graph()
     with graph.as_default():
         xp = v1.placeholder(tf.float32, x.shape)
         vs = [tf.Variable(tf.zeros(w.shape)) for w in ws]
-        grads = v1.gradients(_sg_loss(tf, xp, vs), vs)
+        loss = _sg_loss(tf, xp, vs)
+        grads = v1.gradients(loss, vs)
+        if update:
+            train = tf.group(*[v.assign_sub(LR * g) for v, g in zip(vs, grads)])
+            grads = [train, loss]
         sess = v1.Session(graph=graph, **session_kw)
         sess.run(v1.global_variables_initializer())
         # Loaded through a feed, not tf.Variable(array): that would keep a copy in the graph.
@@ -144,6 +177,13 @@ def _estimate(symgrad: Any, fetches: Any, feed: Any) -> dict[str, Any]:
     return out
 
 
+def symgrad_session_update(ws: list[np.ndarray], x: np.ndarray) -> Callable[[], Any]:
+    import symgrad
+    call, (fetches, feed) = tf1_fwd_bwd(symgrad, ws, x, {}, update=True)
+    harness.emit(**_estimate(symgrad, fetches, feed))
+    return call
+
+
 def symgrad_function(ws: list[np.ndarray], x: np.ndarray) -> Callable[[], Any]:
     import symgrad
     return tf2_fwd_bwd(symgrad, ws, x, compile_fn=True)
@@ -155,7 +195,8 @@ def symgrad_eager(ws: list[np.ndarray], x: np.ndarray) -> Callable[[], Any]:
 
 
 BUILDERS: dict[str, Callable[[list[np.ndarray], np.ndarray], Callable[[], Any]]] = {
-    "numpy": numpy_fwd_bwd, "symgrad_session": symgrad_session,
+    "numpy": numpy_fwd_bwd, "numpy_update": numpy_update, "symgrad_session": symgrad_session,
+    "symgrad_session_update": symgrad_session_update,
     "symgrad_function": symgrad_function, "symgrad_eager": symgrad_eager, **peers.BUILDERS}
 
 
@@ -213,7 +254,11 @@ def _row(r: dict[str, Any], minimum: float) -> list[Any]:
 
 def _goals(rows: list[dict[str, Any]], minimum: float) -> list[dict[str, Any]]:
     peak = {r["framework"]: r.get("peak_mib") for r in rows if not report.status(r)}
-    sg = peak.get("symgrad_session")
+    sg, fused = peak.get("symgrad_session"), peak.get("symgrad_session_update")
     return [report.goal("memory: symgrad_session peak/minimum", report.ratio(sg, minimum), 1.2),
             report.goal("memory: symgrad_session peak/tf_session",
-                        report.ratio(sg, peak.get("tf_session")), 1.0)]
+                        report.ratio(sg, peak.get("tf_session")), 1.0),
+            report.goal("memory: symgrad_session_update (update fused) peak/minimum",
+                        report.ratio(fused, minimum), 0.9),
+            report.goal("memory: symgrad_session_update peak/tf_session_update",
+                        report.ratio(fused, peak.get("tf_session_update")), 1.0)]

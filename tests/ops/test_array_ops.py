@@ -407,3 +407,16 @@ def test_dynamic_shape_gradients():
         if k == "split":
             expected[:, 0] = 0
         np.testing.assert_array_equal(values[k], expected, err_msg=k)
+
+
+def test_zeros_and_ones_are_consts_only_when_small_in_a_graph():
+    with tf.Graph().as_default():
+        small, big = tf.zeros([10, 10]), tf.ones([1000, 1000], tf.float64)
+        assert small.op.type == "Const" and big.op.type == "Fill"  # as TF: no 8 MB constant
+        assert big.shape.as_list() == [1000, 1000] and big.dtype is tf.float64
+        with tf.Session() as sess:
+            s, b = sess.run([small, big])
+    assert s.shape == (10, 10) and not s.any()
+    assert b.shape == (1000, 1000) and b.dtype == np.float64 and (b == 1).all()
+    eager = tf.zeros([2, 3], tf.int32)
+    assert eager.numpy().tolist() == [[0, 0, 0], [0, 0, 0]] and eager.dtype is tf.int32

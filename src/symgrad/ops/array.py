@@ -7,6 +7,7 @@ TensorFlow, so ``op.inputs`` matches what TF users expect; their gradients are N
 from __future__ import annotations
 
 import builtins
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,7 +15,7 @@ import numpy as np
 
 from .. import dtypes as dt
 from ..gradient_registry import RegisterGradient, no_gradient
-from ..graph import Tensor
+from ..graph import Tensor, get_default_graph
 from ..op_registry import (
     ShapeError,
     Spec,
@@ -320,17 +321,28 @@ def _fill_grad(op: Any, grad: Tensor) -> tuple[None, Tensor]:
 
 
 def zeros(shape: Any, dtype: Any = dt.float32, name: str | None = None) -> Tensor:
-    d = dt.as_dtype(dtype)
-    if isinstance(shape, Tensor) and constant_value(shape) is None:
-        return fill(shape, constant(0, d), name=name)
-    return constant(np.zeros(as_shape(_static(shape)).as_list(), d.np), name=name or "zeros")
+    """A tensor of zeros: a Const when small and built into a graph, else a Fill (as TF)."""
+    return _filled(shape, 0, dtype, name or "zeros")
 
 
 def ones(shape: Any, dtype: Any = dt.float32, name: str | None = None) -> Tensor:
+    """A tensor of ones: a Const when small and built into a graph, else a Fill (as TF)."""
+    return _filled(shape, 1, dtype, name or "ones")
+
+
+_SMALL = 1000  # elements: TF's bound for a zeros/ones Const in a graph
+
+
+def _filled(shape: Any, value: int, dtype: Any, name: str) -> Tensor:
+    """Graphs hold small constants as values but big ones as a Fill op, so a large
+    ``zeros`` initial value costs no memory until it runs."""
     d = dt.as_dtype(dtype)
     if isinstance(shape, Tensor) and constant_value(shape) is None:
-        return fill(shape, constant(1, d), name=name)
-    return constant(np.ones(as_shape(_static(shape)).as_list(), d.np), name=name or "ones")
+        return fill(shape, constant(value, d), name=name)
+    dims = as_shape(_static(shape)).as_list()
+    if math.prod(dims) < _SMALL and not get_default_graph().eager:
+        return constant(np.full(dims, value, d.np), name=name)
+    return fill(dims, constant(value, d), name=name)
 
 
 def _static(shape: Any) -> Any:

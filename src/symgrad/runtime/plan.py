@@ -22,6 +22,7 @@ from ..graph import Operation, Tensor
 from ..op_registry import _ERRSTATE, _IGNORE, OPS
 from . import rewrite
 from .inplace import inplace_kernel
+from .schedule import updates_early
 
 Key = tuple[int, int]
 
@@ -103,6 +104,7 @@ class Plan:
                 step.fn = specialize(step.op, [consts.get(s) for s in step.ins]) or step.fn
         self.fetch_slots = [alias.get(s, s) for s in self.fetch_slots]
         keep = set(self.fetch_slots) | set(self.feed_slots)
+        raw = updates_early(raw, keep)
         self.consts = consts
         self.steps = _schedule(raw, keep | set(consts))
         self._generated = _generate(self) if len(self.steps) <= GENERATE_LIMIT else None
