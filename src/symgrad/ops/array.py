@@ -340,7 +340,9 @@ def _filled(shape: Any, value: int, dtype: Any, name: str) -> Tensor:
     if isinstance(shape, Tensor) and constant_value(shape) is None:
         return fill(shape, constant(value, d), name=name)
     dims = as_shape(_static(shape)).as_list()
-    if math.prod(dims) < _SMALL and not get_default_graph().eager:
+    if None in dims:
+        raise ValueError(f"{name}: the shape must be fully defined, got {dims}")
+    if math.prod(d for d in dims if d is not None) < _SMALL and not get_default_graph().eager:
         return constant(np.full(dims, value, d.np), name=name)
     return fill(dims, constant(value, d), name=name)
 
