@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from . import dtypes, errors, nn, op_registry, ops
+from . import compat, dtypes, errors, nn, op_registry, ops
 from . import testing as test
 from .autodiff.custom_gradient import custom_gradient
 from .autodiff.forward import ForwardAccumulator

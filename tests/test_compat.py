@@ -1,0 +1,26 @@
+"""tf.compat.v1 / v2: TF2-era spellings of the same API."""
+
+import pytest
+
+import symgrad as tf
+
+
+def test_a_tf1_program_written_against_compat_v1():
+    v1 = tf.compat.v1
+    v1.disable_eager_execution()
+    with tf.Graph().as_default():
+        x = v1.placeholder(tf.float32, [None, 2])
+        w = tf.Variable([[1.0], [2.0]])
+        y = tf.reduce_sum(tf.matmul(x, w))
+        (gw,) = v1.gradients(y, [w])
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            out, g = sess.run([y, gw], {x: [[1.0, 1.0], [2.0, 0.0]]})
+    assert out == 5.0 and g.tolist() == [[3.0], [1.0]]
+    assert tf.compat.v2.GradientTape is tf.GradientTape and v1.Session is tf.Session
+
+
+def test_an_api_symgrad_lacks_is_named():
+    with pytest.raises(AttributeError, match="symgrad.compat.v1' has no attribute 'estimator'"):
+        tf.compat.v1.estimator  # noqa: B018
+    assert tf.compat.v1.float32 is tf.float32
