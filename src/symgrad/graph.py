@@ -31,9 +31,22 @@ _VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")
 def user_frame() -> tuple[str, int]:
     """(file, line) of the innermost caller outside the symgrad package."""
     frame = sys._getframe(1)
-    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+    inside = _IN_PACKAGE
+    while frame.f_back is not None:
+        code = frame.f_code
+        known = inside.get(code)
+        if known is None:
+            known = inside[code] = code.co_filename.startswith(_PACKAGE_DIR)
+        if not known:
+            break
         frame = frame.f_back
     return frame.f_code.co_filename, frame.f_lineno
+
+
+# Code object -> defined inside the package?  One dict lookup per frame instead of a string
+# comparison: every op creation walks a few frames.  Bounded by the program's code objects
+# (cleared if a program makes code dynamically without end).
+_IN_PACKAGE: dict[Any, bool] = {}
 
 
 class Operation:
@@ -55,6 +68,7 @@ class Operation:
         out_dtypes: Sequence[dt.DType],
         out_shapes: Sequence[TensorShape],
     ) -> None:
+        local = graph._local
         self.graph = graph
         self.type = op_type
         self.name = name
@@ -64,10 +78,11 @@ class Operation:
         self._shapes = list(out_shapes)
         self._values: list[Any] | None = None
         self._outs: list[Any] = [None] * len(self._dtypes)
-        self._gradient_op_type: str | None = graph._override_for(op_type)
-        deps = getattr(graph._local, "control_deps", None)
+        override = local.override
+        self._gradient_op_type: str | None = override.get(op_type) if override else None
+        deps = local.control_deps
         self.control_inputs: tuple[Operation, ...] = tuple(deps) if deps else ()
-        self.traceback = user_frame()
+        self.traceback = _STATE.frame or user_frame()
         # While a gradient rule runs: the inputs whose gradient nobody needs (as TF's).
         self.skip_input_indices: tuple[int, ...] | None = None
 
@@ -302,28 +317,29 @@ class Graph:
         self.eager = eager
         self.building_function = False
         self._ops: list[Operation] | None = None if eager else []
-        self._by_name: Any = weakref.WeakValueDictionary() if eager else {}
+        # name -> op; in the eager graph name -> weak reference (ops live only while used)
+        self._by_name: dict[str, Any] = {}
         self._names_in_use: dict[str, int] = {}
         self._lock = threading.Lock()
-        self._local = threading.local()
+        self._local = _GraphLocal()
         self.variables: list[Any] = []
         self.collections: dict[str, list[Any]] = {}
         self._scalar_cache: dict[Any, Any] = {}  # eager only: Python scalars as constants
 
     # -- per-thread scope state
     def _scope(self) -> str:
-        return getattr(self._local, "scope", "")
+        return self._local.scope  # type: ignore[no-any-return]
 
     def _override_map(self) -> dict[str, str]:
-        return getattr(self._local, "override", {})
+        return self._local.override  # type: ignore[no-any-return]
 
     def _override_for(self, op_type: str) -> str | None:
-        omap = getattr(self._local, "override", None)
+        omap = self._local.override
         return omap.get(op_type) if omap else None
 
     # -- names
     def unique_name(self, name: str, mark_as_used: bool = True) -> str:
-        scope = self._scope()
+        scope = self._local.scope
         full = f"{scope}/{name}" if scope else name
         key = full.lower()
         with self._lock:
@@ -342,24 +358,37 @@ class Graph:
         return full
 
     def _add_op(self, op: Operation) -> None:
+        if self._ops is None:  # eager: a weak entry, dropped when the op dies
+            by_name, name = self._by_name, op.name
+
+            def forget(ref: weakref.ref[Operation]) -> None:
+                if by_name.get(name) is ref:
+                    del by_name[name]
+            by_name[name] = weakref.ref(op, forget)
+            return
         with self._lock:
-            if self._ops is not None:
-                self._ops.append(op)
+            self._ops.append(op)
             self._by_name[op.name] = op
+
+    def _op_named(self, name: str) -> Operation | None:
+        entry = self._by_name.get(name)
+        if entry is None or self._ops is not None:
+            return entry  # type: ignore[no-any-return]
+        return entry()  # type: ignore[no-any-return]
 
     # -- lookup
     def get_operations(self) -> list[Operation]:
         if self._ops is None:
-            return list(self._by_name.values())
+            return [op for op in (r() for r in list(self._by_name.values())) if op is not None]
         return list(self._ops)
 
     def get_operation_by_name(self, name: str) -> Operation:
         if not isinstance(name, str):
             raise TypeError(f"Operation names are strings, got {type(name).__name__}")
-        try:
-            return self._by_name[name]
-        except KeyError:
-            raise KeyError(f"The name '{name}' refers to an Operation not in the graph.") from None
+        op = self._op_named(name)
+        if op is None:
+            raise KeyError(f"The name '{name}' refers to an Operation not in the graph.")
+        return op
 
     def get_tensor_by_name(self, name: str) -> Tensor:
         if not isinstance(name, str) or ":" not in name:
@@ -367,7 +396,7 @@ class Graph:
                 f"The name {name!r} looks like an Operation name, not a Tensor name: "
                 "tensor names look like '<op_name>:<output_index>'.")
         op_name, _, index = name.rpartition(":")
-        op = self.get_operation_by_name(op_name) if op_name in self._by_name else None
+        op = self._op_named(op_name)
         if op is None:
             raise KeyError(f"The name '{name}' refers to a Tensor which does not exist. "
                            f"The operation, '{op_name}', does not exist in the graph.")
@@ -431,7 +460,7 @@ class Graph:
     @contextlib.contextmanager
     def control_dependencies(self, control_inputs: Sequence[Any] | None) -> Iterator[None]:
         """Ops created inside run after ``control_inputs`` (ops or tensors) when executed."""
-        old = getattr(self._local, "control_deps", [])
+        old = self._local.control_deps
         if control_inputs is None:
             new: list[Operation] = []
         else:
@@ -455,12 +484,26 @@ class Graph:
         return f"<symgrad.Graph {kind} at {id(self):#x}>"
 
 
+class _GraphLocal(threading.local):
+    """A graph's per-thread scope state.  Every attribute has a default: ``getattr`` with
+    a default on a ``threading.local`` that lacks the attribute costs a caught
+    AttributeError (about a microsecond), which every op creation would pay."""
+
+    def __init__(self) -> None:
+        self.scope = ""
+        self.override: dict[str, str] = {}
+        self.control_deps: list[Operation] = []
+
+
 class _ThreadState(threading.local):
     def __init__(self) -> None:
         self.graphs: list[Graph] = []
         self.sessions: list[Any] = []
         self.tapes: list[Any] = []
         self.remap: dict[tuple[int, int], Any] | None = None
+        # While a built-in gradient rule runs: the user's line that asked for the gradient
+        # (what user_frame would find), so its ops need not walk the stack to it.
+        self.frame: tuple[str, int] | None = None
 
 
 _STATE = _ThreadState()

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import dtypes as dt
 from .errors import InvalidArgumentError, OpError
-from .graph import Graph, Operation, Tensor, _state, get_default_graph
+from .graph import _STATE, Graph, Operation, Tensor, _state, get_default_graph
 from .shapes import TensorShape
 
 Spec = tuple[TensorShape, dt.DType]
@@ -79,8 +79,13 @@ def apply_op(op_type: str, inputs: Sequence[Tensor], attrs: dict[str, Any] | Non
     """Create an op of ``op_type`` in the default graph; run it now if in eager mode."""
     opdef = OPS[op_type]
     graph = get_default_graph()
-    attrs = attrs or {}
-    inputs = [t if t.op.graph is graph else _cross_graph(graph, t, op_type) for t in inputs]
+    if attrs is None:
+        attrs = {}
+    for t in inputs:
+        if t.op.graph is not graph:
+            inputs = [t if t.op.graph is graph else _cross_graph(graph, t, op_type)
+                      for t in inputs]
+            break
     op_name = graph.unique_name(name or _DEFAULT_NAMES.get(op_type, op_type))
     try:
         specs = opdef.infer(inputs, **attrs)
@@ -88,16 +93,24 @@ def apply_op(op_type: str, inputs: Sequence[Tensor], attrs: dict[str, Any] | Non
         where = _where(graph)
         raise type(e)(f"{op_type} op '{op_name}'{where}: {e}") from None
     if isinstance(specs, tuple):
-        specs = [specs]
-    op = Operation(graph, op_type, op_name, inputs, attrs, [s[1] for s in specs],
-                   [s[0] for s in specs])
-    if graph.eager and not opdef.symbolic and all(t.op._values is not None for t in inputs):
-        op._values = run_kernel(op, opdef.kernel, [t._value for t in inputs])
-        if numerics_hook is not None:
-            numerics_hook(op, op._values)
-        op._shapes = [TensorShape.of_array(v.shape) for v in op._values]
+        op = Operation(graph, op_type, op_name, inputs, attrs, [specs[1]], [specs[0]])
+    else:
+        op = Operation(graph, op_type, op_name, inputs, attrs, [s[1] for s in specs],
+                       [s[0] for s in specs])
+    if graph.eager and not opdef.symbolic:
+        args = []
+        for t in inputs:
+            values = t.op._values
+            if values is None:
+                break  # fed by a placeholder: the op stays symbolic
+            args.append(values[t.value_index])
+        else:
+            values = op._values = run_kernel(op, opdef.kernel, args)
+            if numerics_hook is not None:
+                numerics_hook(op, values)
+            op._shapes = [TensorShape.of_array(v.shape) for v in values]
     graph._add_op(op)
-    tapes = _state().tapes
+    tapes = _STATE.tapes
     if tapes:
         for tape in tapes:
             tape._record(op)
@@ -137,6 +150,10 @@ def run_kernel(op: Operation, kernel: KernelFn, args: Sequence[Any]) -> list[Any
     finally:
         if token is not None:
             _ERRSTATE.reset(token)  # type: ignore[union-attr]
+    if type(out) is np.ndarray and len(op._dtypes) == 1:
+        if out.dtype is op._dtypes[0].np:
+            return [out]
+        return [_as_array(out, op._dtypes[0])]
     outs = list(out) if isinstance(out, tuple) else [out]
     return [_as_array(v, d) for v, d in zip(outs, op._dtypes)]
 

@@ -4,6 +4,7 @@ import numpy as np
 from optable import OpCase, complex_randn, fixed, parametrize, positive, randn, uniform
 
 import symgrad as tf
+from symgrad.op_registry import apply_op
 
 C = (np.complex64, np.complex128)
 I32 = np.int32
@@ -32,6 +33,11 @@ CASES = [
     _u("Tan", tf.tan, np.tan, uniform(-1, 1, 3, 4)),
     _u("Tanh", tf.tanh, np.tanh),
     _u("Sigmoid", tf.sigmoid, lambda x: 1 / (1 + np.exp(-x))),
+    # the backward kernels of Tanh and Sigmoid, differentiable again (second order)
+    OpCase("TanhGrad", lambda y, dy: apply_op("TanhGrad", [y, dy]).outputs,
+           lambda y, dy: dy * (1 - y * y), [uniform(-0.9, 0.9, 3, 4), randn(3, 4)]),
+    OpCase("SigmoidGrad", lambda y, dy: apply_op("SigmoidGrad", [y, dy]).outputs,
+           lambda y, dy: dy * y * (1 - y), [uniform(0.1, 0.9, 3, 4), randn(3, 4)]),
     _u("Reciprocal", tf.reciprocal, lambda x: 1 / x, positive(3, 4)),
     _u("Erf", tf.erf, lambda x: np.vectorize(__import__("math").erf)(x)),
     _u("Exp", tf.exp, np.exp, complex_randn(3, 4), dtypes=C, name="complex"),

@@ -203,7 +203,7 @@ def _elementwise(c: Call) -> list[Tensor]:
     return c.apply([c.aligned(i, rank) for i in range(len(c.xs))])
 
 
-@batching_rule("AddN", "ReluGrad", "SqrtGrad", "RsqrtGrad")
+@batching_rule("AddN", "ReluGrad", "SqrtGrad", "RsqrtGrad", "TanhGrad", "SigmoidGrad")
 def _same_shape(c: Call) -> list[Tensor]:
     """Ops whose inputs must have equal shapes: unbatched inputs are broadcast over K."""
     return c.apply([c.full(i) for i in range(len(c.xs))])

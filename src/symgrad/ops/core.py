@@ -267,9 +267,14 @@ def _prevent_gradient_grad(op: Any, grad: Tensor) -> Tensor:
 
 def _unary_infer(op_type: str, allowed: Sequence[dt.DType],
                  out: Callable[[dt.DType], dt.DType] | None) -> Callable[..., Spec]:
+    ok = frozenset(allowed)
+
     def infer(inputs: Sequence[Tensor], **_: Any) -> Spec:
-        check_dtype(op_type, inputs[0], allowed)
-        return inputs[0].shape, out(inputs[0].dtype) if out else inputs[0].dtype
+        x = inputs[0]
+        d = x.dtype
+        if d not in ok:
+            check_dtype(op_type, x, allowed)
+        return x.shape, out(d) if out else d
     return infer
 
 
@@ -299,10 +304,23 @@ def broadcast_infer(op_type: str, inputs: Sequence[Tensor]) -> TensorShape:
 
 def _binary_infer(op_type: str, allowed: Sequence[dt.DType],
                   out: dt.DType | None) -> Callable[..., Spec]:
+    ok = frozenset(allowed)
+
     def infer(inputs: Sequence[Tensor], **_: Any) -> Spec:
-        d = same_dtype(inputs)
-        check_dtype(op_type, inputs[0], allowed)
-        return broadcast_infer(op_type, inputs), out or d
+        x, y = inputs
+        d = x.dtype
+        if y.dtype is not d or d not in ok:
+            same_dtype(inputs)
+            check_dtype(op_type, x, allowed)
+        sx, sy = x.shape, y.shape
+        # The common cases without the general rule: equal shapes, or a scalar operand.
+        if sx.dims == sy.dims or sy.dims == ():
+            shape = sx
+        elif sx.dims == ():
+            shape = sy
+        else:
+            shape = broadcast_infer(op_type, inputs)
+        return shape, out or d
     return infer
 
 

@@ -9,7 +9,7 @@ is ``grad * conj(f'(z))`` (TensorFlow's convention).
 from __future__ import annotations
 
 import math as _pymath
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -126,12 +126,21 @@ def _rsqrt_grad_kernel(y: np.ndarray, g: np.ndarray) -> np.ndarray:
     return np.where(g == 0, 0, out).astype(y.dtype)
 
 
-def _grad_infer(inputs: Sequence[Tensor], **_: Any) -> Spec:
-    return inputs[0].shape, same_dtype(inputs, ("y", "dy"))
+def _grad_infer(op_type: str) -> Callable[..., Spec]:
+    def infer(inputs: Sequence[Tensor]) -> Spec:
+        y, dy = inputs
+        d = same_dtype(inputs, ("y", "dy"))
+        check_dtype(op_type, y, FLOAT_COMPLEX, "y")
+        if y.shape.dims == dy.shape.dims:
+            return y.shape, d
+        if not y.shape.is_compatible_with(dy.shape):
+            raise ShapeError(f"y and dy must have the same shape, got {y.shape} and {dy.shape}")
+        return y.shape.merge_with(dy.shape), d
+    return infer
 
 
-register_op("SqrtGrad", _grad_infer, _sqrt_grad_kernel)
-register_op("RsqrtGrad", _grad_infer, _rsqrt_grad_kernel)
+register_op("SqrtGrad", _grad_infer("SqrtGrad"), _sqrt_grad_kernel)
+register_op("RsqrtGrad", _grad_infer("RsqrtGrad"), _rsqrt_grad_kernel)
 
 
 @RegisterGradient("Sqrt")
@@ -199,18 +208,47 @@ def _tan_grad(op: Any, grad: Tensor) -> Tensor:
     return grad * conj(c * c)
 
 
+# TanhGrad(y, dy) and SigmoidGrad(y, dy): the backward kernels of Tanh and Sigmoid, as in
+# TF's graphs (one op each instead of three; `y` arrives conjugated from the rule).
+
+
+register_op("TanhGrad", _grad_infer("TanhGrad"), lambda y, dy: dy * (1 - y * y))
+register_op("SigmoidGrad", _grad_infer("SigmoidGrad"), lambda y, dy: dy * (y * (1 - y)))
+
+
+def _tanh_grad_op(y: Tensor, dy: Tensor) -> Tensor:
+    return apply_op("TanhGrad", [y, dy])._output(0)
+
+
+def _sigmoid_grad_op(y: Tensor, dy: Tensor) -> Tensor:
+    return apply_op("SigmoidGrad", [y, dy])._output(0)
+
+
 @RegisterGradient("Tanh")
 def _tanh_grad(op: Any, grad: Tensor) -> Tensor:
-    """dx = g · conj(1 - y²)."""
-    y = conj(op.outputs[0])
-    return grad * (1 - y * y)
+    """dx = g · conj(1 - y²), as one TanhGrad op."""
+    return _tanh_grad_op(conj(op.outputs[0]), grad)
+
+
+@RegisterGradient("TanhGrad")
+def _tanh_grad_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
+    """d y = -2 g · conj(dy) · conj(y); d dy = TanhGrad(conj(y), g)."""
+    y, dy = conj(op.inputs[0]), conj(op.inputs[1])
+    return grad * -2.0 * dy * y, _tanh_grad_op(y, grad)
 
 
 @RegisterGradient("Sigmoid")
 def _sigmoid_grad(op: Any, grad: Tensor) -> Tensor:
-    """dx = g · conj(y (1 - y))."""
-    y = conj(op.outputs[0])
-    return grad * (y * (1 - y))
+    """dx = g · conj(y (1 - y)), as one SigmoidGrad op."""
+    return _sigmoid_grad_op(conj(op.outputs[0]), grad)
+
+
+@RegisterGradient("SigmoidGrad")
+def _sigmoid_grad_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
+    """d y = g · conj(dy) · (1 - 2 conj(y)); d dy = SigmoidGrad(conj(y), g)."""
+    y, dy = conj(op.inputs[0]), conj(op.inputs[1])
+    gb = grad * dy
+    return gb - 2.0 * gb * y, _sigmoid_grad_op(y, grad)
 
 
 @RegisterGradient("Reciprocal")
