@@ -73,6 +73,17 @@ class RegisterGradient:
         return fn
 
 
+def runs_user_code(fn: GradFn) -> GradFn:
+    """Mark a built-in rule that calls the user's code (a custom_gradient's grad_fn): the
+    ops it makes record their own source lines, not the line that asked for the gradient
+    (see ``autodiff.backprop.apply_rule``)."""
+    USER_CODE_RULES.add(fn)
+    return fn
+
+
+USER_CODE_RULES: set[GradFn] = set()
+
+
 def no_gradient(op_type: str) -> None:
     """Declare ``op_type`` not differentiable: no gradient flows through it, and no error."""
     if not isinstance(op_type, str):

@@ -342,6 +342,19 @@ class Graph:
         scope = self._local.scope
         full = f"{scope}/{name}" if scope else name
         key = full.lower()
+        names = self._names_in_use
+        if self.eager and mark_as_used:
+            # Names of eager ops are labels for messages and drawings: no lock (two threads
+            # may, rarely, both get a name; each op is still its own object).
+            count = names.get(key, 0)
+            names[key] = count + 1
+            if count == 0:
+                return full
+            unique = f"{full}_{count}"
+            while unique.lower() in names:
+                count += 1
+                unique = f"{full}_{count}"
+            return unique
         with self._lock:
             count = self._names_in_use.get(key, 0)
             if mark_as_used:

@@ -108,7 +108,10 @@ def apply_op(op_type: str, inputs: Sequence[Tensor], attrs: dict[str, Any] | Non
             values = op._values = run_kernel(op, opdef.kernel, args)
             if numerics_hook is not None:
                 numerics_hook(op, values)
-            op._shapes = [TensorShape.of_array(v.shape) for v in values]
+            shapes = op._shapes
+            for i, v in enumerate(values):
+                if shapes[i].dims != v.shape:  # the rule left a size open (or no rule ran)
+                    shapes[i] = TensorShape.of_array(v.shape)
     graph._add_op(op)
     tapes = _STATE.tapes
     if tapes:

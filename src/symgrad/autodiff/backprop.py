@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..gradient_registry import gradient_registry
-from ..graph import Operation, Tensor
+from ..gradient_registry import USER_CODE_RULES, gradient_registry
+from ..graph import _PACKAGE_DIR, Operation, Tensor, _state, user_frame
 from ..ops.core import convert_to_tensor
 
 Key = tuple[int, int]
@@ -120,16 +120,24 @@ def backprop(targets: Sequence[Tensor], seeds: Sequence[Tensor], sources: Sequen
         return g
 
     ready = deque(walk.ops[i] for i, n in pending.items() if n == 0)
+    edges, source_of = walk.edges, walk.source_of
     while ready:
         op = ready.popleft()
-        out_grads = [total((id(op), i)) for i in range(op.num_outputs)]
-        skip = tuple(i for i, t in enumerate(op.inputs)
-                     if (id(op), i) not in walk.edges
-                     or id(t.op) not in between and key(t) not in walk.source_of)
-        in_grads = apply_rule(op, out_grads, use_override, skip) if any(
-            g is not None for g in out_grads) else [None] * len(op.inputs)
-        for i, (t, dx) in enumerate(zip(op.inputs, in_grads)):
-            if (id(op), i) not in walk.edges:
+        op_id = id(op)
+        out_grads = [total((op_id, i)) for i in range(len(op._dtypes))]
+        inputs = op._inputs
+        skip = tuple(i for i, t in enumerate(inputs)
+                     if (op_id, i) not in edges
+                     or id(t.op) not in between and key(t) not in source_of)
+        in_grads: list[Tensor | None]
+        for out_grad in out_grads:
+            if out_grad is not None:
+                in_grads = apply_rule(op, out_grads, use_override, skip)
+                break
+        else:
+            in_grads = [None] * len(inputs)
+        for i, (t, dx) in enumerate(zip(inputs, in_grads)):
+            if (op_id, i) not in edges:
                 continue
             if dx is not None:
                 grads[key(t)].append(dx)
@@ -157,28 +165,54 @@ def apply_rule(op: Operation, out_grads: list[Tensor | None], use_override: bool
     if not op.inputs:
         return []
     op_type = (op._gradient_op_type if use_override else None) or op.type
-    if op_type not in gradient_registry:
+    entry = gradient_registry._registry.get(op_type)
+    if entry is None:
         raise LookupError(
             f"No gradient defined for operation '{op.name}' (op type: {op_type}), created at "
             f"{op.location}. In general every operation must have an associated "
             f"`@RegisterGradient` for correct autodiff; if this op is not differentiable, "
             f"declare it with `NoGradient(\"{op_type}\")` (or wrap its output in "
             "`stop_gradient`).")
-    fn = gradient_registry.lookup(op_type)
+    fn = entry[0]
     if fn is None:
         return [None] * len(op.inputs)
-    from ..ops.array import zeros_like
+    if any(g is None for g in out_grads):  # an output nobody differentiated: zeros
+        from ..ops.array import zeros_like
 
-    filled = [g if g is not None or not t.dtype.is_differentiable else zeros_like(t)
-              for g, t in zip(out_grads, op.outputs)]
+        out_grads = [g if g is not None or not t.dtype.is_differentiable else zeros_like(t)
+                     for g, t in zip(out_grads, op.outputs)]
+    graph, state = op.graph, _state()
+    local, frame = graph._local, state.frame
+    scope = local.scope
+    if frame is None and _is_builtin(fn):
+        # A built-in rule's ops are all made at the line that asked for the gradient: find
+        # it once, not once per op.  (A user's rule keeps its own lines.)
+        state.frame = user_frame()
     op.skip_input_indices = skip
+    local.scope = graph.unique_name(f"{op.name}_grad")  # as name_scope, without its checks
     try:
-        with op.graph.name_scope(f"{op.name}_grad"):
-            result = fn(op, *filled)
+        result = fn(op, *out_grads)
     finally:
+        local.scope = scope
+        state.frame = frame
         op.skip_input_indices = None
-    return [None if i in skip else g
-            for i, g in enumerate(_check_rule_result(op, op_type, result))]
+    checked = _check_rule_result(op, op_type, result)
+    if skip:
+        return [None if i in skip else g for i, g in enumerate(checked)]
+    return checked
+
+
+def _is_builtin(fn: Any) -> bool:
+    """Is ``fn`` a rule of the package that runs no user code?"""
+    builtin = _BUILTIN.get(fn)
+    if builtin is None:
+        code = getattr(fn, "__code__", None)
+        builtin = _BUILTIN[fn] = (code is not None and fn not in USER_CODE_RULES
+                                  and code.co_filename.startswith(_PACKAGE_DIR))
+    return builtin
+
+
+_BUILTIN: dict[Any, bool] = {}
 
 
 def _check_rule_result(op: Operation, op_type: str, result: Any) -> list[Tensor | None]:
@@ -194,6 +228,9 @@ def _check_rule_result(op: Operation, op_type: str, result: Any) -> list[Tensor 
     for i, (t, g) in enumerate(zip(op.inputs, result)):
         if g is None:
             checked.append(None)
+            continue
+        if type(g) is Tensor and g.dtype is t.dtype and g.shape.dims == t.shape.dims:
+            checked.append(g)  # the common case, nothing to check further
             continue
         if not isinstance(g, Tensor):
             g = convert_to_tensor(g, dtype=t.dtype)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import nest
-from ..gradient_registry import RegisterGradient
+from ..gradient_registry import RegisterGradient, runs_user_code
 from ..graph import Tensor, _state, get_default_graph
 from ..op_registry import Spec, apply_op, register_op
 from ..ops.core import convert_to_tensor
@@ -82,6 +82,7 @@ class _GradFn:
 
 
 @RegisterGradient("CustomGradient")
+@runs_user_code
 def _custom_gradient_grad(op: Any, *grads: Tensor) -> list[Any]:
     """(None for each forwarded output) + grad_fn(*grads)."""
     from ..graph import remap_scope

@@ -26,7 +26,7 @@ from .variables import Variable
 def _binary(fn: Any, reverse: bool = False) -> Any:
     if reverse:
         return lambda self, other: fn(other, self)
-    return lambda self, other: fn(self, other)
+    return fn  # a plain function: as a method, ``x * y`` calls fn(x, y) with no extra frame
 
 
 def _eq(self: Any, other: Any) -> Any:

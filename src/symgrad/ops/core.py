@@ -160,13 +160,16 @@ def _eager_scalar(value: Any, d: dt.DType | None) -> Tensor:
 def convert_n(values: Iterable[Any], what: str = "values") -> list[Tensor]:
     """Convert several values; Python values take the dtype of the first tensor among them."""
     values = list(values)
-    like = next((v for v in values if isinstance(v, Tensor) or hasattr(v, "_as_tensor")), None)
-    d = convert_to_tensor(like).dtype if like is not None else None
-    return [convert_to_tensor(v, None if _is_tensorish(v) else d) for v in values]
+    like = next((v for v in values if _is_tensorish(v)), None)
+    d = None if like is None else like.dtype if isinstance(like, Tensor) else (
+        convert_to_tensor(like).dtype)
+    return [v if isinstance(v, Tensor) else convert_to_tensor(v, None if _is_tensorish(v) else d)
+            for v in values]
 
 
 def _is_tensorish(v: Any) -> bool:
-    return isinstance(v, Tensor) or hasattr(v, "_as_tensor")
+    # (Python scalars first: hasattr on them raises and catches an AttributeError.)
+    return isinstance(v, Tensor) or type(v) not in _SCALARS and hasattr(v, "_as_tensor")
 
 
 def check_dtype(op_type: str, t: Tensor, allowed: Sequence[dt.DType], arg: str = "x") -> None:
@@ -414,6 +417,9 @@ def unbroadcast(grad: Tensor, x: Tensor, others: Sequence[Tensor] = ()) -> Tenso
     (``[None, 64] + [64]``), and the gradient costs one Sum or nothing.  Otherwise the axes
     come from ``BroadcastGradientArgs`` at run time, as in TF.
     """
+    gd = grad.shape.dims
+    if gd is not None and gd == x.shape.dims and None not in gd:
+        return grad  # same static shape: nothing was broadcast
     from .array import reshape, shape
     from .reduction import reduce_sum
 
@@ -449,7 +455,7 @@ def binary_grad(op_type: str) -> Callable[[Callable[..., Any]], Callable[..., An
     def decorate(rule: Callable[..., Any]) -> Callable[..., Any]:
         def grad_fn(op: Any, grad: Tensor) -> list[Tensor | None]:
             grads = rule(op, grad)
-            ins, skip = op.inputs, op.skip_input_indices or ()
+            ins, skip = op._inputs, op.skip_input_indices or ()
             return [None if g is None or i in skip else unbroadcast(g, x, ins[:i] + ins[i + 1:])
                     for i, (g, x) in enumerate(zip(grads, ins))]
         grad_fn.__name__ = rule.__name__

@@ -32,7 +32,7 @@ from typing import Any
 from .. import nest
 from ..autodiff.backprop import backprop, key
 from ..errors import InvalidArgumentError
-from ..gradient_registry import RegisterGradient
+from ..gradient_registry import RegisterGradient, runs_user_code
 from ..graph import Graph, Operation, Tensor, _state, get_default_graph
 from ..op_registry import OPS, Spec, add_computed_op, apply_op, register_op
 from ..ops.core import convert_to_tensor, placeholder
@@ -288,6 +288,7 @@ register_op("PartitionedCall", _call_infer, _call_kernel, stateful=True)
 
 
 @RegisterGradient("PartitionedCall")
+@runs_user_code
 def _partitioned_call_grad(op: Any, *grads: Tensor) -> list[Tensor | None]:
     """Differentiate the body re-created on the call's inputs and recorded values.
 
