@@ -325,6 +325,7 @@ class Graph:
         self.variables: list[Any] = []
         self.collections: dict[str, list[Any]] = {}
         self._scalar_cache: dict[Any, Any] = {}  # eager only: Python scalars as constants
+        self._sweep_at = _SWEEP_MIN  # eager only: see _add_op
 
     # -- per-thread scope state
     def _scope(self) -> str:
@@ -345,7 +346,15 @@ class Graph:
         names = self._names_in_use
         if self.eager and mark_as_used:
             # Names of eager ops are labels for messages and drawings: no lock (two threads
-            # may, rarely, both get a name; each op is still its own object).
+            # may, rarely, both get a name; each op is still its own object).  A scoped
+            # name (a gradient rule's ops, a name scope) is made unique among the live ops
+            # only, so that a long eager loop does not remember every scope it ran.
+            if scope:
+                unique, count = full, 0
+                while unique in self._by_name and self._by_name[unique]() is not None:
+                    count += 1
+                    unique = f"{full}_{count}"
+                return unique
             count = names.get(key, 0)
             names[key] = count + 1
             if count == 0:
@@ -371,13 +380,15 @@ class Graph:
         return full
 
     def _add_op(self, op: Operation) -> None:
-        if self._ops is None:  # eager: a weak entry, dropped when the op dies
-            by_name, name = self._by_name, op.name
-
-            def forget(ref: weakref.ref[Operation]) -> None:
-                if by_name.get(name) is ref:
+        if self._ops is None:
+            # Eager: a weak entry.  Dead entries are swept when the table has doubled since
+            # the last sweep, so it stays proportional to the live ops at O(1) per op.
+            by_name = self._by_name
+            by_name[op.name] = weakref.ref(op)
+            if len(by_name) >= self._sweep_at:
+                for name in [n for n, r in by_name.items() if r() is None]:
                     del by_name[name]
-            by_name[name] = weakref.ref(op, forget)
+                self._sweep_at = max(_SWEEP_MIN, 2 * len(by_name))
             return
         with self._lock:
             self._ops.append(op)
@@ -495,6 +506,9 @@ class Graph:
     def __repr__(self) -> str:
         kind = "eager" if self.eager else "graph"
         return f"<symgrad.Graph {kind} at {id(self):#x}>"
+
+
+_SWEEP_MIN = 1024
 
 
 class _GraphLocal(threading.local):

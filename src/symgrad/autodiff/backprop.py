@@ -120,6 +120,7 @@ def backprop(targets: Sequence[Tensor], seeds: Sequence[Tensor], sources: Sequen
         return g
 
     ready = deque(walk.ops[i] for i, n in pending.items() if n == 0)
+    where = _state().frame or user_frame()
     edges, source_of = walk.edges, walk.source_of
     while ready:
         op = ready.popleft()
@@ -132,7 +133,7 @@ def backprop(targets: Sequence[Tensor], seeds: Sequence[Tensor], sources: Sequen
         in_grads: list[Tensor | None]
         for out_grad in out_grads:
             if out_grad is not None:
-                in_grads = apply_rule(op, out_grads, use_override, skip)
+                in_grads = apply_rule(op, out_grads, use_override, skip, where)
                 break
         else:
             in_grads = [None] * len(inputs)
@@ -156,11 +157,13 @@ def backprop(targets: Sequence[Tensor], seeds: Sequence[Tensor], sources: Sequen
 
 
 def apply_rule(op: Operation, out_grads: list[Tensor | None], use_override: bool,
-                skip: tuple[int, ...] = ()) -> list[Tensor | None]:
+                skip: tuple[int, ...] = (), where: tuple[str, int] | None = None
+                ) -> list[Tensor | None]:
     """Look up and call op's gradient rule; check what it returned against op's inputs.
 
     ``skip`` lists the inputs no source is reached through; the rule sees it as
-    ``op.skip_input_indices`` (as in TF) and may leave their gradients unbuilt.
+    ``op.skip_input_indices`` (as in TF) and may leave their gradients unbuilt.  ``where``
+    is the user's line that asked for the gradient (found here when not given).
     """
     if not op.inputs:
         return []
@@ -184,12 +187,14 @@ def apply_rule(op: Operation, out_grads: list[Tensor | None], use_override: bool
     graph, state = op.graph, _state()
     local, frame = graph._local, state.frame
     scope = local.scope
-    if frame is None and _is_builtin(fn):
-        # A built-in rule's ops are all made at the line that asked for the gradient: find
-        # it once, not once per op.  (A user's rule keeps its own lines.)
-        state.frame = user_frame()
+    # A built-in rule's ops are made at the line that asked for the gradient: it is found
+    # once per pass (``where``), not once per op.  A user's rule keeps its own lines.
+    state.frame = (where or user_frame()) if _is_builtin(fn) else None
     op.skip_input_indices = skip
-    local.scope = graph.unique_name(f"{op.name}_grad")  # as name_scope, without its checks
+    # As name_scope(f"{op.name}_grad"), without its checks.  An eager op's name is unique
+    # already, and its gradient ops are named unique among live ops within the scope.
+    local.scope = (f"{scope}/{op.name}_grad" if scope else f"{op.name}_grad") if graph.eager \
+        else graph.unique_name(f"{op.name}_grad")
     try:
         result = fn(op, *out_grads)
     finally:
