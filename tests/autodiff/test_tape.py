@@ -342,3 +342,33 @@ def test_tape_inside_graph_mode():
         dx = tape.gradient(y, x)
         with tf.Session() as sess:
             assert sess.run(dx, {x: [1.0, 2.0]}).tolist() == [2.0, 4.0]
+
+
+def test_an_eager_training_loop_keeps_the_name_tables_bounded():
+    """The eager graph remembers names of live ops only: its tables do not grow per step."""
+    graph = tf.get_default_graph()
+    w = tf.Variable(np.ones([3], np.float32))
+    x = tf.constant(np.array([0.5, -1.0, 2.0], np.float32))
+
+    def step() -> None:
+        with tf.GradientTape() as tape:
+            with tf.name_scope("loss"):
+                loss = tf.reduce_sum(tf.tanh(w * x) * tf.sigmoid(x))
+        (g,) = tape.gradient(loss, [w])
+        w.assign_sub(0.1 * g)
+
+    for _ in range(50):
+        step()
+    sizes = len(graph._names_in_use), len(graph._by_name)
+    for _ in range(3000):
+        step()
+    assert len(graph._names_in_use) == sizes[0]
+    assert len(graph._by_name) <= max(2 * sizes[1], 4096)
+    # gradient ops are still named after the forward op they belong to
+    from symgrad.tools.explain import forward_op_of
+
+    with tf.GradientTape() as tape:
+        y = tf.tanh(w * x)
+    g = tape.gradient(y, w)
+    assert g.op.name == f"{y.op.inputs[0].op.name}_grad/mul"
+    assert forward_op_of(g.op) is y.op.inputs[0].op
