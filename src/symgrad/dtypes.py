@@ -15,11 +15,20 @@ class DType:
     either library reads naturally.
     """
 
-    __slots__ = ("name", "np")
+    __slots__ = ("name", "np", "is_floating", "is_complex", "is_integer", "is_bool",
+                 "is_differentiable")
 
     def __init__(self, name: str, np_dtype: Any) -> None:
         self.name = name
         self.np = np.dtype(np_dtype)
+        kind = self.np.kind
+        # Plain attributes, not properties: the gradient walk reads them for every edge.
+        self.is_floating: bool = kind == "f"
+        self.is_complex: bool = kind == "c"
+        self.is_integer: bool = kind in "iu"
+        self.is_bool: bool = kind == "b"
+        # Whether gradients flow through tensors of this type (TF's backprop dtypes).
+        self.is_differentiable: bool = kind in "fc"
 
     @property
     def as_numpy_dtype(self) -> type:
@@ -28,27 +37,6 @@ class DType:
     @property
     def base_dtype(self) -> DType:
         return self
-
-    @property
-    def is_floating(self) -> bool:
-        return self.np.kind == "f"
-
-    @property
-    def is_complex(self) -> bool:
-        return self.np.kind == "c"
-
-    @property
-    def is_integer(self) -> bool:
-        return self.np.kind in "iu"
-
-    @property
-    def is_bool(self) -> bool:
-        return self.np.kind == "b"
-
-    @property
-    def is_differentiable(self) -> bool:
-        """Whether gradients flow through tensors of this type (TF's backprop dtypes)."""
-        return self.np.kind in "fc"
 
     @property
     def real_dtype(self) -> DType:

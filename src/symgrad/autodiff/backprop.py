@@ -50,25 +50,28 @@ def _walk_back(targets: Sequence[Tensor], sources: Sequence[Any], stop_ops: set[
         else:  # a Variable: its reads are its tensors
             var_index[id(s)].append(i)
     stack = [t.op for t in targets]
+    consumers, edges, source_of, ops = walk.consumers, walk.edges, walk.source_of, walk.ops
     while stack:
         op = stack.pop()
-        if id(op) in walk.ops:
+        op_id = id(op)
+        if op_id in ops:
             continue
-        walk.ops[id(op)] = op
-        if op.type == "ReadVariableOp" and id(op._attrs["var"]) in var_index:
-            walk.source_of[(id(op), 0)].extend(var_index[id(op._attrs["var"])])
-        if id(op) in stop_ops:
+        ops[op_id] = op
+        if var_index and op.type == "ReadVariableOp" and id(op._attrs["var"]) in var_index:
+            source_of[(op_id, 0)].extend(var_index[id(op._attrs["var"])])
+        if op_id in stop_ops:
             continue
-        for i, t in enumerate(op.inputs):
-            if not t.dtype.is_differentiable:
+        for i, t in enumerate(op._inputs):
+            producer, index = t.op, t.value_index
+            if not producer._dtypes[index].is_differentiable:
                 continue
-            k = key(t)
-            if recorded is not None and id(t.op) not in recorded and k not in walk.source_of:
+            k = (id(producer), index)
+            if recorded is not None and k[0] not in recorded and k not in source_of:
                 continue
-            walk.consumers[k].append((op, i))
-            walk.edges.add((id(op), i))
-            if id(t.op) not in walk.ops:
-                stack.append(t.op)
+            consumers[k].append((op, i))
+            edges.add((op_id, i))
+            if k[0] not in ops:
+                stack.append(producer)
     return walk
 
 

@@ -112,7 +112,12 @@ class GradientTape:
             hit = id(op._attrs["var"]) in self._variables
         else:
             rec, watched = self._recorded, self._watched
-            hit = any(id(t.op) in rec or (id(t.op), t.value_index) in watched for t in op.inputs)
+            hit = False
+            for t in op._inputs:
+                producer = id(t.op)
+                if producer in rec or (producer, t.value_index) in watched:
+                    hit = True
+                    break
         if hit:
             self._recorded[id(op)] = op
 
