@@ -188,3 +188,19 @@ def test_default_graph_and_scopes_are_per_thread():
         t.join()
         assert tf.get_default_graph() is g
     assert seen["graph"] is not g and seen["graph"].eager
+
+
+def test_python_scalars_of_eager_tensors():
+    """float(), int() and indexing with a one-element eager tensor, as TF's EagerTensor."""
+    assert float(tf.constant(2.5)) == 2.5 and type(float(tf.constant(2.5))) is float
+    assert int(tf.constant([[7]])) == 7
+    assert [10, 20, 30][tf.constant(2)] == 30
+    assert f"{float(tf.reduce_sum(tf.constant([1.0, 2.0]))):.1f}" == "3.0"
+    with pytest.raises(TypeError, match="one element, got shape"):
+        float(tf.constant([1.0, 2.0]))
+    with pytest.raises(TypeError, match="Only integer tensors"):
+        [1, 2][tf.constant(1.0)]
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.float32, [])
+        with pytest.raises(TypeError, match="symbolic Tensor .*Placeholder:0"):
+            float(p)

@@ -249,6 +249,29 @@ class Tensor:
                 "its value is only known when the graph runs.")
         return bool(value)
 
+    def __float__(self) -> float:
+        return float(self._python_scalar("float"))
+
+    def __int__(self) -> int:
+        return int(self._python_scalar("int"))
+
+    def __index__(self) -> int:
+        if not self.dtype.is_integer:
+            raise TypeError(f"Only integer tensors can be used as an index, got "
+                            f"{self.dtype.name} tensor {self.name}")
+        return int(self._python_scalar("index"))
+
+    def _python_scalar(self, what: str) -> Any:
+        value = self._value
+        if value is None:
+            raise TypeError(f"{what}() of a symbolic Tensor ({self.name}) is not possible: its "
+                            "value is only known when the graph runs (Session.run or a "
+                            "function call).")
+        if value.size != 1:
+            raise TypeError(f"{what}() needs a tensor with one element, got shape "
+                            f"{self.shape} ({self.name})")
+        return value.reshape(())[()]
+
     def __len__(self) -> int:
         dims = self.shape.dims
         if not dims or dims[0] is None:
