@@ -36,6 +36,8 @@ def user_frame() -> tuple[str, int]:
         code = frame.f_code
         known = inside.get(code)
         if known is None:
+            if len(inside) >= _IN_PACKAGE_MAX:
+                inside.clear()
             known = inside[code] = code.co_filename.startswith(_PACKAGE_DIR)
         if not known:
             break
@@ -45,8 +47,9 @@ def user_frame() -> tuple[str, int]:
 
 # Code object -> defined inside the package?  One dict lookup per frame instead of a string
 # comparison: every op creation walks a few frames.  Bounded by the program's code objects
-# (cleared if a program makes code dynamically without end).
+# (cleared when full, for a program that makes code objects without end).
 _IN_PACKAGE: dict[Any, bool] = {}
+_IN_PACKAGE_MAX = 1 << 16
 
 
 class Operation:
@@ -356,10 +359,6 @@ class Graph:
 
     def _override_map(self) -> dict[str, str]:
         return self._local.override  # type: ignore[no-any-return]
-
-    def _override_for(self, op_type: str) -> str | None:
-        omap = self._local.override
-        return omap.get(op_type) if omap else None
 
     # -- names
     def unique_name(self, name: str, mark_as_used: bool = True) -> str:

@@ -153,9 +153,7 @@ def run_kernel(op: Operation, kernel: KernelFn, args: Sequence[Any]) -> list[Any
     finally:
         if token is not None:
             _ERRSTATE.reset(token)  # type: ignore[union-attr]
-    if type(out) is np.ndarray and len(op._dtypes) == 1:
-        if out.dtype is op._dtypes[0].np:
-            return [out]
+    if type(out) is np.ndarray and len(op._dtypes) == 1:  # the common case, without zip
         return [_as_array(out, op._dtypes[0])]
     outs = list(out) if isinstance(out, tuple) else [out]
     return [_as_array(v, d) for v, d in zip(outs, op._dtypes)]

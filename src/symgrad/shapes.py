@@ -124,6 +124,8 @@ def broadcast_shapes(a: TensorShape, b: TensorShape) -> TensorShape | None:
         return TensorShape(None)
     if a.dims == b.dims or not b.dims:  # the common cases: nothing to broadcast
         return a
+    if not a.dims:  # a scalar against a shape
+        return b
     n = max(len(a.dims), len(b.dims))
     pa = (1,) * (n - len(a.dims)) + a.dims
     pb = (1,) * (n - len(b.dims)) + b.dims

@@ -1,10 +1,10 @@
 """Op table: elementwise math, AddN, MatMul, BatchMatMulV2, complex ops, Identity, Cast."""
 
 import numpy as np
+import pytest
 from optable import OpCase, complex_randn, fixed, parametrize, positive, randn, uniform
 
 import symgrad as tf
-from symgrad.op_registry import apply_op
 
 C = (np.complex64, np.complex128)
 I32 = np.int32
@@ -33,11 +33,6 @@ CASES = [
     _u("Tan", tf.tan, np.tan, uniform(-1, 1, 3, 4)),
     _u("Tanh", tf.tanh, np.tanh),
     _u("Sigmoid", tf.sigmoid, lambda x: 1 / (1 + np.exp(-x))),
-    # the backward kernels of Tanh and Sigmoid, differentiable again (second order)
-    OpCase("TanhGrad", lambda y, dy: apply_op("TanhGrad", [y, dy]).outputs,
-           lambda y, dy: dy * (1 - y * y), [uniform(-0.9, 0.9, 3, 4), randn(3, 4)]),
-    OpCase("SigmoidGrad", lambda y, dy: apply_op("SigmoidGrad", [y, dy]).outputs,
-           lambda y, dy: dy * y * (1 - y), [uniform(0.1, 0.9, 3, 4), randn(3, 4)]),
     _u("Reciprocal", tf.reciprocal, lambda x: 1 / x, positive(3, 4)),
     _u("Erf", tf.erf, lambda x: np.vectorize(__import__("math").erf)(x)),
     _u("Exp", tf.exp, np.exp, complex_randn(3, 4), dtypes=C, name="complex"),
@@ -121,7 +116,26 @@ EXTRA = [
            [positive(3, 4), randn(3, 4)]),
     OpCase("RsqrtGrad", _raw("RsqrtGrad"), lambda y, g: -0.5 * g * y ** 3,
            [positive(3, 4), randn(3, 4)]),
+    # the backward kernels of Tanh and Sigmoid, differentiable again (second order)
+    OpCase("TanhGrad", _raw("TanhGrad"), lambda y, dy: dy * (1 - y * y),
+           [uniform(-0.9, 0.9, 3, 4), randn(3, 4)]),
+    OpCase("SigmoidGrad", _raw("SigmoidGrad"), lambda y, dy: dy * y * (1 - y),
+           [uniform(0.1, 0.9, 3, 4), randn(3, 4)]),
 ]
 
 globals().update({f"{k}_extra": v for k, v in parametrize(EXTRA).items()})
 CASES = CASES + EXTRA
+
+
+def test_backward_kernel_ops_check_their_inputs():
+    """TanhGrad/SigmoidGrad (and SqrtGrad, RsqrtGrad) take y and dy of one shape and dtype."""
+    from symgrad.op_registry import apply_op
+
+    y = tf.constant(np.zeros([2, 3], np.float32))
+    with pytest.raises(ValueError, match="TanhGrad op .*y and dy must have the same shape, "
+                                         r"got \(2, 3\) and \(3,\)"):
+        apply_op("TanhGrad", [y, tf.constant(np.zeros([3], np.float32))])
+    with pytest.raises(TypeError, match="SigmoidGrad op .*input 'dy' has dtype float64"):
+        apply_op("SigmoidGrad", [y, tf.constant(np.zeros([2, 3]))])
+    with pytest.raises(TypeError, match="SqrtGrad op .*input 'y' has dtype int32"):
+        apply_op("SqrtGrad", [tf.constant([1, 2]), tf.constant([1, 2])])

@@ -315,15 +315,7 @@ def _binary_infer(op_type: str, allowed: Sequence[dt.DType],
         if y.dtype is not d or d not in ok:
             same_dtype(inputs)
             check_dtype(op_type, x, allowed)
-        sx, sy = x.shape, y.shape
-        # The common cases without the general rule: equal shapes, or a scalar operand.
-        if sx.dims == sy.dims or sy.dims == ():
-            shape = sx
-        elif sx.dims == ():
-            shape = sy
-        else:
-            shape = broadcast_infer(op_type, inputs)
-        return shape, out or d
+        return broadcast_infer(op_type, inputs), out or d
     return infer
 
 

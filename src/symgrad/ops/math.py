@@ -210,8 +210,6 @@ def _tan_grad(op: Any, grad: Tensor) -> Tensor:
 
 # TanhGrad(y, dy) and SigmoidGrad(y, dy): the backward kernels of Tanh and Sigmoid, as in
 # TF's graphs (one op each instead of three; `y` arrives conjugated from the rule).
-
-
 register_op("TanhGrad", _grad_infer("TanhGrad"), lambda y, dy: dy * (1 - y * y))
 register_op("SigmoidGrad", _grad_infer("SigmoidGrad"), lambda y, dy: dy * (y * (1 - y)))
 
