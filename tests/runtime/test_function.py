@@ -141,6 +141,28 @@ def test_nested_outputs_and_python_values():
     assert out["pair"][1] is None and out["k"].numpy() == 2
 
 
+def test_flat_outputs_keep_their_container_type():
+    @tf.function
+    def pair(x):
+        return x + 1.0, x * 2.0
+
+    @tf.function
+    def as_list(x):
+        return [x - 1.0]
+
+    @tf.function
+    def one(x):
+        return x * 3.0
+
+    x = tf.constant(2.0)
+    for _ in range(2):  # the first call traces, the second takes the cached route
+        a, b = pair(x)
+        assert isinstance(pair(x), tuple) and (a.numpy(), b.numpy()) == (3.0, 4.0)
+        out = as_list(x)
+        assert isinstance(out, list) and len(out) == 1 and out[0].numpy() == 1.0
+        assert isinstance(one(x), tf.Tensor) and one(x).numpy() == 6.0
+
+
 def test_no_outputs_still_runs_side_effects():
     v = tf.Variable(1.0)
 

@@ -25,6 +25,23 @@ def test_nested_fetches_keep_their_structure(graph):
     assert isinstance(out["pair"], Pair) and out["pair"].y.tolist() == [2, 3]
 
 
+def test_flat_fetches_keep_their_container_type_on_every_run(graph):
+    x = tf.placeholder(tf.float32, [2])
+    y, z = x * 2.0, tf.reduce_sum(x)
+    v = tf.Variable(0.0)
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        for k in (1.0, 2.0):  # the second run reuses the prepared call
+            feed = {x: [k, 3.0]}
+            out = sess.run((y, z), feed)
+            assert isinstance(out, tuple) and out[0].tolist() == [2 * k, 6.0] and out[1] == k + 3
+            out = sess.run([z, v.assign_add(1.0).op, y], feed)
+            assert isinstance(out, list) and out[0] == k + 3 and out[1] is None
+            assert out[2].tolist() == [2 * k, 6.0]
+            assert sess.run(z, feed) == k + 3
+        assert sess.run(v) == 2.0
+
+
 def test_fetching_an_op_returns_none_and_runs_it(graph):
     v = tf.Variable(1.0)
     with tf.Session() as sess:

@@ -26,7 +26,8 @@ again, and refuses, naming the variable, if one has been assigned since.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .. import nest
@@ -135,6 +136,9 @@ class ConcreteFunction:
         self._plan: Plan | None = None
         self._outputs_plan: Plan | None = None
         self._specs = [(t.shape, t.dtype) for t in outputs + self._recorded]
+        self._out_specs = self._specs[:len(outputs)]
+        # Packs the output tensors into the structure the Python function returned.
+        self._pack = _packer(structured_outputs)
         self._routes: tuple[Graph, list[Tensor]] | None = None  # see _call_now
 
     @property
@@ -150,21 +154,22 @@ class ConcreteFunction:
                                 for a, p in zip(flat, self.inputs, strict=True)])
 
     def _call_flat(self, args: list[Tensor]) -> Any:
-        inputs = args + self.captured
+        inputs = args + self.captured if self.captured else args
         graph = get_default_graph()
+        valued = all(t.op._values is not None for t in inputs)
         if graph.building_function or (
-                (not graph.eager or all(t.has_value() for t in inputs))
+                (valued or not graph.eager) and _state().tapes
                 and _tapes_interested(inputs, self.variables)):
             mapping = self.replay(inputs)
             outs = [mapping[key(t)] for t in self.outputs]
-        elif graph.eager and all(t.has_value() for t in inputs):
+        elif graph.eager and valued:
             outs = self._call_now(graph, inputs)
         else:
             reads = [v.value() for v in self.variables]  # route gradients to the variables
             op = apply_op("PartitionedCall", inputs + reads,
                           {"f": self, "n_feeds": len(inputs)}, "PartitionedCall")
             outs = op.outputs[:len(self.outputs)]
-        return _pack_outputs(self.structured_outputs, outs)
+        return self._pack(outs)
 
     def _call_now(self, graph: Graph, inputs: list[Tensor]) -> list[Tensor]:
         """An eager call that no tape watches: the plan runs at once, and one call op
@@ -182,14 +187,15 @@ class ConcreteFunction:
                 self._routes = (graph, [
                     add_computed_op("ReadVariableOp", [], {"var": v}, [(v.shape, v.dtype)],
                                     None, "ReadVariableOp")._output(0) for v in self.variables])
-        before = [v._version for v in self.variables]
+        variables = self.variables
+        before = [v._version for v in variables]
         values = self.run_outputs([t._value for t in inputs])
-        current = before == [v._version for v in self.variables]
+        current = before == [v._version for v in variables]
         attrs = {"f": self, "n_feeds": len(inputs), "recorded": False,
                  "versions": tuple(before) if current else None}
         op = add_computed_op("PartitionedCall", inputs + self._routes[1], attrs,
-                             self._specs[:len(self.outputs)], values, "PartitionedCall")
-        return [op._output(i) for i in range(len(self.outputs))]
+                             self._out_specs, values, "PartitionedCall")
+        return [op._output(i) for i in range(len(values))]
 
     def run_outputs(self, arrays: Sequence[Any]) -> list[Any]:
         """The outputs alone of one run on ``arrays`` (its effects all happen)."""
@@ -257,9 +263,19 @@ def _control_deps(op: Operation, graph: Graph, op_map: dict[int, Operation]) -> 
     return contextlib.nullcontext()
 
 
-def _pack_outputs(structure: Any, outs: list[Tensor]) -> Any:
-    it = iter(outs)
-    return nest.map_structure(lambda leaf: next(it) if leaf is _TENSOR else leaf, structure)
+def _packer(structure: Any) -> Callable[[list[Tensor]], Any]:
+    """Puts a call's output tensors where the traced function returned tensors.
+
+    The common returns (one tensor; a flat list or tuple of tensors) skip ``nest``."""
+    if structure is _TENSOR:
+        return operator.itemgetter(0)
+    if type(structure) in (list, tuple) and all(s is _TENSOR for s in structure):
+        return list if type(structure) is list else tuple
+
+    def pack(outs: list[Tensor]) -> Any:
+        it = iter(outs)
+        return nest.map_structure(lambda leaf: next(it) if leaf is _TENSOR else leaf, structure)
+    return pack
 
 
 class _TensorSlot:

@@ -89,11 +89,13 @@ def _leaf_key(x: Any) -> tuple[Any, ...]:
 
 def _tensors_key(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
     """The dtypes and shapes of ``args`` if every one is a Tensor, else None."""
-    key = []
+    key: list[Any] = []
     for a in args:
         if not isinstance(a, Tensor):
             return None
-        key.append((a.dtype, a.shape.dims))
+        op, i = a.op, a.value_index
+        key.append(op._dtypes[i].name)  # a str: hashed once, where a DType hashes in Python
+        key.append(op._shapes[i].dims)
     return tuple(key)
 
 

@@ -71,8 +71,13 @@ class Session:
             v if type(v) is np.ndarray and v.dtype == dtype and v.shape == shape
             else self._feed_value(t, v)
             for (t, dtype, shape), v in zip(call.feeds, feed_dict.values(), strict=True)]
-        values = iter(call.plan.run(feed_values))
-        return call.rebuild(iter([None if not is_tensor else _to_user(next(values))
+        values = call.plan.run(feed_values)
+        if call.flat is not None:  # one fetch, or a flat list/tuple of them
+            it = iter(values)
+            out = [_to_user(next(it)) if is_tensor else None for is_tensor in call.tensor_leaves]
+            return out if call.flat is list else tuple(out) if call.flat is tuple else out[0]
+        it = iter(values)
+        return call.rebuild(iter([None if not is_tensor else _to_user(next(it))
                                   for is_tensor in call.tensor_leaves]))
 
     def _prepare(self, fetches: Any, feed_dict: Any) -> _Call:
@@ -91,10 +96,13 @@ class Session:
                 if len(self._plans) >= _MAX_PLANS:
                     self._plans.pop(next(iter(self._plans)))
                 self._plans[key] = plan
-        items = tuple(fetches) if type(fetches) in (list, tuple) else (fetches,)
+        kind = type(fetches)
+        items = tuple(fetches) if kind in (list, tuple) else (fetches,)
+        nested = any(isinstance(f, list | tuple | dict) for f in items)
+        flat = None if nested else kind if kind in (list, tuple) else object
         return _Call((items, tuple(feed_dict or ())), plan, rebuild,
                      [isinstance(x, Tensor) for x in leaves],
-                     [(t, t.dtype.np, _static_shape(t)) for t in feeds])
+                     [(t, t.dtype.np, _static_shape(t)) for t in feeds], flat)
 
     def _element(self, fetch: Any) -> Tensor | Operation:
         if fetch is None:
@@ -162,18 +170,25 @@ class _Call:
     rebuild: Callable[[Iterator[Any]], Any]
     tensor_leaves: list[bool]
     feeds: list[tuple[Tensor, np.dtype[Any], tuple[int, ...] | None]]
+    flat: type | None  # list, tuple, object (a single fetch), or None: use ``rebuild``
 
 
 def _identity_key(fetches: Any, feed_dict: Any) -> tuple[int, ...] | None:
     """A key for a run that fetches one object or a flat list/tuple of objects (not
     names: a string's id says nothing) and feeds a dict; None for anything else."""
-    items = fetches if type(fetches) in (list, tuple) else (fetches,)
-    if any(type(x) is str or type(x) in (list, tuple, dict) for x in items):
-        return None
-    if feed_dict is not None and type(feed_dict) is not dict:
-        return None
-    key = (id(type(fetches)), *map(id, items), -1)
-    return key + tuple(map(id, feed_dict)) if feed_dict else key
+    kind = type(fetches)
+    key = [id(kind)]
+    for x in fetches if kind is list or kind is tuple else (fetches,):
+        t = type(x)
+        if t is str or t is list or t is tuple or t is dict:
+            return None
+        key.append(id(x))
+    if feed_dict is not None:
+        if type(feed_dict) is not dict:
+            return None
+        key.append(-1)
+        key.extend(map(id, feed_dict))
+    return tuple(key)
 
 
 def _static_shape(t: Tensor) -> tuple[int, ...] | None:
