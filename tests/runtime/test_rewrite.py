@@ -1,4 +1,5 @@
-"""Plan rewrites (constant folding, forwarding, CSE, dead steps) and the generated runner."""
+"""Plan rewrites (constant folding, forwarding, CSE, transposes into MatMul, dead steps)
+and the generated runner."""
 
 from __future__ import annotations
 
@@ -60,6 +61,38 @@ def test_common_subexpressions_run_once(graph):
         assert _types(_plan(sess)) == ["Sin", "Mul", "AddV2"]
     np.testing.assert_allclose(av, 6 * np.sin([0.5, 1.0]), rtol=1e-6)
     np.testing.assert_allclose(bv, 3 * np.sin([0.5, 1.0]), rtol=1e-6)
+
+
+def test_transposes_fold_into_matmul_attrs(graph):
+    a = tf.placeholder(tf.float64, [3, 2])
+    b = tf.placeholder(tf.float64, [4, 3])
+    av = np.arange(6.0).reshape(3, 2)
+    bv = np.arange(12.0).reshape(4, 3) - 5
+    # a^T b^T, and (a^T)^T-style double flips: each Transpose read only by a MatMul goes.
+    y = tf.matmul(tf.transpose(a), tf.transpose(b))
+    z = tf.matmul(tf.transpose(a), tf.transpose(a), transpose_a=True)  # (a^T)^T a^T = a a^T
+    with tf.Session() as sess:
+        yv, zv = sess.run([y, z], {a: av, b: bv})
+        assert _types(_plan(sess)) == ["MatMul", "MatMul"]
+        steps = _plan(sess).steps
+        assert sorted(step[1] for step in steps) == [(0, 0), (0, 1)]  # the fed a and b
+    np.testing.assert_array_equal(yv, av.T @ bv.T)
+    np.testing.assert_array_equal(zv, av @ av.T)
+
+
+def test_a_transpose_that_is_also_fetched_or_read_elsewhere_stays(graph):
+    a = tf.placeholder(tf.float32, [2, 3])
+    at = tf.transpose(a)
+    y = tf.matmul(at, a)
+    av = np.arange(6, dtype=np.float32).reshape(2, 3)
+    with tf.Session() as sess:
+        yv, atv = sess.run([y, at], {a: av})
+        assert sorted(_types(_plan(sess))) == ["MatMul", "Transpose"]
+        yv2 = sess.run(y + tf.reduce_sum(at), {a: av})
+        assert "Transpose" in _types(_plan(sess))
+    np.testing.assert_array_equal(yv, av.T @ av)
+    np.testing.assert_array_equal(atv, av.T)
+    np.testing.assert_allclose(yv2, av.T @ av + av.sum())
 
 
 def test_stateful_steps_are_never_merged_or_dropped(graph):

@@ -11,6 +11,9 @@ slots.  These passes shrink it without changing any value a caller can see:
   a constant one that cannot broadcast) are replaced by their input; so the ones of a
   default ``grad_ys`` cost nothing;
 - **common subexpressions**: two pure steps of the same type, attrs and inputs are one;
+- **transposes into MatMul**: a MatMul that reads a 2-D ``Transpose`` reads its input
+  instead, with ``transpose_a``/``transpose_b`` flipped (as TF's Grappler does), so the
+  Transpose step goes when nothing else reads it;
 - **dead steps**: pure steps whose outputs nothing reads are dropped (NoOp included).
 
 Stateful ops (variable reads and writes) are never folded, merged or dropped.
@@ -62,6 +65,7 @@ def simplify(steps: list[Step], consts: dict[int, Any], keep: set[int]
     """
     alias: dict[int, int] = {}
     steps = _fold_and_forward(steps, consts, keep, alias)
+    _transposes_into_matmuls(steps, consts)  # after merging: it changes what a step reads
     return _drop_dead(steps, {alias.get(s, s) for s in keep}), alias
 
 
@@ -136,6 +140,26 @@ def _forwarded_input(step: Step, consts: dict[int, Any]) -> int | None:
                     and _cannot_broadcast(x, one, op._shapes[0]):
                 return step.ins[i]
     return None
+
+
+def _transposes_into_matmuls(steps: list[Step], consts: dict[int, Any]) -> None:
+    """``MatMul(Transpose(a), b)`` becomes ``MatMul(a, b, transpose_a=True)``; likewise b."""
+    transposed: dict[int, int] = {}  # output slot of a 2-D transpose -> its input slot
+    for step in steps:
+        t = step.op.type
+        if t == "Transpose" and step.op.inputs[0].shape.rank == 2:
+            perm = consts.get(step.ins[1])
+            if perm is not None and np.array_equal(perm, [1, 0]):
+                transposed[step.outs[0]] = step.ins[0]
+        elif t == "MatMul" and transposed.keys() & set(step.ins):
+            attrs = dict(step.op._attrs)
+            ins = list(step.ins)
+            for i, flag in enumerate(("transpose_a", "transpose_b")):
+                if ins[i] in transposed:
+                    ins[i] = transposed[ins[i]]
+                    attrs[flag] = not attrs.get(flag, False)
+            step.ins = tuple(ins)
+            step.fn = OPS[t].bind(**attrs)  # type: ignore[misc]
 
 
 def _cannot_broadcast(x: Any, other: Any, out: Any) -> bool:
