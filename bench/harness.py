@@ -80,6 +80,35 @@ def time_call(fn: Callable[[], Any], repeat: int, warmup: int = 2,
             "samples": repeat, "loops": loops}
 
 
+def time_paired(fns: dict[str, Callable[[], Any]], rounds: int, warmup: int = 2,
+                min_sample_s: float = 0.005) -> dict[str, float]:
+    """Ratios of each callable's time to the first one's, measured interleaved.
+
+    Each of ``rounds`` rounds times one block of back-to-back calls of every callable in
+    turn, so all of them run under the same machine conditions; the result for each name
+    after the first is the median over rounds of (its block / the first's block).  On a
+    shared machine whose speed drifts, such a paired ratio is far steadier than a ratio of
+    medians taken minutes apart in separate processes.
+    """
+    loops: dict[str, int] = {}
+    for name, fn in fns.items():
+        for _ in range(warmup):
+            fn()
+        t0 = time.perf_counter()
+        fn()
+        loops[name] = max(1, int(min_sample_s / max(time.perf_counter() - t0, 1e-9)))
+    per_round: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            t0 = time.perf_counter()
+            for _ in range(loops[name]):
+                fn()
+            per_round[name].append((time.perf_counter() - t0) / loops[name])
+    first, *others = fns
+    return {name: statistics.median(a / b for a, b in zip(per_round[name], per_round[first]))
+            for name in others}
+
+
 def _profile(fn: Callable[[], Any], calls: int) -> dict[str, Any]:
     """cProfile ``calls`` calls of ``fn``; the top 25 by cumulative time go to stderr."""
     prof = cProfile.Profile()

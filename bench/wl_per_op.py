@@ -125,6 +125,11 @@ def tasks(quick: bool) -> list[dict[str, Any]]:
             for case, fws in (("eager", EAGER), ("compiled", COMPILED)) for fw in fws]
 
 
+# Whom each symgrad row is also timed against, interleaved in its own process: those its
+# goals compare it with (see harness.time_paired).
+PARTNERS = {"eager": ("tf_eager", "torch"), "compiled": ("numpy",)}
+
+
 def run(framework: str, case: str, params: dict[str, Any]) -> None:
     fwd, fwd_bwd = BUILDERS[framework]()
     for label, fn in (("fwd", fwd), ("fwd_bwd", fwd_bwd)):
@@ -132,6 +137,16 @@ def run(framework: str, case: str, params: dict[str, Any]) -> None:
         timing = harness.time_call(fn, repeat=params["repeat"], warmup=1, min_sample_s=0.02)
         harness.emit(**{f"{label}_first_call_s": first, f"{label}_check": _checksum(value),
                         f"{label}_us_per_op": 1e6 * timing["median_s"] / OPS})
+    if framework.startswith("symgrad"):
+        for partner in PARTNERS[case]:
+            try:
+                other = BUILDERS[partner]()
+            except ImportError:  # a peer that is not installed: no paired ratio with it
+                continue
+            for i, label in enumerate(("fwd", "fwd_bwd")):
+                ratios = harness.time_paired({partner: other[i], framework: (fwd, fwd_bwd)[i]},
+                                             rounds=params["repeat"], min_sample_s=0.02)
+                harness.emit(**{f"{label}_paired_{partner}": ratios[framework]})
 
 
 def _checksum(value: Any) -> float:
@@ -148,7 +163,7 @@ def tables(rows: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
     for case, ref in (("eager", "symgrad_eager"), ("compiled", "symgrad_session")):
         by_fw = {r["framework"]: r for r in rows if r["case"] == case}
         if by_fw:
-            out.append(_table(case, ref, by_fw))
+            out.append(_table(case, ref, by_fw) + _paired_lines(case, by_fw))
             goals += _goals(case, by_fw)
     return "\n\n".join(out), goals
 
@@ -175,18 +190,35 @@ def _table(case: str, ref: str, by_fw: dict[str, dict[str, Any]]) -> str:
             + report.table(header, body))
 
 
+def _paired_lines(case: str, by_fw: dict[str, dict[str, Any]]) -> str:
+    """The symgrad rows' ratios to their partners, timed interleaved in one process."""
+    lines = []
+    for fw, row in by_fw.items():
+        for partner in PARTNERS[case] if fw.startswith("symgrad") else ():
+            fwd, both = (_us(row, f"{k}_paired_{partner}") for k in ("fwd", "fwd_bwd"))
+            if fwd is not None or both is not None:
+                lines.append(f"- {fw} / {partner}: fwd {report.num(fwd)}, "
+                             f"fwd+bwd {report.num(both)}")
+    if not lines:
+        return ""
+    return "\n\nPaired ratios (timed interleaved in one process):\n\n" + "\n".join(lines)
+
+
 def _goals(case: str, by_fw: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    def ratio(prefix: str, sg: str, peer: str) -> float | None:  # paired where measured
+        paired = _us(by_fw.get(sg), f"{prefix}_paired_{peer}")
+        key = f"{prefix}_us_per_op"
+        return paired or report.ratio(_us(by_fw.get(sg), key), _us(by_fw.get(peer), key))
+
     goals = []
-    for key, label in (("fwd_us_per_op", "fwd"), ("fwd_bwd_us_per_op", "fwd+bwd")):
-        t = {fw: _us(row, key) for fw, row in by_fw.items()}
+    for prefix, label in (("fwd", "fwd"), ("fwd_bwd", "fwd+bwd")):
         if case == "compiled":
             for sg in ("symgrad_session", "symgrad_function"):
                 goals.append(report.goal(f"compiled per-op {label}: {sg}/numpy",
-                                         report.ratio(t.get(sg), t.get("numpy")), 1.3))
+                                         ratio(prefix, sg, "numpy"), 1.3))
         else:
-            sg = t.get("symgrad_eager")
             goals += [report.goal(f"eager per-op {label}: symgrad/torch",
-                                  report.ratio(sg, t.get("torch")), 1.0),
+                                  ratio(prefix, "symgrad_eager", "torch"), 1.0),
                       report.goal(f"eager per-op {label}: symgrad/tf_eager",
-                                  report.ratio(sg, t.get("tf_eager")), 0.5)]
+                                  ratio(prefix, "symgrad_eager", "tf_eager"), 0.5)]
     return goals
