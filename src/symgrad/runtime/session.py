@@ -71,14 +71,14 @@ class Session:
             v if type(v) is np.ndarray and v.dtype == dtype and v.shape == shape
             else self._feed_value(t, v)
             for (t, dtype, shape), v in zip(call.feeds, feed_dict.values(), strict=True)]
-        values = call.plan.run(feed_values)
-        if call.flat is not None:  # one fetch, or a flat list/tuple of them
-            it = iter(values)
-            out = [_to_user(next(it)) if is_tensor else None for is_tensor in call.tensor_leaves]
-            return out if call.flat is list else tuple(out) if call.flat is tuple else out[0]
-        it = iter(values)
-        return call.rebuild(iter([None if not is_tensor else _to_user(next(it))
-                                  for is_tensor in call.tensor_leaves]))
+        it = iter(call.plan.run(feed_values))
+        out = [_to_user(next(it)) if is_tensor else None for is_tensor in call.tensor_leaves]
+        flat = call.flat  # one fetch, or a flat list/tuple of them: no rebuild closures
+        if flat is list:
+            return out
+        if flat is tuple:
+            return tuple(out)
+        return out[0] if flat is object else call.rebuild(iter(out))
 
     def _prepare(self, fetches: Any, feed_dict: Any) -> _Call:
         """What a run needs that depends only on what is fetched and fed, not on values."""
