@@ -36,6 +36,11 @@ class Registry:
         except KeyError:
             raise LookupError(f"{self.name} registry has no entry for: {name}") from None
 
+    def entry(self, name: str) -> tuple[GradFn | None, str] | None:
+        """``(fn, where registered)`` for ``name``, or None: one lookup, for the backprop
+        loop (``name in registry`` then ``lookup`` would be two)."""
+        return self._registry.get(name)
+
     def __contains__(self, name: object) -> bool:
         return name in self._registry
 

@@ -171,7 +171,7 @@ def apply_rule(op: Operation, out_grads: list[Tensor | None], use_override: bool
     if not op.inputs:
         return []
     op_type = (op._gradient_op_type if use_override else None) or op.type
-    entry = gradient_registry._registry.get(op_type)
+    entry = gradient_registry.entry(op_type)
     if entry is None:
         raise LookupError(
             f"No gradient defined for operation '{op.name}' (op type: {op_type}), created at "

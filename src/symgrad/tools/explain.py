@@ -266,7 +266,7 @@ def _edge_block(c: Operation, stops: set[int], tname: str) -> tuple[str | None, 
         return "stop_gradients", f"its output is listed in stop_gradients=, so {tname} is cut"
     override = c._gradient_op_type
     eff = override or c.type
-    rule = gradient_registry._registry.get(eff)  # (fn, where) or None when unregistered
+    rule = gradient_registry.entry(eff)  # (fn, where) or None when unregistered
     if rule is not None and rule[0] is None:
         if override:
             return "override", (f"gradient_override_map maps {c.type} -> '{override}', "

@@ -87,7 +87,7 @@ def build_view(ys: Any, xs: Any = None, grads: Any = None, stop_gradients: Any =
     for y in ys_l:
         view.mark(y.op, "y", f"y = {y.name}" if y.op.num_outputs > 1 else None)
     for op in forward:
-        rule = gradient_registry._registry.get(op._gradient_op_type or op.type)
+        rule = gradient_registry.entry(op._gradient_op_type or op.type)
         if op.type in ("StopGradient", "PreventGradient"):
             view.mark(op, "stop")
         elif rule is not None and rule[0] is None and op.inputs:
