@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import enum
 from collections.abc import Sequence
 from typing import Any
 
+from ..gc_pause import collector_paused
 from ..graph import Graph, Tensor, get_default_graph
 from ..ops.core import convert_to_tensor
 from .backprop import backprop
@@ -97,7 +99,8 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
     stops = {id(convert_to_tensor(t).op) for t in as_list(stop_gradients)} \
         if stop_gradients is not None else set()
     graph = _graph_of(ys_l)
-    with _default(graph), graph.name_scope(name):
+    paused = contextlib.nullcontext() if graph.eager else collector_paused()
+    with paused, _default(graph), graph.name_scope(name):
         seeds = [_named_seed(i, y, g) for i, (y, g) in enumerate(zip(ys_l, gys))]
         result = backprop(ys_l, seeds, xs_l, stop_ops=stops, aggregate=aggregate)
         return [finish(x, g, mode) for x, g in zip(xs_l, result)]
@@ -134,6 +137,5 @@ def _graph_of(ys: Sequence[Tensor]) -> Graph:
 
 
 def _default(graph: Graph) -> Any:
-    import contextlib
-
     return contextlib.nullcontext() if get_default_graph() is graph else graph.as_default()
+

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import InvalidArgumentError, OpError
+from ..gc_pause import collector_paused
 from ..graph import Operation, Tensor
 from ..op_registry import _ERRSTATE, _IGNORE, OPS
 from . import rewrite
@@ -74,6 +75,7 @@ class Plan:
     else; ``steps`` keeps the same program as data, for the loop and for inspection.
     """
 
+    @collector_paused()  # what it allocates lives with the plan (see gc_pause)
     def __init__(self, fetches: Sequence[Tensor], targets: Sequence[Operation],
                  feeds: Sequence[Tensor]) -> None:
         fed = {tensor_key(t): i for i, t in enumerate(feeds)}
