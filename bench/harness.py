@@ -81,7 +81,7 @@ def time_call(fn: Callable[[], Any], repeat: int, warmup: int = 2,
 
 
 def time_paired(fns: dict[str, Callable[[], Any]], rounds: int, warmup: int = 2,
-                min_sample_s: float = 0.005) -> dict[str, float]:
+                min_sample_s: float = 0.005, gap_s: float = 0.0) -> dict[str, float]:
     """Ratios of each callable's time to the first one's, measured interleaved.
 
     Each of ``rounds`` rounds times one block of back-to-back calls of every callable in
@@ -89,6 +89,12 @@ def time_paired(fns: dict[str, Callable[[], Any]], rounds: int, warmup: int = 2,
     after the first is the median over rounds of (its block / the first's block).  On a
     shared machine whose speed drifts, such a paired ratio is far steadier than a ratio of
     medians taken minutes apart in separate processes.
+
+    ``gap_s``: a pause after each block, for callables from different frameworks.  A
+    thread pool spins on after its call (Intel OpenMP's default KMP_BLOCKTIME is 200 ms,
+    OpenBLAS spins too) and takes the cores from the next block; without a pause, the
+    hand-written NumPy step timed right after PyTorch's and TensorFlow's ran 1.2-1.5x
+    slower than the same step timed after itself.
     """
     loops: dict[str, int] = {}
     for name, fn in fns.items():
@@ -104,6 +110,8 @@ def time_paired(fns: dict[str, Callable[[], Any]], rounds: int, warmup: int = 2,
             for _ in range(loops[name]):
                 fn()
             per_round[name].append((time.perf_counter() - t0) / loops[name])
+            if gap_s:
+                time.sleep(gap_s)
     first, *others = fns
     return {name: statistics.median(a / b for a, b in zip(per_round[name], per_round[first]))
             for name in others}

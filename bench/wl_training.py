@@ -184,6 +184,11 @@ BUILDERS: dict[str, Callable[[Data], Callable[[], Any]]] = {
 SYMGRAD = ("symgrad_session", "symgrad_function", "symgrad_eager")
 
 
+# The peers each goal names, timed interleaved with the symgrad rows in their process.
+PEERS = {"big": ("tf_session", "tf_function", "torch"), "small": ("tf_session", "tf_function")}
+PEER_GAP_S = 0.25  # lets a peer's spinning thread pool park (see harness.time_paired)
+
+
 def tasks(quick: bool) -> list[dict[str, Any]]:
     cases = ["small", "big"]
     return [{"workload": NAME, "case": c, "framework": f, "params": {"repeat": 5 if quick else 15}}
@@ -205,6 +210,14 @@ def run(framework: str, case: str, params: dict[str, Any]) -> None:
         ratios = harness.time_paired({"numpy": numpy_step(d), framework: step},
                                      rounds=3 * params["repeat"])
         harness.emit(paired_numpy=ratios[framework])
+    for peer in PEERS[case] if framework in ("symgrad_session", "symgrad_function") else ():
+        try:
+            other = BUILDERS[peer](d)
+        except ImportError:  # a peer that is not installed: no paired ratio with it
+            continue
+        ratios = harness.time_paired({peer: other, framework: step}, rounds=params["repeat"],
+                                     min_sample_s=0.02, gap_s=PEER_GAP_S)
+        harness.emit(**{f"paired_{peer}": ratios[framework]})
 
 
 # --- report --------------------------------------------------------------------------------
@@ -215,7 +228,7 @@ def tables(rows: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
         by_fw = {r["framework"]: r for r in rows if r["case"] == case}
         if not by_fw:
             continue
-        out.append(_case_table(case, by_fw))
+        out.append(_case_table(case, by_fw) + _paired_lines(case, by_fw))
         goals += _case_goals(case, by_fw)
     return "\n\n".join(out), goals
 
@@ -241,28 +254,36 @@ def _case_table(case: str, by_fw: dict[str, dict[str, Any]]) -> str:
     return title + "\n\n" + report.table(header, body)
 
 
-def _paired(row: dict[str, Any] | None) -> float | None:
-    """The interleaved ratio to the NumPy floor (symgrad rows), see harness.time_paired."""
-    return None if report.status(row) else row.get("paired_numpy")  # type: ignore[union-attr]
+def _paired(row: dict[str, Any] | None, peer: str = "numpy") -> float | None:
+    """A symgrad row's time / ``peer``'s, timed interleaved (see harness.time_paired)."""
+    return None if report.status(row) else row.get(f"paired_{peer}")  # type: ignore[union-attr]
+
+
+def _paired_lines(case: str, by_fw: dict[str, dict[str, Any]]) -> str:
+    lines = [f"- {sg} / {peer}: {report.num(_paired(by_fw.get(sg), peer))}"
+             for sg in ("symgrad_session", "symgrad_function") for peer in PEERS[case]
+             if _paired(by_fw.get(sg), peer) is not None]
+    if not lines:
+        return ""
+    return ("\n\nPaired with the peers (timed interleaved in one process, "
+            f"{PEER_GAP_S} s pause after each block):\n\n" + "\n".join(lines))
 
 
 def _case_goals(case: str, by_fw: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     t = {fw: _median(row) for fw, row in by_fw.items()}
     goals = []
     for sg in ("symgrad_session", "symgrad_function"):
+        def ratio(peer: str, sg: str = sg) -> float | None:  # paired where it was measured
+            return _paired(by_fw.get(sg), peer) or report.ratio(t.get(sg), t.get(peer))
+
         g = report.goal
-        r = report.ratio
-        # Against the NumPy floor: the paired ratio where it was measured.
-        floor = _paired(by_fw.get(sg)) or r(t.get(sg), t.get("numpy"))
         if case == "big":
-            goals += [g(f"big step: {sg}/numpy", floor, 1.0),
-                      g(f"big step: {sg}/tf_session", r(t.get(sg), t.get("tf_session")), 1 / 1.1),
-                      g(f"big step: {sg}/tf_function", r(t.get(sg), t.get("tf_function")),
-                        1 / 1.1),
-                      g(f"big step (stretch): {sg}/torch", r(t.get(sg), t.get("torch")), 1.0)]
+            goals += [g(f"big step: {sg}/numpy", ratio("numpy"), 1.0),
+                      g(f"big step: {sg}/tf_session", ratio("tf_session"), 1 / 1.1),
+                      g(f"big step: {sg}/tf_function", ratio("tf_function"), 1 / 1.1),
+                      g(f"big step (stretch): {sg}/torch", ratio("torch"), 1.0)]
         else:
-            goals += [g(f"small step: {sg}/numpy", floor, 1.2),
-                      g(f"small step: {sg}/tf_session", r(t.get(sg), t.get("tf_session")), 1 / 3),
-                      g(f"small step: {sg}/tf_function", r(t.get(sg), t.get("tf_function")),
-                        1 / 3)]
+            goals += [g(f"small step: {sg}/numpy", ratio("numpy"), 1.2),
+                      g(f"small step: {sg}/tf_session", ratio("tf_session"), 1 / 3),
+                      g(f"small step: {sg}/tf_function", ratio("tf_function"), 1 / 3)]
     return goals
