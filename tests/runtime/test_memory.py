@@ -31,3 +31,16 @@ def test_values_held_for_the_backward_pass_are_named():
     assert held["act"] == 16 * 4 * 4  # the ReLU output, read by ReluGrad and the square's rule
     assert est.variable_bytes == 8 * 4 * 4
     assert "predicted peak" in str(est) and "act" in str(est)
+
+
+def test_a_matmul_whose_transpose_was_folded_is_sized_from_the_feeds():
+    with tf.Graph().as_default():
+        a = tf.placeholder(tf.float64, [5, None])
+        b = tf.placeholder(tf.float64, [5, None])
+        y = tf.reduce_sum(tf.matmul(tf.transpose(a), b))  # the plan reads a with transpose_a
+        feeds = {a: np.ones((5, 300)), b: np.ones((5, 200))}
+        est = estimate_memory(y, feeds)
+        assert tf.Session().run(y, feeds) == 5 * 300 * 200
+    # feeds 12000 + 8000 B, the [300, 200] product, then the sum (8 B) while it is read;
+    # no transposed copy of a
+    assert est.peak_bytes == 20000 + 300 * 200 * 8 + 8 and est.peak_step.startswith("Sum")

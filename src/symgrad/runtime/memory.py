@@ -86,7 +86,7 @@ def _simulate(plan: Plan, shapes: dict[int, TensorShape], feed_values: Sequence[
     producer: dict[int, str] = {}
     held: list[tuple[str, int]] = []
     for _, ins, outs, free, op in plan.steps:
-        out_shapes = _infer(op, ins, shapes, plan.consts)
+        out_shapes = _infer(op, ins, shapes, plan.consts, plan.attrs.get(id(op), op._attrs))
         for slot, shape, d in zip(outs, out_shapes, op._dtypes):
             shapes[slot] = shape
             n = shape.num_elements()
@@ -109,15 +109,16 @@ def _simulate(plan: Plan, shapes: dict[int, TensorShape], feed_values: Sequence[
 
 
 def _infer(op: Any, ins: Sequence[int], shapes: dict[int, TensorShape],
-           consts: dict[int, Any]) -> list[TensorShape]:
-    """The op's output shapes given its inputs' concrete shapes (static ones as fallback)."""
+           consts: dict[int, Any], attrs: dict[str, Any]) -> list[TensorShape]:
+    """The op's output shapes given its inputs' concrete shapes (static ones as fallback),
+    with the attrs of its step (a rewrite may have changed them: transposes folded)."""
     specs = []
     for t, slot in zip(op.inputs, ins):
         value = consts.get(slot)
         shape = TensorShape(np.shape(value)) if value is not None else shapes.get(slot, t.shape)
         specs.append(_Spec(t, shape, value))
     try:
-        out = OPS[op.type].infer(specs, **op._attrs)
+        out = OPS[op.type].infer(specs, **attrs)
     except Exception:
         return list(op._shapes)
     return [s for s, _ in (out if isinstance(out, list) else [out])]

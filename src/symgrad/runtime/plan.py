@@ -100,6 +100,8 @@ class Plan:
         self.feed_slots = list(range(len(feeds)))
         keep = set(self.fetch_slots) | set(self.feed_slots)
         raw, alias = rewrite.simplify(raw, consts, keep)
+        # The attrs a rewrite gave an op's step, by op id (the memory estimate reads them).
+        self.attrs = {id(step.op): step.attrs for step in raw if step.attrs is not None}
         for step in raw:
             specialize = OPS[step.op.type].specialize
             if specialize is not None:

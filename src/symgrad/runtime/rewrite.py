@@ -46,6 +46,7 @@ class Step:
     fn: Callable[..., Any]
     ins: tuple[int, ...]
     outs: tuple[int, ...]
+    attrs: dict[str, Any] | None = None  # where a rewrite changed the op's attrs
 
     @property
     def pure(self) -> bool:
@@ -158,7 +159,7 @@ def _transposes_into_matmuls(steps: list[Step], consts: dict[int, Any]) -> None:
                 if ins[i] in transposed:
                     ins[i] = transposed[ins[i]]
                     attrs[flag] = not attrs.get(flag, False)
-            step.ins = tuple(ins)
+            step.ins, step.attrs = tuple(ins), attrs
             step.fn = OPS[t].bind(**attrs)  # type: ignore[misc]
 
 
