@@ -1,6 +1,7 @@
 """The graph IR: names, scopes, lookups, attrs, modes, printing, threads, deep graphs."""
 
 import gc
+import inspect
 import resource
 import threading
 import weakref
@@ -204,3 +205,19 @@ def test_python_scalars_of_eager_tensors():
         p = tf.placeholder(tf.float32, [])
         with pytest.raises(TypeError, match="symbolic Tensor .*Placeholder:0"):
             float(p)
+
+
+def test_ops_record_the_line_of_the_users_code_that_made_them():
+    with tf.Graph().as_default():
+        line = inspect.currentframe().f_lineno + 1
+        y = tf.sin(tf.constant(1.0))
+    assert y.op.location == f"{__file__}:{line}"
+    # Code of any other file is the user's too, here code compiled under a made-up name;
+    # the eager call of a traced function is made at the caller's line.
+    ns = {"tf": tf}
+    exec(compile("def f(x):\n    return tf.cos(x)\n", "<user-module>", "exec"), ns)
+    assert ns["f"](tf.constant(1.0)).op.location == "<user-module>:2"
+    g = tf.function(lambda x: x * 2.0)
+    line = inspect.currentframe().f_lineno + 1
+    out = g(tf.constant(1.0))
+    assert out.op.type == "PartitionedCall" and out.op.location == f"{__file__}:{line}"

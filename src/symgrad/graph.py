@@ -33,23 +33,26 @@ def user_frame() -> tuple[str, int]:
     frame = sys._getframe(1)
     inside = _IN_PACKAGE
     while frame.f_back is not None:
-        code = frame.f_code
-        known = inside.get(code)
+        filename = frame.f_code.co_filename
+        known = inside.get(filename)
         if known is None:
             if len(inside) >= _IN_PACKAGE_MAX:
                 inside.clear()
-            known = inside[code] = code.co_filename.startswith(_PACKAGE_DIR)
+            known = inside[filename] = filename.startswith(_PACKAGE_DIR)
         if not known:
             break
         frame = frame.f_back
     return frame.f_code.co_filename, frame.f_lineno
 
 
-# Code object -> defined inside the package?  One dict lookup per frame instead of a string
-# comparison: every op creation walks a few frames.  Bounded by the program's code objects
-# (cleared when full, for a program that makes code objects without end).
-_IN_PACKAGE: dict[Any, bool] = {}
-_IN_PACKAGE_MAX = 1 << 16
+# File name -> inside the package?  One dict lookup per frame instead of a prefix test:
+# every op creation walks a few frames.  Keyed by the file name, whose hash a str caches,
+# not by the code object: a code object's hash is computed afresh at every lookup, over its
+# bytecode, names and constants (nested functions included), which was 30K instructions
+# of an eager function call's 90K.  Bounded (cleared when full) for a program that makes
+# file names without end.
+_IN_PACKAGE: dict[str, bool] = {}
+_IN_PACKAGE_MAX = 1 << 12
 
 
 class Operation:
