@@ -62,7 +62,7 @@ def test_concurrent_pauses_share_one_count():
     assert gc.isenabled()
 
 
-def test_gradients_and_session_run_pause_the_collector_and_give_it_back():
+def test_gradients_in_a_graph_pause_the_collector_and_give_it_back():
     seen = []
 
     @tf.RegisterGradient("GcPauseProbeSquare")

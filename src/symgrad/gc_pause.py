@@ -5,8 +5,8 @@ Both allocate many objects (ops, tensors, plan steps), and nearly all of them li
 the graph or the plan, so the collections they trigger find little to free.  Yet each
 full collection walks the whole heap, so the cost per op grows with the graph.  On a
 chain of N ops (callgrind, ``gradients()`` alone): 169K instructions per op at N=1,000
-and 191K at N=30,000 with the collector running; 159K at every N with it paused.  The
-benchmark's gradient build of a 100,000-op chain went from 49-57 to 42-46 µs per op.
+and 191K at N=30,000 with the collector running; 159K at every N with it paused.  In
+wall time, a 100,000-op chain went from 49-57 to 42-46 µs per op (three runs each).
 
 This is the pause Mercurial's ``util.nogc`` makes around building large structures.  The
 collector is process-wide, so nested and concurrent pauses share one count, and it runs

@@ -138,4 +138,3 @@ def _graph_of(ys: Sequence[Tensor]) -> Graph:
 
 def _default(graph: Graph) -> Any:
     return contextlib.nullcontext() if get_default_graph() is graph else graph.as_default()
-
