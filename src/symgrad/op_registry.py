@@ -42,6 +42,9 @@ class OpDef:
       plan, specialised to its static input shapes and constant inputs (``consts[i]``);
     * ``inplace(*arrays, out=)``, where given, computes the output into ``out`` (a plan
       passes the buffer of an input that dies at this step);
+    * ``narrow(op, read)``, where given, may return the attrs with which the op computes
+      only the outputs a plan reads (``read[i]``), or None (a loop that stacks no value
+      for a gradient its plan does not hold);
     * ``forwards(op, consts)``, where given, is the index of the input this op returns
       unchanged, given its constant inputs (None where not constant), or None: a plan then
       drops the step (``x * 1``, a Cast to the same dtype, a Reshape to the same shape);
@@ -85,6 +88,7 @@ class OpDef:
     bind: Callable[..., KernelFn] | None = None
     specialize: Callable[[Operation, list[Any]], KernelFn | None] | None = None
     inplace: Callable[..., Any] | None = None
+    narrow: Callable[[Operation, tuple[bool, ...]], dict[str, Any] | None] | None = None
     forwards: Callable[[Operation, list[Any]], int | None] | None = None
     pure: bool = True
     variable: str = ""

@@ -7,15 +7,29 @@ import numpy as np
 import pytest
 
 import symgrad as tf
+from symgrad.ops import while_loop
 from symgrad.runtime import fused_loop
+from symgrad.runtime.plan import Plan
 
 
 def _fused(t: tf.Tensor) -> object:
-    entry = fused_loop.FUSED.get(t.op.get_attr("body"))
-    return None if entry is None else entry[1]
+    """The loop's fused function (any plan's), or None."""
+    entries = fused_loop.FUSED.get(t.op.get_attr("body"), {})
+    return next((e[1] for e in entries.values() if e[1] is not None), None)
 
 
-def test_swapped_variables_constants_and_unchanged_ones():
+@pytest.fixture
+def fused_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail where a loop falls back to running step by step (the fused loop declined
+    or raised), so a bug in the generated code cannot hide behind the slow path."""
+
+    def refuse(*args: object) -> None:
+        raise AssertionError("the loop ran step by step")
+
+    monkeypatch.setattr(while_loop, "_run_stepwise", refuse)
+
+
+def test_swapped_variables_constants_and_unchanged_ones(fused_only: None) -> None:
     """(a, b, c) -> (b, a + 1, c): a tuple handed over at once; c passes through."""
     with tf.Graph().as_default():
         n = tf.placeholder(tf.int32, [])
@@ -70,7 +84,7 @@ def test_values_and_gradient_match_the_step_by_step_loop():
         np.testing.assert_array_equal(a, b)
 
 
-def test_integer_scalar_arithmetic_keeps_its_dtype():
+def test_integer_scalar_arithmetic_keeps_its_dtype(fused_only: None) -> None:
     """Integer scalar ops of a fused loop run as Python operators on NumPy scalars: the
     values and dtypes are the kernels' (int32 stays int32, int64 stays int64)."""
     with tf.Graph().as_default():
@@ -83,3 +97,95 @@ def test_integer_scalar_arithmetic_keeps_its_dtype():
     assert _fused(out[0]) is not None
     assert (i, j, k) == (127, -11, 120.0)  # i: 0 1 3 7 15 31 63 127; 7 steps
     assert i.dtype == np.int32 and j.dtype == np.int64 and k.dtype == np.float32
+
+
+def _loop_and_reference(compare, first, step, bound, maximum=None):
+    """A loop of ``i`` from ``first`` by ``step`` while ``compare(i, bound)``, that also
+    sums ``i`` into ``s`` (the body reads i) and doubles ``x``; and the same in Python."""
+    with tf.Graph().as_default():
+        b = tf.placeholder(tf.int32, [])
+        body = lambda i, s, x: (i + step, s + tf.cast(i, tf.float32), x * 2.0)  # noqa: E731
+        out = tf.while_loop(
+            lambda i, s, x: compare(i, b), body, [first, 0.0, 1.0], maximum_iterations=maximum
+        )
+        with tf.Session() as sess:
+            got = sess.run(out, {b: bound})
+    i, s, x, n = first, 0.0, 1.0, 0
+    while compare(i, bound) and (maximum is None or n < maximum):
+        i, s, x, n = i + step, s + i, x * 2.0, n + 1
+    return out, got, [i, s, x]
+
+
+@pytest.mark.parametrize(
+    "compare, first, step, bound, maximum",
+    [
+        (lambda i, b: i < b, 0, 1, 10, None),
+        (lambda i, b: i < b, 0, 3, 10, None),  # a step that does not divide the range
+        (lambda i, b: i <= b, -4, 3, 10, None),
+        (lambda i, b: b > i, 2, 2, 9, None),  # the bound on the left
+        (lambda i, b: i > b, 10, -3, 0, None),  # counting down
+        (lambda i, b: i >= b, 10, -1, 4, None),
+        (lambda i, b: i < b, 5, 1, 3, None),  # no iteration
+        (lambda i, b: i < b, 0, 1, 100, 7),  # maximum_iterations first
+    ],
+)
+def test_a_counted_loop_runs_its_trip_count(fused_only, compare, first, step, bound, maximum):
+    """A loop whose condition compares a variable the body steps by a constant with a
+    bound it does not change runs ``for`` its trip count, with no condition per iteration;
+    its values are the step-by-step loop's (the body reads the variable: it is kept)."""
+    out, got, want = _loop_and_reference(compare, first, step, bound, maximum)
+    assert [v.item() for v in got] == want
+    assert got[0].dtype == np.int32
+    assert "trips = " in _source(out[0])
+
+
+def test_a_counted_variable_only_stepped_is_computed_once_at_the_end(fused_only: None) -> None:
+    with tf.Graph().as_default():
+        body = lambda i, x: (i + 2, x * 2.0)  # noqa: E731
+        i, x = tf.while_loop(lambda i, x: i < 7, body, [tf.constant(1, tf.int64), 1.0])
+        with tf.Session() as sess:
+            assert sess.run([i, x]) == [7, 8.0]  # i: 1 3 5 7
+            assert sess.run(i).dtype == np.int64
+    source = _source(i)
+    assert "for counter in range" in source and " + 2" not in source.split("for counter")[1]
+
+
+def test_a_counted_variable_that_would_wrap_runs_step_by_step() -> None:
+    """int32 arithmetic wraps around, as in TF: where the last step would pass the
+    largest int32, the trip count is not the formula's, so the loop runs step by step and
+    wraps as the kernels do."""
+    top = 2**31 - 1
+    with tf.Graph().as_default():
+        [i] = tf.while_loop(lambda i: i < top, lambda i: [i + 4], [top - 6], maximum_iterations=5)
+        with tf.Session() as sess:
+            got = sess.run(i)
+    assert got == top - 6 + 5 * 4 - 2**32  # top-6, top-2, then past the top: negative
+
+
+def test_a_plan_without_the_gradient_keeps_no_stacks() -> None:
+    """A loop made with back_prop keeps each iteration's values for its gradient only in
+    a plan that holds the gradient; a plan of the forward values keeps none."""
+    with tf.Graph().as_default():
+        w = tf.placeholder(tf.float32, [3])
+        _, h = tf.while_loop(lambda i, h: i < 4, lambda i, h: (i + 1, h * w), [0, tf.ones([3])])
+        [dw] = tf.gradients(tf.reduce_sum(h), [w])
+        loop = h.op
+        assert loop.get_attr("accumulate") == (False, True)  # h's values; i's nobody reads
+        forward, both = Plan([h], [], [w]), Plan([h, dw], [], [w])
+        assert forward.attrs[id(loop)]["accumulate"] == (False, False)
+        assert id(loop) not in both.attrs
+        value = np.array([0.5, -2.0, 1.5], np.float32)
+        np.testing.assert_allclose(forward.run([value])[0], value**4)
+        np.testing.assert_allclose(both.run([value])[1], 4 * value**3)
+        # the stacks' gradients backprop filled with zeros are not read by the gradient
+        grad_loop = dw.op.inputs[0].op if dw.op.type != "StatelessWhile" else dw.op
+        loops = [op for op in tf.get_default_graph().get_operations() if "While" in op.type]
+        assert grad_loop is not None and len(loops) == 2
+        assert all(t.op.type != "ZerosLike" for t in loops[1].inputs)
+
+
+def _source(t: tf.Tensor) -> str:
+    """The generated source of the loop's fused function (kept as its docstring)."""
+    fn = _fused(t)
+    assert fn is not None
+    return fn.__doc__ or ""  # type: ignore[attr-defined]

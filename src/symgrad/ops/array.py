@@ -288,6 +288,15 @@ ZEROS_LIKE.no_gradient()
 ONES_LIKE.no_gradient()
 
 
+def is_zeros(t: Tensor) -> bool:
+    """Whether ``t`` is known to be all zeros when the graph is built (a gradient that
+    filled in for an output nobody differentiated, say): a rule may then skip it."""
+    if t.op.type == "ZerosLike":
+        return True
+    v = constant_value(t)
+    return v is not None and not np.any(v)
+
+
 def zeros_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:
     """Zeros with ``input``'s shape (and dtype unless given)."""
     t = convert_to_tensor(input)

@@ -18,7 +18,7 @@ from ..batching import Call
 from ..cases import Case, away, ints, labels, randn, uniform
 from ..errors import InvalidArgumentError
 from ..graph import Tensor, name_scope
-from ..op_registry import ShapeError, Spec, apply_op, constant_value, register_op
+from ..op_registry import ShapeError, Spec, apply_op, register_op
 from ..shapes import TensorShape
 from . import array, slicing
 from .core import FLOATS, REAL, check_dtype, constant, convert_to_tensor, same_dtype
@@ -362,17 +362,10 @@ def _sparse_xent_batch(c: Call) -> list[Tensor]:
     return [array.reshape(loss, [c.k, b]), array.reshape(backprop, [c.k, b, n])]
 
 
-def _is_zeros(t: Tensor) -> bool:
-    if t.op.type == "ZerosLike":
-        return True
-    v = constant_value(t)
-    return v is not None and not np.any(v)
-
-
 def _xent_logits_grad(op: Any, grad_loss: Tensor, grad_backprop: Tensor) -> Tensor:
     """g_loss · backprop, plus (g_bp - sum(g_bp · p, -1)) · p when backprop is used (p=softmax)."""
     grad = array.expand_dims(grad_loss, -1) * op.outputs[1]
-    if not _is_zeros(grad_backprop):
+    if not array.is_zeros(grad_backprop):
         p = softmax(op.inputs[0])
         grad = grad + (grad_backprop - reduce_sum(grad_backprop * p, -1, keepdims=True)) * p
     return grad

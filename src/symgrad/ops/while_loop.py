@@ -455,14 +455,26 @@ def _stacked(body: ConcreteFunction) -> tuple[bool, ...]:
     return tuple(not unread(ph, out) for ph, out in zip(body.inputs[1:], body.outputs, strict=True))
 
 
+def _while_narrow(op: Any, read: tuple[bool, ...]) -> dict[str, Any] | None:
+    """A plan that reads none of a variable's stack (its gradient is not in the plan)
+    runs the loop without keeping that variable's values: no append per iteration, no
+    stack of them at the end."""
+    kept: tuple[bool, ...] = op.get_attr("accumulate")
+    narrowed = tuple(k and r for k, r in zip(kept, read[2 + op.get_attr("n_vars") :], strict=True))
+    if narrowed == kept:
+        return None
+    return {**op.attrs, "accumulate": narrowed}
+
+
 WHILE = register_op(
     "While",
     _while_infer,
     _while_kernel,
     stateful=True,
     pure=False,
+    narrow=_while_narrow,
 )
-STATELESS_WHILE = register_op("StatelessWhile", _while_infer, _while_kernel)
+STATELESS_WHILE = register_op("StatelessWhile", _while_infer, _while_kernel, narrow=_while_narrow)
 
 
 _while_batch = while_rule(functional_while)
@@ -486,7 +498,10 @@ def _while_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
     stacks = op.outputs[2 + n_vars :]
     g_vars, g_stacks = list(grads[2 : 2 + n_vars]), list(grads[2 + n_vars :])
     kept = op.get_attr("accumulate")
-    g_stacks = [g if k else None for g, k in zip(g_stacks, kept, strict=True)]  # never read
+    g_stacks = [  # a stack's gradient that is never read, or known to be zeros: none
+        g if k and g is not None and not array.is_zeros(g) else None
+        for g, k in zip(g_stacks, kept, strict=True)
+    ]
     dv = [i for i, t in enumerate(vars0) if t.dtype.is_differentiable]
     dc = [i for i, t in enumerate(body_caps) if t.dtype.is_differentiable]
     if not dv or all(g is None for g in g_vars + g_stacks):

@@ -43,9 +43,11 @@ from .plan import Plan
 
 _SOURCE = "<symgrad while loop>"
 
-# body -> (cond, its fused loop or None, (cond's plan, body's plan), the stacked variables):
-# made once per loop op
-FUSED: weakref.WeakKeyDictionary[ConcreteFunction, Any] = weakref.WeakKeyDictionary()
+# body -> {the stacked variables: (cond, its fused loop or None, (cond's plan, body's plan))}:
+# made once per loop op and set of stacks (a plan without the gradient keeps none)
+FUSED: weakref.WeakKeyDictionary[ConcreteFunction, dict[tuple[int, ...], Any]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def run(
@@ -66,10 +68,11 @@ def run(
     if cond.graph.stateful_ops or body.graph.stateful_ops or op_registry.output_check:
         return None
     kept = tuple(i for i, s in enumerate(stacks) if type(s) is list)  # the others discard
-    entry = FUSED.get(body)
-    if entry is None or entry[0] is not cond or entry[3] != kept:
+    fused = FUSED.setdefault(body, {})
+    entry = fused.get(kept)
+    if entry is None or entry[0] is not cond:
         plans = (_outputs_plan(cond), _outputs_plan(body))
-        entry = FUSED[body] = (cond, fuse(*plans, len(state), kept), plans, kept)
+        entry = fused[kept] = (cond, fuse(*plans, len(state), kept), plans)
     loop, (cond_plan, body_plan) = entry[1], entry[2]
     if loop is None:
         return None
@@ -97,26 +100,131 @@ def fuse(
     plan is too large to have generated code."""
     if cond._generated is None or body._generated is None:
         return None
-    reads_counter = any(_reads(p, 0) for p in (cond, body))
     namespace: dict[str, Any] = {"int32": np.int32}
     lines = ["def loop(counter, limit, state, ccaps, bcaps, appends, C0, C1):"]
     lines.append("    " + "".join(f"v{i}, " for i in range(n_vars)) + "= state")
     lines += [f"    a{i} = appends[{k}]" for k, i in enumerate(kept)]
     cond_names = _bind(cond, "c", "C0", "ccaps", n_vars, lines)
     body_names = _bind(body, "b", "C1", "bcaps", n_vars, lines)
-    lines.append("    while counter < limit:")
-    if reads_counter:
-        lines.append("        n = int32(counter)")
-    lines += _steps(cond, "kc", cond_names, namespace)
-    lines += [f"        if not {cond_names(cond.fetch_slots[0])}:", "            break"]
-    lines += [f"        a{i}(v{i})" for i in kept]
-    lines += _steps(body, "kb", body_names, namespace)
-    outs = ", ".join(body_names(s) for s in body.fetch_slots)
-    lines += [f"        {''.join(f'v{i}, ' for i in range(n_vars))}= {outs},"] if n_vars else []
-    lines.append("        counter += 1")
+    counted = _counted(cond, body, n_vars, kept)
+    steps, handed = body.steps, list(range(n_vars))  # the body's steps, the swapped vars
+    if counted is None:
+        lines.append("    while counter < limit:")
+        iteration = ["        n = int32(counter)"] if _reads(cond, 0) or _reads(body, 0) else []
+        iteration += _steps(cond.steps, "kc", cond_names, namespace)
+        iteration += [f"        if not {cond_names(cond.fetch_slots[0])}:", "            break"]
+    else:
+        var, bound, trips, delta, increment = counted
+        vtype = namespace["vtype"] = np.dtype(cond.steps[0][4].inputs[0].dtype.np).type
+        lines += [
+            f"    first = int(v{var})",
+            f"    trips = {trips.format(first='first', bound=f'int({cond_names(bound)})')}",
+            f"    if not {_int_range(vtype, f'first + trips * {delta}')}:",
+            "        return None  # the variable would wrap around: step by step",
+            "    start = counter",
+            "    end = counter + max(0, min(trips, limit - counter))",
+            "    for counter in range(start, end):",
+        ]
+        iteration = ["        n = int32(counter)"] if _reads(body, 0) else []
+        if increment >= 0:  # the increment is all the body does with the variable
+            steps = [s for i, s in enumerate(steps) if i != increment]
+            handed.remove(var)
+    iteration += [f"        a{i}(v{i})" for i in kept]
+    direct = _written_directly(steps, body.fetch_slots, handed)
+    handed = [i for i in handed if i not in direct.values()]
+    renamed = {slot: f"v{i}" for slot, i in direct.items()}
+    iteration += _steps(steps, "kb", lambda s: renamed.get(s) or body_names(s), namespace)
+    if handed:
+        outs = "".join(f"{body_names(body.fetch_slots[i])}, " for i in handed)
+        iteration.append(f"        {''.join(f'v{i}, ' for i in handed)}= {outs}")
+    if counted is None:
+        lines += [*iteration, "        counter += 1"]
+    else:
+        lines += [*(iteration or ["        pass"]), "    counter = end"]
+        if increment >= 0:
+            lines.append(f"    v{var} = vtype(first + (end - start) * {delta})")
     lines.append("    return counter, [" + ", ".join(f"v{i}" for i in range(n_vars)) + "]")
-    exec(compile("\n".join(lines), _SOURCE, "exec"), namespace)
-    return namespace["loop"]  # type: ignore[no-any-return]
+    source = "\n".join(lines)
+    exec(compile(source, _SOURCE, "exec"), namespace)
+    loop: Callable[..., Any] = namespace["loop"]
+    loop.__doc__ = source  # what was generated, to read: help(loop)
+    return loop
+
+
+def _written_directly(steps: list[Any], fetches: list[int], variables: list[int]) -> dict[int, int]:
+    """The body outputs a step can write straight into their variable's name, saving the
+    swap at the end of each iteration: ``{output slot: variable}`` for each variable whose
+    old value no later step reads and no other variable takes."""
+    direct: dict[int, int] = {}
+    for i in variables:
+        out, feed = fetches[i], 1 + i
+        made = [k for k, step in enumerate(steps) if out in step[2]]
+        alone = len(made) == 1 and fetches.count(out) == 1 and feed not in fetches
+        if alone and not any(feed in step[1] for step in steps[made[0] + 1 :]):
+            direct[out] = i
+    return direct
+
+
+# A counted loop: the condition compares one integer variable with a bound the loop does
+# not change, and the body steps that variable by a constant.  Its trip count is then
+# known when the loop starts, as a compiler's loop analysis finds it, and the fused loop
+# runs ``for counter in range(...)`` with no condition per iteration.  The trips for each
+# comparison of ``v`` with the bound (``v`` on the left), by the sign of the step ``d``:
+_TRIPS = {
+    ("Less", 1): "max(0, ({bound} - {first} + {d} - 1) // {d})",
+    ("LessEqual", 1): "max(0, ({bound} - {first} + {d}) // {d})",
+    ("Greater", -1): "max(0, ({first} - {bound} + {d} - 1) // {d})",
+    ("GreaterEqual", -1): "max(0, ({first} - {bound} + {d}) // {d})",
+}
+_FLIPPED = {"Less": "Greater", "LessEqual": "GreaterEqual", "Greater": "Less"}
+_FLIPPED.update({"GreaterEqual": "LessEqual"})
+
+
+def _counted(
+    cond: Plan, body: Plan, n_vars: int, kept: tuple[int, ...]
+) -> tuple[int, int, str, int, int] | None:
+    """For a counted loop: (the variable, the bound's slot in the condition, its trip
+    count as a format string, the step, the increment's step index in the body or -1
+    where the body reads the variable otherwise); else None."""
+    if len(cond.steps) != 1 or not n_vars:
+        return None
+    _, ins, outs, _, op = cond.steps[0]
+    if outs[0] != cond.fetch_slots[0] or _operator(op, len(ins)) is None:
+        return None
+    invariant = set(cond.consts) | set(cond.feed_slots[1 + n_vars :])
+    compare = op.type
+    a, b = ins
+    if b in range(1, 1 + n_vars) and a in invariant:
+        a, b, compare = b, a, _FLIPPED.get(compare, "")
+    if a not in range(1, 1 + n_vars) or b not in invariant:
+        return None
+    var = a - 1
+    out = body.fetch_slots[var]
+    index = next((k for k, step in enumerate(body.steps) if step[2][0] == out), -1)
+    if index < 0:
+        return None
+    _, bins, _, _, bop = body.steps[index]
+    sign = {"Add": 1, "AddV2": 1, "Sub": -1}.get(bop.type, 0)
+    if _operator(bop, len(bins)) is None or sign == 0 or bins.count(a) != 1:
+        return None
+    other = bins[1] if bins[0] == a else bins[0]
+    if (sign < 0 and bins[0] != a) or other not in body.consts:
+        return None
+    delta = sign * int(body.consts[other])
+    d = abs(delta)
+    trips = _TRIPS.get((compare, 1 if delta > 0 else -1))
+    if trips is None or d == 0:
+        return None
+    trips = trips.replace("{d}", str(d))
+    others_read = body.fetch_slots.count(a) + body.fetch_slots.count(out) > 1 or any(
+        a in s[1] or out in s[1] for i, s in enumerate(body.steps) if i != index
+    )
+    return var, b, trips, delta, -1 if others_read or var in kept else index
+
+
+def _int_range(vtype: Any, value: str) -> str:
+    info = np.iinfo(vtype)
+    return f"{info.min} <= {value} <= {info.max}"
 
 
 def _reads(plan: Plan, slot: int) -> bool:
@@ -167,10 +275,10 @@ def _operator(op: Any, n_ins: int) -> str | None:
 
 
 def _steps(
-    plan: Plan, prefix: str, name: Callable[[int], str], namespace: dict[str, Any]
+    steps: list[Any], prefix: str, name: Callable[[int], str], namespace: dict[str, Any]
 ) -> list[str]:
     lines = []
-    for i, (fn, ins, outs, free, op) in enumerate(plan.steps):
+    for i, (fn, ins, outs, free, op) in enumerate(steps):
         namespace[f"{prefix}{i}"] = fn
         symbol = _operator(op, len(ins)) if len(outs) == 1 else None
         if symbol is not None:

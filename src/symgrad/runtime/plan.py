@@ -11,7 +11,6 @@ output slots, slots to free)``.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -82,7 +81,7 @@ class Plan:
                 raise _unfed(op)
             else:
                 ins = tuple(slots[(id(t.op), t.value_index)] for t in op.inputs)
-                raw.append(rewrite.Step(op, _bound_kernel(op), ins, outs))
+                raw.append(rewrite.Step(op, rewrite.bound_kernel(op.type, op.attrs), ins, outs))
         self.num_slots = len(slots)
         self.fetch_slots = [slots[tensor_key(t)] for t in fetches]
         self.feed_slots = list(range(len(feeds)))
@@ -159,15 +158,6 @@ def _checked(step: Step, check: op_registry.OutputCheck) -> Step:
         return r
 
     return run, ins, outs, free, op
-
-
-def _bound_kernel(op: Operation) -> Callable[..., Any]:
-    opdef = OPS[op.type]
-    attrs = op.attrs
-    if opdef.bind is not None:
-        return opdef.bind(**attrs)
-    kernel = opdef.kernel
-    return functools.partial(kernel, **attrs) if attrs else kernel
 
 
 def _schedule(raw: list[rewrite.Step], keep: set[int]) -> list[Step]:

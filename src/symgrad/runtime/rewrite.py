@@ -14,13 +14,16 @@ slots.  These passes shrink it without changing any value a caller can see:
 - **transposes into MatMul**: a MatMul that reads a 2-D ``Transpose`` reads its input
   instead, with ``transpose_a``/``transpose_b`` flipped (as TF's Grappler does), so the
   Transpose step goes when nothing else reads it;
-- **dead steps**: pure steps whose outputs nothing reads are dropped (NoOp included).
+- **dead steps**: pure steps whose outputs nothing reads are dropped (NoOp included);
+- **unread outputs**: an op that can skip the outputs nobody reads is told so (a loop
+  keeps no stacks for a gradient that is not in the plan).
 
 Stateful ops (variable reads and writes) are never folded, merged or dropped.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -54,6 +57,14 @@ class Step:
         )
 
 
+def bound_kernel(op_type: str, attrs: dict[str, Any]) -> Callable[..., Any]:
+    """The kernel of ``op_type`` bound to ``attrs`` (once, when a plan is compiled)."""
+    opdef = OPS[op_type]
+    if opdef.bind is not None:
+        return opdef.bind(**attrs)
+    return functools.partial(opdef.kernel, **attrs) if attrs else opdef.kernel
+
+
 def simplify(
     steps: list[Step], consts: dict[int, Any], keep: set[int]
 ) -> tuple[list[Step], dict[int, int]]:
@@ -65,7 +76,9 @@ def simplify(
     alias: dict[int, int] = {}
     steps = _fold_and_forward(steps, consts, keep, alias)
     _transposes_into_matmuls(steps, consts)  # after merging: it changes what a step reads
-    return _drop_dead(steps, {alias.get(s, s) for s in keep}), alias
+    steps = _drop_dead(steps, {alias.get(s, s) for s in keep})
+    _narrow(steps, {alias.get(s, s) for s in keep})
+    return steps, alias
 
 
 def _fold_and_forward(
@@ -152,7 +165,7 @@ def _transposes_into_matmuls(steps: list[Step], consts: dict[int, Any]) -> None:
                     ins[i] = transposed[ins[i]]
                     attrs[flag] = not attrs.get(flag, False)
             step.ins, step.attrs = tuple(ins), attrs
-            step.fn = OPS[t].bind(**attrs)  # type: ignore[misc]
+            step.fn = bound_kernel(t, attrs)
 
 
 def _cse_key(step: Step, consts: dict[int, Any]) -> tuple[Any, ...] | None:
@@ -175,6 +188,16 @@ def _hashable(v: Any) -> Any:
     if isinstance(v, list):
         return tuple(_hashable(x) for x in v)
     return v
+
+
+def _narrow(steps: list[Step], keep: set[int]) -> None:
+    """Rebind the steps whose op computes less when some of its outputs are unread."""
+    read = set(keep).union(*(step.ins for step in steps))
+    for step in steps:
+        narrow = OPS[step.op.type].narrow
+        attrs = narrow(step.op, tuple(s in read for s in step.outs)) if narrow else None
+        if attrs is not None:
+            step.attrs, step.fn = attrs, bound_kernel(step.op.type, attrs)
 
 
 def _drop_dead(steps: list[Step], keep: set[int]) -> list[Step]:
