@@ -149,6 +149,14 @@ def _tensor_array(tf: Any, x: Any) -> Any:
     return [ta.stack(), ta.read(2) * ta.gather([0, 1])]
 
 
+def _scan(tf: Any, x: Any) -> Any:
+    return tf.scan(lambda a, e: tf.tanh(a * 0.5 + e), x)
+
+
+def _map_fn(tf: Any, x: Any, y: Any) -> Any:
+    return tf.map_fn(lambda e: tf.sin(e) * y + e * e, x)
+
+
 def _scatter_variable(tf: Any, x: Any) -> Any:
     v = tf.Variable(tf.zeros([4, 3], x.dtype))
     v.scatter_update(tf.IndexedSlices(x[:2], [3, 0]))
@@ -564,6 +572,8 @@ CONTROL = {
     "case_variable": Call(_case_variable, [("n", (3,))], graph=True),
     "while_variable": Call(_while_variable, [("n", (3,))], graph=True),
     "tensor_array": Call(_tensor_array, [("n", (3, 4))], graph=True),
+    "scan": Call(_scan, [("n", (5, 3))], graph=True),
+    "map_fn": Call(_map_fn, [("n", (4, 3)), ("n", (3,))], graph=True),
     "scatter_variable": Call(
         _scatter_variable, [("n", (3, 3))], order=0, note="scatters into a Variable: no gradient"
     ),

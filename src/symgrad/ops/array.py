@@ -293,6 +293,8 @@ def is_zeros(t: Tensor) -> bool:
     filled in for an output nobody differentiated, say): a rule may then skip it."""
     if t.op.type == "ZerosLike":
         return True
+    if t.op.type == "Fill":  # a big zeros constant (_filled)
+        t = t.op.inputs[1]
     v = constant_value(t)
     return v is not None and not np.any(v)
 

@@ -6,9 +6,14 @@ TF's names and input order: ``TensorListGetItem(list, index)``,
 ``TensorListSetItem(list, index, item)``, ``TensorListGather(list, indices)``,
 ``TensorListScatterIntoExistingList(list, values, indices)``.  ``resize`` lets a write
 past the end grow the list (``dynamic_size``).  Run-time errors carry TF's texts.
+symgrad adds ``TensorListAddItem(list, index, item)`` (the list with ``item`` added to one
+row): a loop's gradient sums its reads of a list it captures with it, one row per
+iteration, where ``sum + SetItem(zeros, i, g)`` would add a whole list of zeros each time.
 
-The four ops are linear in the list and the elements, and each one's gradient is built
-from the others, so they differentiate to any order.  A write copies the list: O(n).
+The ops are linear in the list and the elements, and each one's gradient is built from
+the others, so they differentiate to any order.  A write copies the list, O(n), unless
+nothing else holds it: a plan's (or a fused loop's) in-place kernel then writes the row
+into it (``inplace``), so a loop writing n rows costs O(n), not O(n²).
 """
 
 from __future__ import annotations
@@ -69,6 +74,17 @@ def _grown(buf: np.ndarray, rows: int, resize: bool, what: str) -> np.ndarray:
     return out
 
 
+def _set_item_into(
+    buf: np.ndarray, index: np.ndarray, item: np.ndarray, *, resize: bool, out: np.ndarray
+) -> np.ndarray:
+    """A write into ``out`` (``buf`` itself, held by nothing else) where the row exists."""
+    i = int(index)
+    if 0 <= i < buf.shape[0] and item.shape == buf.shape[1:]:
+        out[i] = item
+        return out
+    return _set_item_kernel(buf, index, item, resize=resize)  # grows, or says what is wrong
+
+
 def _set_item_kernel(
     buf: np.ndarray, index: np.ndarray, item: np.ndarray, *, resize: bool
 ) -> np.ndarray:
@@ -84,6 +100,24 @@ def _set_item_kernel(
     out = _grown(buf, i + 1, resize, bad)
     out[i] = item
     return out
+
+
+def _add_item_infer(inputs: Sequence[Tensor]) -> Spec:
+    return _set_item_infer(inputs, resize=False)
+
+
+def _add_item_into(
+    buf: np.ndarray, index: np.ndarray, item: np.ndarray, *, out: np.ndarray
+) -> np.ndarray:
+    i, n = int(index), buf.shape[0]
+    if not 0 <= i < n:
+        raise InvalidArgumentError(f"Trying to modify element {i} in a list with {n} elements.")
+    out[i] += item
+    return out
+
+
+def _add_item_kernel(buf: np.ndarray, index: np.ndarray, item: np.ndarray) -> np.ndarray:
+    return _add_item_into(buf, index, item, out=buf.copy())
 
 
 def _gather_infer(inputs: Sequence[Tensor]) -> Spec:
@@ -133,6 +167,7 @@ SET_ITEM = register_op(
     "TensorListSetItem",
     _set_item_infer,
     _set_item_kernel,
+    inplace=_set_item_into,
     cases=[
         Case(
             [randn(4, 3), ints(1), randn(3)],
@@ -146,6 +181,19 @@ SET_ITEM = register_op(
             attrs={"resize": True},
             name="grows",
         ),
+    ],
+)
+ADD_ITEM = register_op(
+    "TensorListAddItem",
+    _add_item_infer,
+    _add_item_kernel,
+    inplace=_add_item_into,
+    cases=[
+        Case(
+            [randn(4, 3), ints(2), randn(3)],
+            lambda b, i, v: b + np.eye(4, dtype=b.dtype)[2][:, None] * v,
+            name="row",
+        )
     ],
 )
 GATHER = register_op(
@@ -183,6 +231,11 @@ def set_item(buf: Tensor, index: Any, item: Tensor, resize: bool = False) -> Ten
     return apply_op("TensorListSetItem", [buf, _index(index), item], {"resize": resize}).output(0)
 
 
+def add_item(buf: Tensor, index: Any, item: Tensor) -> Tensor:
+    """``buf`` with ``item`` added to row ``index``."""
+    return apply_op("TensorListAddItem", [buf, _index(index), item]).output(0)
+
+
 def gather_items(buf: Tensor, indices: Any, name: str | None = None) -> Tensor:
     return apply_op("TensorListGather", [buf, _index(indices)], name=name).output(0)
 
@@ -216,6 +269,12 @@ def _set_item_grad(op: Any, grad: Tensor) -> tuple[Tensor, None, Tensor]:
     if op.get_attr("resize"):
         d_buf = _rows_of(d_buf, buf)
     return d_buf, None, get_item(grad, index)
+
+
+@ADD_ITEM.gradient
+def _add_item_grad(op: Any, grad: Tensor) -> tuple[Tensor, None, Tensor]:
+    """d list = g; d item = g[i]."""
+    return grad, None, get_item(grad, op.inputs[1])
 
 
 @GATHER.gradient
@@ -260,8 +319,9 @@ def _gather_batch(c: Call) -> list[Tensor]:
     return [gather.gather(c.xs[0], c.xs[1], axis=1)]
 
 
+@ADD_ITEM.batching
 @SET_ITEM.batching
-def _set_item_batch(c: Call) -> list[Tensor]:
+def _row_write_batch(c: Call) -> list[Tensor]:
     _index_unbatched(c, 1)
     r = c.rank(0) + 1
     out = c.apply([_swap01(c.full(0), r), c.xs[1], c.full(2)])[0]

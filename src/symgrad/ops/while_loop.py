@@ -47,7 +47,7 @@ from ..op_registry import OPS, Spec, apply_op, register_op
 from ..runtime import fused_loop
 from ..runtime.concrete_function import TENSOR, ConcreteFunction, FuncGraph
 from ..shapes import TensorShape, as_shape
-from . import array, gather, math, tensor_array_loop
+from . import array, gather, list_ops, math, tensor_array_loop
 from .cond import row_builder, row_variable
 from .control_flow_batch import while_rule
 from .core import convert_to_tensor, placeholder
@@ -537,7 +537,9 @@ def _while_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
             if g_stacks[i] is not None:
                 g = g + gather.gather(g_stacks[i], j)
             new_gv.append(g)
-        new_gc = [c if d is None else c + d for c, d in zip(gc, found[len(dv) :], strict=True)]
+        new_gc = [
+            c if d is None else _summed(c, d) for c, d in zip(gc, found[len(dv) :], strict=True)
+        ]
         return [k - 1, *new_gv, *new_gc]
 
     shapes = [
@@ -560,6 +562,17 @@ def _while_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
 
 
 STATELESS_WHILE.gradient(_while_grad)
+
+
+def _summed(total: Tensor, d: Tensor) -> Tensor:
+    """``total + d``: one iteration's gradient added to a captured tensor's.  Where ``d``
+    is one row written into zeros (a read of a list the loop captures: ``map_fn``'s and
+    ``scan``'s inputs), only that row is added, not a whole list of zeros per iteration."""
+    op = d.op
+    row = op.type == "TensorListSetItem" and not op.get_attr("resize")
+    if row and array.is_zeros(op.inputs[0]) and op.inputs[0].shape == total.shape:
+        return list_ops.add_item(total, op.inputs[1], op.inputs[2])
+    return total + d
 
 
 # --------------------------------------------------------------------------------------

@@ -39,6 +39,7 @@ import numpy as np
 from .. import dtypes as dt
 from .. import op_registry
 from .concrete_function import ConcreteFunction
+from .inplace import inplace_kernel
 from .plan import Plan
 
 _SOURCE = "<symgrad while loop>"
@@ -130,6 +131,7 @@ def fuse(
             steps = [s for i, s in enumerate(steps) if i != increment]
             handed.remove(var)
     iteration += [f"        a{i}(v{i})" for i in kept]
+    steps = _carried_in_place(steps, body.fetch_slots, n_vars)
     direct = _written_directly(steps, body.fetch_slots, handed)
     handed = [i for i in handed if i not in direct.values()]
     renamed = {slot: f"v{i}" for slot, i in direct.items()}
@@ -149,6 +151,24 @@ def fuse(
     loop: Callable[..., Any] = namespace["loop"]
     loop.__doc__ = source  # what was generated, to read: help(loop)
     return loop
+
+
+def _carried_in_place(steps: list[Any], fetches: list[int], n_vars: int) -> list[Any]:
+    """The body's steps; each that is the last reader of a loop variable (no later step
+    reads it, no output passes it on) with a kernel that may write over its array where
+    nothing else holds it (:mod:`.inplace`): a list's row write then costs one row, not a
+    copy of the list.  A plan never writes over its feeds; the loop owns its variables
+    from the second iteration on (the first one's are the caller's, held elsewhere)."""
+    last: dict[int, int] = {}
+    for k, (_, ins, _, _, _) in enumerate(steps):
+        last.update((s, k) for s in ins if 1 <= s <= n_vars)
+    steps = list(steps)
+    for slot, k in last.items():
+        fn, ins, outs, free, op = steps[k]
+        if slot not in fetches and ins.count(slot) == 1:
+            kernel = inplace_kernel(op, fn, ins.index(slot))
+            steps[k] = (kernel or fn, ins, outs, free, op)
+    return steps
 
 
 def _written_directly(steps: list[Any], fetches: list[int], variables: list[int]) -> dict[int, int]:

@@ -11,10 +11,13 @@ overwritten, and a view (``base`` set) never is either.
 What can be decided when the plan is compiled is decided then: a result whose static
 shape is that of the input needs no shape check at run time, and a result known to be
 small is not worth the checks at all (a fresh small array costs less than they do).
+An op that updates its first input (a list's row write, ``inplace`` on an op that is not
+elementwise) writes into it at any size: the copy it saves is of the whole list.
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -40,7 +43,12 @@ def inplace_kernel(
 
     ``position`` is an input that dies at this step and that the step reads only once.
     """
-    ufunc = OPS[op.type].inplace if op.type in OPS else None
+    opdef = OPS.get(op.type)
+    if opdef is not None and opdef.inplace is not None and not opdef.elementwise:
+        # an update of input 0, such as a list's row write: a copy saved at any size
+        update = functools.partial(opdef.inplace, **op.attrs)
+        return _updating(update, kernel) if position == 0 else None
+    ufunc = opdef.inplace if opdef is not None else None
     dtype = op.output_dtypes[0] if op.output_dtypes else None
     if (
         ufunc is None
@@ -61,6 +69,23 @@ def inplace_kernel(
         check = _fits
     make = _unary if len(op.inputs) == 1 else _into_first if position == 0 else _into_second
     return make(ufunc, kernel, check)
+
+
+def _owned(a: Any) -> bool:
+    """Whether ``a`` is an array only the running step holds, whole and writable."""
+    return (
+        type(a) is np.ndarray
+        and a.base is None
+        and a.flags.writeable
+        and _getrefcount(a) <= _OWNED_REFS + 1  # + this function's parameter
+    )
+
+
+def _updating(update: Callable[..., Any], kernel: Callable[..., Any]) -> Callable[..., Any]:
+    def run(a: Any, *rest: Any) -> Any:
+        return update(a, *rest, out=a) if _owned(a) else kernel(a, *rest)
+
+    return run
 
 
 def _unary(ufunc: Any, kernel: Callable[..., Any], check: Any) -> Callable[..., Any]:
