@@ -61,6 +61,22 @@ def test_a_loop_writing_n_rows_copies_its_list_a_bounded_number_of_times(copies)
     np.testing.assert_allclose(dx.numpy().sum(), _fd_sum(np.asarray(x)), rtol=1e-6)
 
 
+def test_map_fn_gradient_reads_its_row_before_writing_the_list_in_place(copies) -> None:
+    """The gradient of a row write both reads row i of the output's gradient and zeroes
+    it; the fused loop runs the read first, so the write is in place."""
+    counts = []
+    for n in (30, 60):
+        x = tf.constant(np.linspace(-2.0, 2.0, n * 2).reshape(n, 2))
+        f = tf.function(lambda x: tf.gradients(tf.map_fn(lambda e: tf.sin(e) * e, x), x)[0])
+        f(x)
+        copies[0] = 0
+        dx = f(x).numpy()
+        counts.append(copies[0])
+        xv = x.numpy()
+        np.testing.assert_allclose(dx, np.cos(xv) * xv + np.sin(xv), rtol=1e-12)
+    assert counts[0] == counts[1] <= 6
+
+
 def _scan(x: np.ndarray) -> np.ndarray:
     """tf.scan without an initializer: the first element starts the accumulator."""
     out = [x[0]]

@@ -38,6 +38,7 @@ import numpy as np
 
 from .. import dtypes as dt
 from .. import op_registry
+from ..op_registry import OPS
 from .concrete_function import ConcreteFunction
 from .inplace import inplace_kernel
 from .plan import Plan
@@ -157,18 +158,52 @@ def _carried_in_place(steps: list[Any], fetches: list[int], n_vars: int) -> list
     """The body's steps; each that is the last reader of a loop variable (no later step
     reads it, no output passes it on) with a kernel that may write over its array where
     nothing else holds it (:mod:`.inplace`): a list's row write then costs one row, not a
-    copy of the list.  A plan never writes over its feeds; the loop owns its variables
-    from the second iteration on (the first one's are the caller's, held elsewhere)."""
-    last: dict[int, int] = {}
-    for k, (_, ins, _, _, _) in enumerate(steps):
-        last.update((s, k) for s in ins if 1 <= s <= n_vars)
+    copy of the list.  A row write that other steps read the list after (the gradient of
+    a write reads a row of the same list) moves behind them where none of them needs its
+    result.  A plan never writes over its feeds; the loop owns its variables from the
+    second iteration on (the first one's are the caller's, held elsewhere)."""
     steps = list(steps)
-    for slot, k in last.items():
-        fn, ins, outs, free, op = steps[k]
-        if slot not in fetches and ins.count(slot) == 1:
+    for slot in range(1, 1 + n_vars):
+        readers = [k for k, step in enumerate(steps) if slot in step[1]]
+        if not readers or slot in fetches:
+            continue
+        last = readers[-1]
+        for k in readers[:-1]:
+            if _updates(steps[k], slot) and not _read_between(steps, k, last):
+                steps.insert(last, steps.pop(k))  # now just after the last reader
+                break
+        fn, ins, outs, free, op = steps[last]
+        if ins.count(slot) == 1:
             kernel = inplace_kernel(op, fn, ins.index(slot))
-            steps[k] = (kernel or fn, ins, outs, free, op)
-    return steps
+            steps[last] = (kernel or fn, ins, outs, free, op)
+    return _refreed(steps)
+
+
+def _updates(step: Any, slot: int) -> bool:
+    """Whether the step writes into input 0, ``slot`` (a list's row write)."""
+    opdef = OPS[step[4].type]
+    return step[1][:1] == (slot,) and opdef.inplace is not None and not opdef.elementwise
+
+
+def _read_between(steps: list[Any], k: int, last: int) -> bool:
+    """Whether a step after ``k``, up to ``last``, reads what step ``k`` makes (any step
+    that depends on it does so through such a reader)."""
+    made = set(steps[k][2])
+    return any(made.intersection(step[1]) for step in steps[k + 1 : last + 1])
+
+
+def _refreed(steps: list[Any]) -> list[Any]:
+    """The steps with each freed slot deleted after its last reader in this order."""
+    freed = {s for step in steps for s in step[3]}
+    last: dict[int, int] = {}
+    for k, (_, ins, outs, _, _) in enumerate(steps):
+        last.update((s, k) for s in ins if s in freed)
+        for s in outs:
+            last.setdefault(s, k)
+    frees: list[list[int]] = [[] for _ in steps]
+    for s in freed:
+        frees[last[s]].append(s)
+    return [(*step[:3], tuple(sorted(f)), step[4]) for step, f in zip(steps, frees, strict=True)]
 
 
 def _written_directly(steps: list[Any], fetches: list[int], variables: list[int]) -> dict[int, int]:
