@@ -6,7 +6,8 @@ graph, tracing a ``function``, or a predicate fed later) each branch is traced i
 ``FuncGraph``, and one functional op records the choice: ``StatelessIf`` when no branch
 has a stateful op, else ``If`` (``StatelessCase`` / ``Case`` for ``switch_case``).  The
 op's inputs are the selector, then every outer tensor a branch captures; its kernel runs
-the chosen branch's plan, so the predicate decides at run time.
+the chosen branch's plan, so the predicate decides at run time.  A TensorArray a branch
+returns travels as its buffer and is rebuilt around the op's output (``tensor_array_cond``).
 
 The gradient of such an op is the same kind of op over the branches' gradient graphs:
 each re-creates its branch on the op's inputs and differentiates it, returning zeros for
