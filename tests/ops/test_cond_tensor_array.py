@@ -382,3 +382,59 @@ def test_autograph_if_arrays_that_disagree():
 
     with pytest.raises(TypeError, match=r"No common supertype of TensorArraySpec\("):
         f(tf.constant(1.0))
+
+
+def test_autograph_if_inside_a_loop_writes_the_array():
+    """A converted ``for`` over tf.range whose body's ``if`` writes the array: a cond
+    carrying the array inside the While carrying it."""
+
+    @tf.function
+    def f(xs, w):
+        with tf.GradientTape() as t:
+            t.watch([xs, w])
+            ta = tf.TensorArray(tf.float32, size=tf.shape(xs)[0])
+            for i in tf.range(tf.shape(xs)[0]):
+                if xs[i] > 0:  # noqa: SIM108  (a statement, as AutoGraph converts)
+                    ta = ta.write(i, xs[i] * w)
+                else:
+                    ta = ta.write(i, xs[i] * xs[i])
+            y = tf.reduce_sum(ta.stack() * ta.stack())
+        return ta.stack(), t.gradient(y, [xs, w])
+
+    got = f(tf.constant([1.0, -2.0, 3.0, -0.5]), tf.constant(1.5))
+    _close(got, ([1.5, 4.0, 4.5, 0.25], [[4.5, -32.0, 13.5, -0.5], 30.0]))
+
+
+@pytest.mark.parametrize(
+    ("a", "want"),
+    [(2.0, ([1.5, 0.0, 0.0], 1.0)), (0.5, ([0.0, 2.25, 0.0], 6.0)), (-1.0, ([0.0, 0.0, 4.5], 9.0))],
+)
+def test_nested_conds(a, want):
+    @tf.function
+    def f(a, x):
+        ta = tf.TensorArray(tf.float32, size=3)
+        with tf.GradientTape() as t:
+            t.watch(x)
+            ta = tf.cond(
+                a > 0,
+                lambda: tf.cond(a > 1, lambda: ta.write(0, x), lambda: ta.write(1, x * x)),
+                lambda: ta.write(2, x * 3.0),
+            )
+            y = tf.reduce_sum(ta.stack() * [1.0, 2.0, 3.0])
+        return ta.stack(), t.gradient(y, x)
+
+    _close(f(tf.constant(a), tf.constant(X)), want)
+
+
+@pytest.mark.parametrize(("p", "d"), [(True, [0.5403020, -0.41614699]), (False, [2.0, 4.0])])
+def test_jacobian_batches_the_op(p, d):
+    @tf.function
+    def f(p, x):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            ta = tf.TensorArray(tf.float32, size=2).write(0, x)
+            ta = tf.cond(p, lambda: ta.write(1, tf.sin(x)), lambda: ta.write(1, x * x))
+            y = ta.stack()
+        return t.jacobian(y, x)
+
+    _close(f(tf.constant(p), tf.constant([1.0, 2.0])), [np.eye(2), np.diag(d)])
