@@ -438,3 +438,23 @@ def test_jacobian_batches_the_op(p, d):
         return t.jacobian(y, x)
 
     _close(f(tf.constant(p), tf.constant([1.0, 2.0])), [np.eye(2), np.diag(d)])
+
+
+def test_session_switch_case_with_a_fed_index():
+    with tf.Graph().as_default():
+        i = tf.compat.v1.placeholder(tf.int32, [])
+        x, w = tf.constant(X), tf.constant(W)
+        ta = tf.TensorArray(tf.float32, size=3)
+        ta = tf.switch_case(
+            i,
+            [
+                lambda: ta.write(0, x * w),
+                lambda: ta.write(1, tf.exp(x) + w),
+                lambda: ta.write(2, w * w),
+            ],
+        )
+        y = tf.reduce_sum(ta.stack() * tf.constant(C))
+        grads = tf.gradients(y, [x, w])
+        with tf.compat.v1.Session() as s:
+            for k, g in ((0, [2.5, 1.5]), (1, [8.963378, 2.0]), (2, [0.0, 15.0])):
+                _close(s.run(grads, {i: k}), g)

@@ -34,7 +34,7 @@ from ..op_registry import Spec, apply_op, register_op
 from ..runtime.concrete_function import ConcreteFunction, packer
 from ..runtime.function import function, trace_graph
 from ..shapes import TensorShape
-from . import array, core
+from . import array, core, tensor_array
 from . import math as math_ops
 from .control_flow_batch import branches_rule
 from .function_reads import capture_reads, check_no_assign, read_values
@@ -357,6 +357,14 @@ def _scaled(x: Tensor) -> Tensor:
 
 
 _cond_row = row_builder(lambda p, x, y: cond(p, lambda: math_ops.sin(x) * y, lambda: (x * y) * y))
+
+
+def _array_row(p: Tensor, x: Tensor, y: Tensor) -> Tensor:
+    """A cond whose branches write a TensorArray (carried out as its buffer)."""
+    ta = tensor_array.TensorArray(x.dtype, size=2).write(0, x)
+    return cond(p, lambda: ta.write(1, math_ops.sin(x) * y), lambda: ta.write(0, x * y)).stack()
+
+
 _switch_row = row_builder(
     lambda i, x, y: switch_case(i, [lambda: math_ops.sin(x) * y, lambda: x * y, lambda: x + y * y])
 )
@@ -376,6 +384,19 @@ STATELESS_IF.add_cases(
         _cond_row,
         diff=(1, 2),
         name="false",
+    ),
+    *(
+        Case(
+            [fixed(p), randn(3, 4), randn(4)],
+            ref,
+            row_builder(_array_row),
+            diff=(1, 2),
+            name=f"tensor_array_{p}",
+        )
+        for p, ref in (
+            (True, lambda p, x, y: np.stack([x, np.sin(x) * y])),
+            (False, lambda p, x, y: np.stack([x * y, np.zeros_like(x)])),
+        )
     ),
 )
 STATELESS_CASE.add_cases(

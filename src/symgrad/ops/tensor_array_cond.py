@@ -84,7 +84,7 @@ class BranchArrays:
         """Note the element shape a buffer gives leaf ``k`` (the join over branches)."""
         element = TensorShape(None if s.dims is None else s.dims[1:])
         known = self.shapes.get(k, element)
-        if known.rank == element.rank:
+        if element.rank is not None and known.rank == element.rank:
             element = TensorShape([a if a == b else None for a, b in zip(known, element)])
             if element.is_fully_defined():
                 self.shapes[k] = element
