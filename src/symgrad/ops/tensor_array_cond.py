@@ -9,8 +9,9 @@ output shape is the join of the branches' buffer shapes.
 
 A branch that returns an array it did not write needs a buffer too: zeros of the array's
 size and element shape.  When that shape is only learnt from another branch's writes
-(TF's ``infer_shape``: arrays made from one share their element shape), the branch is
-traced again once the others have been.  An array that no branch writes stays as it is.
+(TF's ``infer_shape``: arrays made from one share their element shape), or for another
+array from the shape of the other branches' buffers, the branch is traced again once the
+others have been.  An array that no branch writes stays as it is.
 An eager array never reaches here: an eager ``cond`` runs the taken branch in Python.
 """
 
