@@ -305,15 +305,7 @@ def test_a_growing_dynamic_array_written_in_a_graph_loop_differentiates():
 
 def test_limits_of_graph_arrays_are_clear_errors():
     """Where symgrad's graph TensorArray differs from TF's (docs/semantics.md): it cannot
-    leave a cond branch, nor enter a loop unwritten with a partly known element shape."""
-
-    @tf.function
-    def from_cond(p):
-        ta = tf.TensorArray(tf.float32, size=2)
-        return tf.cond(p, lambda: ta.write(0, 1.0), lambda: ta.write(1, 2.0)).stack()
-
-    with pytest.raises(NotImplementedError, match="a branch returns a TensorArray"):
-        from_cond(tf.constant(True))
+    enter a loop unwritten with a partly known element shape."""
 
     @tf.function
     def partly_known(n):

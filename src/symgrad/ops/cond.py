@@ -6,7 +6,8 @@ graph, tracing a ``function``, or a predicate fed later) each branch is traced i
 ``FuncGraph``, and one functional op records the choice: ``StatelessIf`` when no branch
 has a stateful op, else ``If`` (``StatelessCase`` / ``Case`` for ``switch_case``).  The
 op's inputs are the selector, then every outer tensor a branch captures; its kernel runs
-the chosen branch's plan, so the predicate decides at run time.
+the chosen branch's plan, so the predicate decides at run time.  A TensorArray a branch
+returns travels as its buffer and is rebuilt around the op's output (``tensor_array_cond``).
 
 The gradient of such an op is the same kind of op over the branches' gradient graphs:
 each re-creates its branch on the op's inputs and differentiates it, returning zeros for
@@ -25,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import context, nest
+from .. import context
 from ..autodiff.backprop import backprop, key
 from ..cases import Case, fixed, ints, randn
 from ..graph import Tensor, get_default_graph
@@ -37,6 +38,7 @@ from . import array, core, tensor_array
 from . import math as math_ops
 from .control_flow_batch import branches_rule
 from .function_reads import capture_reads, check_no_assign, read_values
+from .tensor_array_cond import BranchArrays
 from .variables import Variable
 
 Fn = Callable[[], Any]
@@ -112,30 +114,19 @@ def _pack(template: Any, outs: Sequence[Tensor]) -> Any:
     return packer(template)(list(outs))
 
 
-def _no_arrays(fn: Fn, api: str) -> Fn:
-    """``fn``, refusing to return a TensorArray (which an If cannot carry out yet)."""
-
-    def branch() -> Any:
-        out = fn()
-        if any(isinstance(v, tensor_array.TensorArray) for v in nest.flatten(out)):
-            raise NotImplementedError(
-                f"{api}: a branch returns a TensorArray, which symgrad cannot carry out of a "
-                f"{api} branch yet: return the array's stack() (or a tensor read from it), "
-                f"or write to the array after the {api}"
-            )
-        return out
-
-    return branch
-
-
 def _functional(
     kind: str, selector: Tensor, fns: Sequence[Fn], names: Sequence[str], api: str, name: str
 ) -> Any:
-    """Trace each branch and record one op of ``kind`` choosing among them."""
-    fns = [_no_arrays(fn, api) for fn in fns]
-    branches = [trace_graph(fn, f"{name}_{n}") for fn, n in zip(fns, names, strict=True)]
-    for n, f in zip(names[1:], branches[1:], strict=True):
-        _check_same(names[0], branches[0], n, f, api)
+    """Trace each branch and record one op of ``kind`` choosing among them (a returned
+    TensorArray travels as its buffer: ``tensor_array_cond``)."""
+    arrays = BranchArrays(fns)
+
+    def traced(i: int) -> ConcreteFunction:
+        return trace_graph(arrays.wrap(i), f"{name}_{names[i]}")
+
+    branches = arrays.finish(traced, [traced(i) for i in range(len(fns))])
+    for i in range(1, len(branches)):
+        _check_same(names[0], branches[0], names[i], branches[i], api, arrays, i)
     branches = capture_reads(branches)
     inputs: list[Tensor] = []
     index: dict[Any, int] = {}
@@ -151,12 +142,21 @@ def _functional(
     op = apply_op(
         op_type, [selector, *inputs], {"branches": tuple(branches), "maps": tuple(maps)}, name
     )
-    return _pack(branches[0].structured_outputs, op.outputs)
+    return arrays.rebuild(_pack(branches[0].structured_outputs, op.outputs))
 
 
-def _check_same(na: str, a: ConcreteFunction, nb: str, b: ConcreteFunction, api: str) -> None:
+def _check_same(
+    na: str,
+    a: ConcreteFunction,
+    nb: str,
+    b: ConcreteFunction,
+    api: str,
+    arrays: BranchArrays,
+    j: int,
+) -> None:
     """TF's error when two branches' outputs differ in structure or dtype."""
-    sa, sb = _pack(a.structured_outputs, a.outputs), _pack(b.structured_outputs, b.outputs)
+    sa = arrays.shown(0, _pack(a.structured_outputs, a.outputs))
+    sb = arrays.shown(j, _pack(b.structured_outputs, b.outputs))
     detail = None
     if _shape_of(sa) != _shape_of(sb):
         detail = (
@@ -165,6 +165,8 @@ def _check_same(na: str, a: ConcreteFunction, nb: str, b: ConcreteFunction, api:
             f"Second structure: type={type(sb).__name__} str={sb}"
         )
     else:
+        detail = arrays.mismatch(0, j)
+    if detail is None:
         for x, y in zip(a.outputs, b.outputs, strict=True):
             if x.dtype != y.dtype:
                 detail = f"{x} and {y} have different types"
@@ -355,6 +357,14 @@ def _scaled(x: Tensor) -> Tensor:
 
 
 _cond_row = row_builder(lambda p, x, y: cond(p, lambda: math_ops.sin(x) * y, lambda: (x * y) * y))
+
+
+def _array_row(p: Tensor, x: Tensor, y: Tensor) -> Tensor:
+    """A cond whose branches write a TensorArray (carried out as its buffer)."""
+    ta = tensor_array.TensorArray(x.dtype, size=2).write(0, x)
+    return cond(p, lambda: ta.write(1, math_ops.sin(x) * y), lambda: ta.write(0, x * y)).stack()
+
+
 _switch_row = row_builder(
     lambda i, x, y: switch_case(i, [lambda: math_ops.sin(x) * y, lambda: x * y, lambda: x + y * y])
 )
@@ -374,6 +384,19 @@ STATELESS_IF.add_cases(
         _cond_row,
         diff=(1, 2),
         name="false",
+    ),
+    *(
+        Case(
+            [fixed(p), randn(3, 4), randn(4)],
+            ref,
+            row_builder(_array_row),
+            diff=(1, 2),
+            name=f"tensor_array_{p}",
+        )
+        for p, ref in (
+            (True, lambda p, x, y: np.stack([x, np.sin(x) * y])),
+            (False, lambda p, x, y: np.stack([x * y, np.zeros_like(x)])),
+        )
     ),
 )
 STATELESS_CASE.add_cases(

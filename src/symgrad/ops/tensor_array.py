@@ -277,6 +277,7 @@ class _GraphTensorArray(TensorArray):
         if self._size.shape.rank not in (None, 0):
             raise ValueError(f"TensorArray size must be a scalar, got shape {self._size.shape}")
         self._dynamic_size = bool(dynamic_size)
+        self._dynamic_arg = dynamic_size  # as given: TF's error texts print it
         self._infer_shape = infer_shape
         self._cell = [as_shape(element_shape)]  # shared by the arrays made from this one
         self._buffer: Tensor | None = None
@@ -301,9 +302,9 @@ class _GraphTensorArray(TensorArray):
         if self._infer_shape:
             self._cell[0] = self.element_shape.merge_with(s)
 
-    def _reserve(self, element: Tensor | None = None) -> Tensor:
-        """A zero buffer of ``size`` elements of shape ``element`` (a shape tensor), or
-        of the known element shape."""
+    def _reserve(self, element: Tensor | None = None, known: TensorShape | None = None) -> Tensor:
+        """A zero buffer of ``size`` elements of shape ``element`` (a shape tensor, whose
+        static shape is ``known``), or of the known element shape."""
         if element is None and not self.element_shape.is_fully_defined():
             raise InvalidArgumentError(
                 "Tried to stack list which only contains uninitialized tensors and has a "
@@ -316,7 +317,9 @@ class _GraphTensorArray(TensorArray):
             element = constant(self.element_shape.as_list(), dt.int32)
         dims = joining.concat([array.reshape(self._size, [1]), element], 0)
         buf = array.zeros(dims, self._dtype)
-        buf.set_shape([None if n is None else int(n), *self.element_shape])
+        known = self.element_shape if known is None else self.element_shape.merge_with(known)
+        if known.rank is not None:  # infer_shape=False learns none from the writes
+            buf.set_shape([None if n is None else int(n), *known])
         return buf
 
     def read(self, index: Any, name: str | None = None) -> Tensor:
@@ -330,7 +333,11 @@ class _GraphTensorArray(TensorArray):
     def write(self, index: Any, value: Any, name: str | None = None) -> TensorArray:
         value = self._convert(value)
         self._merge(value.shape)
-        buf = self._buffer if self._buffer is not None else self._reserve(shape.shape(value))
+        buf = (
+            self._buffer
+            if self._buffer is not None
+            else self._reserve(shape.shape(value), value.shape)
+        )
         return self._new(set_item(buf, index, value, self._dynamic_size))
 
     def stack(self, name: str | None = None) -> Tensor:

@@ -186,6 +186,8 @@ def _dtype(v: Any) -> Any:
 
 def _check_same_dtypes(a: State, b: State, names: Sequence[str], where: str) -> None:
     for name, x, y in zip(names, a, b, strict=False):
+        if isinstance(x, TensorArray) or isinstance(y, TensorArray):
+            continue  # cond's own error says how two arrays, or an array and not, differ
         if not nest.is_nested(x) and not nest.is_nested(y) and _dtype(x) != _dtype(y):
             raise _fail(
                 TypeError,
