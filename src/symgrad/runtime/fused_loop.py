@@ -3,10 +3,9 @@
 Running a loop by calling the condition's plan and then the body's plan once per
 iteration costs two calls, two feed lists and their unpacking per iteration, which for
 a body of a few small ops is most of the time.  This module writes the two plans'
-straight-line code (the same steps, in the same order, freeing the same slots, with the
-same in-place kernels) into the body of one ``while`` statement, where the loop
-variables are local names handed from the body's outputs to the next iteration's
-inputs, and the captured tensors and constants are bound once::
+straight-line code (the same steps, freeing the same slots) into the body of one loop
+statement, where the loop variables are local names handed from the body's outputs to
+the next iteration's inputs, and the captured tensors and constants are bound once::
 
     def loop(counter, limit, state, ccaps, bcaps, appends, C0, C1):
         v0, v1 = state
@@ -19,13 +18,22 @@ inputs, and the captured tensors and constants are bound once::
             a1(v1)
             bs6 = v0 + bs5               # the body's steps: integer scalar arithmetic
             bs7 = kb1(v1, bs3) ...       # as Python operators, the rest as kernels
-            v0, v1 = bs6, bs9
-            counter += 1
+            v0, v1 = bs6, bs9            # (a variable no later step reads is written
+            counter += 1                 # by its step directly: ``v1 = kb3(bs8)``)
         return counter, [v0, v1]
 
-Feed slots are never freed nor written in place by a plan, so binding them to the loop
-variables keeps every plan's aliasing rules.  Only plans that were generated (up to
-``plan.GENERATE_LIMIT`` steps) are fused.
+A *counted* loop, whose condition compares a variable the body steps by a constant with
+a bound the loop does not change (``i < n`` and ``i + 1``), knows its trip count when it
+starts: it runs ``for counter in range(start, end)`` with no condition per iteration,
+and where the body only steps the variable, computes it once at the end (``_counted``).
+
+A plan never writes over its feeds.  The fused loop may: a step that is the last reader
+of a loop variable gets the in-place kernel of its op (:mod:`.inplace`), which writes
+over the array where a reference count shows nothing else holds it, which is from the
+second iteration on (the first one's values are the caller's).  That makes a list's row
+write cost one row rather than a copy of the list (``_carried_in_place``).  Only plans
+that were generated (up to ``plan.GENERATE_LIMIT`` steps) are fused; each generated
+loop keeps its source as its docstring.
 """
 
 from __future__ import annotations
