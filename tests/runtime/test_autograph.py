@@ -232,6 +232,40 @@ def test_early_return_from_a_tensor_if_and_a_python_loop():
     assert float(pyret(tf.constant(1.0))) == 3.0
 
 
+def test_a_training_loop_in_a_function_with_the_loss_first_set_under_a_tape():
+    """A ``with`` statement's ``as`` name is set before its body, so the tape made in each
+    iteration is not a loop variable; the loss, first assigned under it and returned
+    after the loop, enters it as a stand-in.  Numbers from TF 2.21."""
+
+    class Linear(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable(np.full((3, 1), 0.1))
+            self.b = tf.Variable(np.zeros(1))
+
+        def __call__(self, x):
+            return tf.matmul(x, self.w) + self.b
+
+    model, opt = Linear(), tf.keras.optimizers.SGD(0.1)
+    x = tf.constant(np.linspace(-1.0, 1.0, 12).reshape(4, 3))
+    y = tf.constant(np.arange(4.0).reshape(4, 1))
+
+    @tf.function
+    def train(steps):
+        for _ in tf.range(steps):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean((model(x) - y) ** 2)
+            grads = tape.gradient(loss, [model.w, model.b])
+            opt.apply_gradients(zip(grads, [model.w, model.b]))
+        return loss
+
+    np.testing.assert_allclose(float(train(tf.constant(20))), 0.00030757890174497657, rtol=1e-9)
+    np.testing.assert_allclose(
+        model.w.numpy().ravel(), [0.3541342725126576, 0.6078349522638056, 0.8615356320149535]
+    )
+    np.testing.assert_allclose(model.b.numpy(), [1.395353738631314])
+
+
 def test_loop_variable_first_assigned_in_the_body():
     @tf.function
     def undef_loop(x):

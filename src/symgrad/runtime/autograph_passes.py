@@ -350,8 +350,9 @@ def _live_stmt(s: ast.stmt, out: set[str], notes: Notes) -> set[str]:
         notes.carried[s] = body_in
         start = _loads(s.iter) if isinstance(s, ast.For) else set()
         return start | body_in | out
-    if isinstance(s, ast.With | ast.AsyncWith):
-        return _loads([i.context_expr for i in s.items]) | live_block(s.body, out, notes)
+    if isinstance(s, ast.With | ast.AsyncWith):  # ``as`` names are set before the body
+        bound = {n for i in s.items if i.optional_vars for n in _names_in(i.optional_vars)}
+        return _loads([i.context_expr for i in s.items]) | (live_block(s.body, out, notes) - bound)
     blocks = _blocks(s)
     if blocks and not isinstance(s, _SCOPES):  # try, match: everything stays live
         wide = out | _loads(s)
