@@ -66,18 +66,19 @@ def plan(
 ) -> tuple[tuple[bool, ...], ConcreteFunction | None, tuple[Spec, ...], tuple[Grow, ...]]:
     """For a loop body and the variables its gradient reads (``kept``): which variables
     still need whole stacks, the recorder (None when no variable grows), the records'
-    specs, and what the records of each varying variable are."""
+    specs, and what the records of each varying variable are.  A buffer the body only
+    writes has no reads to keep, but its shape is kept all the same, so that the
+    gradient of each iteration has that iteration's rows."""
     uses: dict[tuple[int, int], list[Operation]] = {}
     for op in body.graph.get_operations():
         for t in {key(t): t for t in op.inputs}.values():
             uses.setdefault(key(t), []).append(op)
-    found = [
-        (i, reads)
-        for i, k in enumerate(kept)
-        if k
-        and not body.inputs[1 + i].shape.is_fully_defined()
-        and (reads := _chain_reads(body.inputs[1 + i], uses)) is not None
-    ]
+    found = []
+    for i, k in enumerate(kept):
+        var = body.inputs[1 + i]
+        chain = None if var.shape.is_fully_defined() else _chain_reads(var, uses)
+        if chain is not None and (k or chain[1]):
+            found.append((i, chain[0]))
     if not found:
         return kept, None, (), ()
     n_vars = len(body.outputs)
@@ -105,16 +106,17 @@ def plan(
 
 def _chain_reads(
     var: Tensor, uses: dict[Any, list[Operation]]
-) -> list[tuple[int, Operation]] | None:
+) -> tuple[list[tuple[int, Operation]], bool] | None:
     """The list reads of a loop variable that may change shape, with their depths, when
     the body uses it (and the buffers made from it) only through list ops, linear ops
     whose gradients do not read it (``_LINEAR``: as a gradient loop sums a buffer's
     gradients) and ops that read its shape alone; else None.  A buffer made by a linear
-    op no longer has the variable's rows (depth None): nothing may read it."""
+    op no longer has the variable's rows (depth None): nothing may read it.  With the
+    reads, whether the body writes the variable."""
     reads: list[tuple[int, Operation]] = []
     todo: list[tuple[Tensor, int | None]] = [(var, 0)]
     seen: set[Any] = set()
-    branched = False
+    branched = wrote = False
     while todo:
         t, depth = todo.pop()
         if key(t) in seen:
@@ -127,6 +129,7 @@ def _chain_reads(
                 reads.append((depth, op))
             elif op.type in _WRITES and at == [0]:
                 writes += 1
+                wrote = True
                 todo.append((op.outputs[0], None if depth is None else depth + 1))
             elif op.type in _LINEAR or (op.type == "GatherV2" and at == [0]):
                 todo.append((op.outputs[0], None))
@@ -135,7 +138,7 @@ def _chain_reads(
         branched = branched or (depth is not None and writes > 1)
     if branched and any(d for d, _ in reads):
         return None
-    return reads
+    return reads, wrote
 
 
 def stand_in(

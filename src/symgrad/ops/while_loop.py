@@ -330,9 +330,12 @@ def _while_kernel(
     recorder: ConcreteFunction | None,
     records: tuple[Spec, ...],
     grows: tuple[tensor_array_grow.Grow, ...],
+    strict: bool = False,
 ) -> tuple[Any, ...]:
     """The loop; with ``accumulate``, the stacks of the variables kept; with a
-    ``recorder`` (the body with extra outputs), the stacks of those outputs."""
+    ``recorder`` (the body with extra outputs), the stacks of those outputs.  ``strict``
+    (in a plan, which keeps only the stacks a gradient reads): values that changed shape
+    are an error rather than an empty stack."""
     counter, maximum = int(arrays[0]), int(arrays[1])
     first = list(arrays[2 : 2 + n_vars])
     caps = (list(arrays[2 + n_vars : 2 + n_vars + n_cond]), list(arrays[2 + n_vars + n_cond :]))
@@ -348,11 +351,11 @@ def _while_kernel(
     accs = []
     if accumulate:
         for i, (s, v) in enumerate(zip(stacks, first, strict=False)):
-            accs.append(_stack(s, np.shape(v), np.asarray(v).dtype, body, i))
+            accs.append(_stack(s, np.shape(v), np.asarray(v).dtype, body, i, strict))
     for k, (s, d) in enumerate(records):
         values = stacks[n_vars + k] if k < n_rec else None
         empty = tuple(n or 0 for n in s.dims or ())
-        accs.append(_stack(values, empty, d.np, body, -1 - k))
+        accs.append(_stack(values, empty, d.np, body, -1 - k, strict))
     return (np.int32(counter), np.int32(maximum), *state, *accs)
 
 
@@ -420,17 +423,21 @@ def _loop_name(body: ConcreteFunction) -> str:
     return "while_loop"
 
 
-def _stack(values: Any, shape: tuple[int, ...], dtype: Any, body: ConcreteFunction, i: int) -> Any:
+def _stack(
+    values: Any, shape: tuple[int, ...], dtype: Any, body: ConcreteFunction, i: int, strict: bool
+) -> Any:
     """The values of one loop variable (``i``; a record ``-1 - i``) at each iteration,
     stacked; a variable not kept gets an empty stack.  A plan keeps stacks only for a
-    gradient that reads them, so values that changed shape, which cannot be stacked, are
-    that gradient's error.  ``np.array`` of the list is ``np.stack`` at half the cost (a
-    twentieth for scalars)."""
+    gradient that reads them (``strict``), so there values that changed shape, which
+    cannot be stacked, are that gradient's error; an op run at once (eagerly) keeps every
+    stack, and its gradient checks them (``_check_stacks``).  ``np.array`` of the list is
+    ``np.stack`` at half the cost (a twentieth for scalars)."""
     if isinstance(values, list) and values:
         try:
             return np.array(values, dtype=dtype)
         except ValueError:
-            raise _ragged(values, body, i) from None
+            if strict:
+                raise _ragged(values, body, i) from None
     return np.zeros((0, *shape), dtype)
 
 
@@ -441,10 +448,28 @@ def _ragged(values: list[Any], body: ConcreteFunction, i: int) -> InvalidArgumen
         (k, np.shape(v)) for k, v in enumerate(values) if np.shape(v) != np.shape(values[0])
     )
     what = f"loop variable {i}" if i >= 0 else f"a value read in the body (record {-1 - i})"
+    shapes = f"shape {list(np.shape(values[0]))} at iteration 0, {list(s)} at iteration {k}"
+    return _cannot(_loop_name(body), what, shapes)
+
+
+def _check_stacks(op: Any) -> None:
+    """An op run at once (eagerly) kept an empty stack for a variable that changed
+    shape: its gradient, which would read it, names the loop and the variable."""
+    if not op.outputs[0].has_value():
+        return
+    trips = int(op.outputs[0].numpy()) - int(op.inputs[0].numpy())
+    n_vars, kept = op.get_attr("n_vars"), op.get_attr("accumulate")
+    for i, (k, s) in enumerate(zip(kept, op.outputs[2 + n_vars : 2 + 2 * n_vars], strict=True)):
+        if k and trips and s.shape[0] == 0:
+            ends = op.inputs[2 + i].shape.as_list(), op.outputs[2 + i].shape.as_list()
+            shapes = f"shape {ends[0]} on entry, {ends[1]} at exit"
+            raise _cannot(f"{op.type} '{op.name}'", f"loop variable {i}", shapes)
+
+
+def _cannot(loop: str, what: str, shapes: str) -> InvalidArgumentError:
     return InvalidArgumentError(
-        f"Cannot differentiate {_loop_name(body)}: {what} changes shape across iterations "
-        f"(shape {list(np.shape(values[0]))} at iteration 0, {list(s)} at iteration {k}), and "
-        "the gradient needs its value at every iteration. A growing TensorArray has a "
+        f"Cannot differentiate {loop}: {what} changes shape across iterations ({shapes}), "
+        "and the gradient needs its value at every iteration. A growing TensorArray has a "
         "gradient when the loop body only reads it (read, gather), writes it (write, "
         "scatter) and asks its size; for other uses (stack() or concat() in the body, an "
         "inner loop over it, a second-order gradient) give it a fixed size "
@@ -492,7 +517,7 @@ def _stacked(body: ConcreteFunction) -> tuple[bool, ...]:
             else:
                 ok = op.type in _WRITES and key(op.inputs[0]) == key(t)
                 ok = ok and op.inputs[0].shape == op.outputs[0].shape  # not growing
-                ok = ok and (key(op.outputs[0]) == key(out) or unread(op.outputs[0], out))
+                ok = ok and unread(op.outputs[0], out)  # and nothing reads what it wrote
             if not ok:
                 return False
         return True
@@ -503,15 +528,13 @@ def _stacked(body: ConcreteFunction) -> tuple[bool, ...]:
 def _while_narrow(op: Any, read: tuple[bool, ...]) -> dict[str, Any] | None:
     """A plan that reads none of a variable's stack (its gradient is not in the plan)
     runs the loop without keeping that variable's values: no append per iteration, no
-    stack of them at the end."""
+    stack of them at the end.  What it keeps, a gradient reads (``strict``)."""
     kept: tuple[bool, ...] = op.get_attr("accumulate")
     n_vars = op.get_attr("n_vars")
     stacks = read[2 + n_vars : 2 + n_vars + len(kept)]
     narrowed = tuple(k and r for k, r in zip(kept, stacks, strict=True))
     recorder = op.get_attr("recorder") if any(read[2 + n_vars + len(kept) :]) else None
-    if narrowed == kept and recorder is op.get_attr("recorder"):
-        return None
-    return {**op.attrs, "accumulate": narrowed, "recorder": recorder}
+    return {**op.attrs, "accumulate": narrowed, "recorder": recorder, "strict": True}
 
 
 WHILE = register_op(
@@ -552,6 +575,7 @@ def _while_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
     none: list[Tensor | None] = [None] * len(ins)
     if not op.get_attr("accumulate"):
         return none
+    _check_stacks(op)
     stacks, records = op.outputs[2 + n_vars : 2 + 2 * n_vars], op.outputs[2 + 2 * n_vars :]
     g_vars, g_stacks = list(grads[2 : 2 + n_vars]), _nonzero(grads[2 + n_vars : 2 + 2 * n_vars])
     g_stacks = [g if k else None for g, k in zip(g_stacks, op.get_attr("accumulate"), strict=True)]
