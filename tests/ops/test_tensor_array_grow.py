@@ -215,20 +215,42 @@ def test_fused_and_stepwise_loops_keep_the_same_records(monkeypatch):
             with tf.compat.v1.Session() as sess:
                 return sess.run([*stacks, y, g], {x: np.linspace(0.5, 1.0, 6)})
 
-    fused = run()
-    called = []
+    original, ran = fused_loop.run, []
 
-    def stepwise(*args):
-        called.append(True)
-        return None
+    def fused(cond, body, *args):
+        done = original(cond, body, *args)
+        ran.append((len(body.outputs), done is not None))
+        return done
 
-    monkeypatch.setattr(fused_loop, "run", stepwise)
-    step = run()
-    assert called
-    assert [v.shape for v in fused] == [v.shape for v in step]
-    for a, b in zip(fused, step, strict=True):
+    monkeypatch.setattr(fused_loop, "run", fused)
+    with_fused = run()
+    assert (2 + 3, True) in ran  # the recorder (2 variables, 3 records) ran fused
+    monkeypatch.setattr(fused_loop, "run", lambda *args: None)
+    stepwise = run()
+    assert [v.shape for v in with_fused] == [v.shape for v in stepwise]
+    for a, b in zip(with_fused, stepwise, strict=True):
         np.testing.assert_array_equal(a, b)
-    np.testing.assert_array_equal(fused[2], [[1], [2], [3], [4], [5]])  # rows per iteration
+    np.testing.assert_array_equal(with_fused[2], [[1], [2], [3], [4], [5]])  # rows
+
+
+@pytest.mark.parametrize("program", [two_back, read_back], ids=lambda p: p.__name__)
+def test_fused_and_stepwise_records_of_reads_behind_writes_and_gathers(program, monkeypatch):
+    """read_back records the loop variable i itself (a feed of the body) as its index."""
+
+    def run():
+        with tf.Graph().as_default() as g:
+            x = tf.compat.v1.placeholder(tf.float64, [5])
+            _, loss = program(x)
+            (dx,) = tf.gradients(loss, x)
+            (op,) = [op for op in g.get_operations() if op.name == "while"]
+            with tf.compat.v1.Session() as sess:
+                return sess.run([*op.outputs[2 + op.get_attr("n_vars") :], dx], {x: X})
+
+    with_fused = run()
+    monkeypatch.setattr(fused_loop, "run", lambda *args: None)
+    for a, b in zip(with_fused, run(), strict=True):
+        np.testing.assert_array_equal(a, b)
+    close(with_fused[-1], tf_values(program)[1])
 
 
 def test_a_plan_without_the_gradient_runs_the_forward():
@@ -324,3 +346,27 @@ def test_fixed_size_array_written_then_read_keeps_its_values():
     close(loss, 8.52160195349798)
     want = [10.098763102304892, 7.313930338687481, 5.831938216396159, 3.765570928021071]
     close(g, [*want, 7.902927614784636])
+
+
+def test_an_inner_loop_reading_a_growing_array_is_a_named_error():
+    @tf.function
+    def f(x):
+        ta = tf.TensorArray(tf.float64, size=0, dynamic_size=True).write(0, x[0])
+
+        def body(i, ta):
+            def inner(k, s):
+                return k + 1, s + ta.read(k)
+
+            zero = tf.constant(0.0, tf.float64)
+            _, s = tf.while_loop(lambda k, s: k < i, inner, [0, zero])
+            return i + 1, ta.write(i, tf.sin(s) + x[i])
+
+        _, ta = tf.while_loop(lambda i, ta: i < 5, body, [1, ta])
+        return tf.gradients(tf.reduce_sum(ta.stack()), x)[0]
+
+    with pytest.raises(InvalidArgumentError) as e:
+        f(tf.constant(X))
+    assert "Cannot differentiate StatelessWhile 'while': loop variable 1 changes shape" in str(
+        e.value
+    )
+    assert "an inner loop over it" in str(e.value)

@@ -34,9 +34,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from .. import context
 from ..autodiff.backprop import key
 from ..dtypes import DType
+from ..errors import InvalidArgumentError
 from ..graph import Operation, Tensor
 from ..op_registry import OPS, Spec
 from ..runtime.concrete_function import TENSOR, ConcreteFunction
@@ -178,3 +181,62 @@ def _scatter(
 def value_records(grow: Grow) -> list[int]:
     """The indices among the records of each read's value, in the order of ``depths``."""
     return [grow.first + 2 + 2 * k for k in range(len(grow.depths))]
+
+
+def read_grads(op: Any, g_records: list[Tensor | None]) -> list[tuple[Tensor, Tensor]]:
+    """The gradients reaching the recorded values of the body's reads (a higher-order
+    pass): (the read in the body, the gradient of its stack)."""
+    recorder = op.get_attr("recorder")
+    if recorder is None:
+        return []
+    tensors = recorder.outputs[op.get_attr("n_vars") :]
+    found = []
+    for grow in op.get_attr("grows"):
+        for r in value_records(grow):
+            g = g_records[r]
+            if g is not None:
+                found.append((tensors[r], g))
+    return found
+
+
+def ragged(values: list[Any], loop: str, i: int) -> InvalidArgumentError:
+    """The error for a gradient that needs, at every iteration, a value that changes
+    shape: it names the loop, the variable and what to write instead."""
+    k, s = next(
+        (k, np.shape(v)) for k, v in enumerate(values) if np.shape(v) != np.shape(values[0])
+    )
+    what = f"loop variable {i}" if i >= 0 else f"a value read in the body (record {-1 - i})"
+    shapes = f"shape {list(np.shape(values[0]))} at iteration 0, {list(s)} at iteration {k}"
+    return _cannot(loop, what, shapes)
+
+
+def check_stacks(op: Any) -> None:
+    """An op run at once (eagerly) kept an empty stack for a variable that changed
+    shape: its gradient, which would read it, names the loop and the variable."""
+    if not op.outputs[0].has_value():
+        return
+    trips = int(op.outputs[0].numpy()) - int(op.inputs[0].numpy())
+    n_vars, kept = op.get_attr("n_vars"), op.get_attr("accumulate")
+    for i, (k, s) in enumerate(zip(kept, op.outputs[2 + n_vars : 2 + 2 * n_vars], strict=True)):
+        if k and trips and s.shape[0] == 0:
+            ends = op.inputs[2 + i].shape.as_list(), op.outputs[2 + i].shape.as_list()
+            shapes = f"shape {ends[0]} on entry, {ends[1]} at exit"
+            raise _cannot(f"{op.type} '{op.name}'", f"loop variable {i}", shapes)
+    if op.get_attr("recorder") is not None:
+        for k, r in enumerate(op.outputs[2 + 2 * n_vars :]):
+            if trips and r.shape[0] == 0:
+                what = f"a value read in the body (record {k})"
+                raise _cannot(f"{op.type} '{op.name}'", what, "its shape varies")
+
+
+def _cannot(loop: str, what: str, shapes: str) -> InvalidArgumentError:
+    return InvalidArgumentError(
+        f"Cannot differentiate {loop}: {what} changes shape across iterations ({shapes}), "
+        "and the gradient needs its value at every iteration. A growing TensorArray has a "
+        "gradient when the loop body only reads it (read, gather), writes it (write, "
+        "scatter) and asks its size; for other uses (stack() or concat() in the body, an "
+        "inner loop over it, a second-order gradient) give it a fixed size "
+        "(TensorArray(size=n, dynamic_size=False)), or carry the values you need as loop "
+        "variables of a fixed shape.",
+        None,
+    )

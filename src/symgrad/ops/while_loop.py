@@ -24,7 +24,10 @@ through a loop is one batched pass) is in ``control_flow_batch``.
 Memory: the backward pass keeps each loop variable at every iteration, so memory is linear
 in the trip count: n times the loop state for the forward stacks, plus the gradient loop's
 own stacks of its variables (kept so that it can be differentiated again).  A variable the
-body only sums into (``v + d``) gets no stack: no gradient reads it (``_stacked``).
+body only sums into (``v + d``) gets no stack: no gradient reads it (``_stacked``).  A variable
+whose shape may change and that the body uses only through list ops (a growing
+``TensorArray``) keeps its shape and the rows the body reads instead: the extra outputs
+of a *recorder* (``tensor_array_grow``).
 ``bench/wl_while_memory.py`` measures a constant peak per iteration from n = 1,000 to 8,000.
 """
 
@@ -430,53 +433,15 @@ def _stack(
     stacked; a variable not kept gets an empty stack.  A plan keeps stacks only for a
     gradient that reads them (``strict``), so there values that changed shape, which
     cannot be stacked, are that gradient's error; an op run at once (eagerly) keeps every
-    stack, and its gradient checks them (``_check_stacks``).  ``np.array`` of the list is
-    ``np.stack`` at half the cost (a twentieth for scalars)."""
+    stack, and its gradient checks them (``tensor_array_grow.check_stacks``).
+    ``np.array`` of the list is ``np.stack`` at half the cost (a twentieth for scalars)."""
     if isinstance(values, list) and values:
         try:
             return np.array(values, dtype=dtype)
         except ValueError:
             if strict:
-                raise _ragged(values, body, i) from None
+                raise tensor_array_grow.ragged(values, _loop_name(body), i) from None
     return np.zeros((0, *shape), dtype)
-
-
-def _ragged(values: list[Any], body: ConcreteFunction, i: int) -> InvalidArgumentError:
-    """The error for a gradient that needs, at every iteration, a value that changes
-    shape: it names the loop, the variable and what to write instead."""
-    k, s = next(
-        (k, np.shape(v)) for k, v in enumerate(values) if np.shape(v) != np.shape(values[0])
-    )
-    what = f"loop variable {i}" if i >= 0 else f"a value read in the body (record {-1 - i})"
-    shapes = f"shape {list(np.shape(values[0]))} at iteration 0, {list(s)} at iteration {k}"
-    return _cannot(_loop_name(body), what, shapes)
-
-
-def _check_stacks(op: Any) -> None:
-    """An op run at once (eagerly) kept an empty stack for a variable that changed
-    shape: its gradient, which would read it, names the loop and the variable."""
-    if not op.outputs[0].has_value():
-        return
-    trips = int(op.outputs[0].numpy()) - int(op.inputs[0].numpy())
-    n_vars, kept = op.get_attr("n_vars"), op.get_attr("accumulate")
-    for i, (k, s) in enumerate(zip(kept, op.outputs[2 + n_vars : 2 + 2 * n_vars], strict=True)):
-        if k and trips and s.shape[0] == 0:
-            ends = op.inputs[2 + i].shape.as_list(), op.outputs[2 + i].shape.as_list()
-            shapes = f"shape {ends[0]} on entry, {ends[1]} at exit"
-            raise _cannot(f"{op.type} '{op.name}'", f"loop variable {i}", shapes)
-
-
-def _cannot(loop: str, what: str, shapes: str) -> InvalidArgumentError:
-    return InvalidArgumentError(
-        f"Cannot differentiate {loop}: {what} changes shape across iterations ({shapes}), "
-        "and the gradient needs its value at every iteration. A growing TensorArray has a "
-        "gradient when the loop body only reads it (read, gather), writes it (write, "
-        "scatter) and asks its size; for other uses (stack() or concat() in the body, an "
-        "inner loop over it, a second-order gradient) give it a fixed size "
-        "(TensorArray(size=n, dynamic_size=False)), or carry the values you need as loop "
-        "variables of a fixed shape.",
-        None,
-    )
 
 
 class _Discard:
@@ -575,11 +540,11 @@ def _while_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
     none: list[Tensor | None] = [None] * len(ins)
     if not op.get_attr("accumulate"):
         return none
-    _check_stacks(op)
+    tensor_array_grow.check_stacks(op)
     stacks, records = op.outputs[2 + n_vars : 2 + 2 * n_vars], op.outputs[2 + 2 * n_vars :]
     g_vars, g_stacks = list(grads[2 : 2 + n_vars]), _nonzero(grads[2 + n_vars : 2 + 2 * n_vars])
     g_stacks = [g if k else None for g, k in zip(g_stacks, op.get_attr("accumulate"), strict=True)]
-    g_reads = _read_grads(op, _nonzero(grads[2 + 2 * n_vars :]))
+    g_reads = tensor_array_grow.read_grads(op, _nonzero(grads[2 + 2 * n_vars :]))
     dv = [i for i, t in enumerate(vars0) if t.dtype.is_differentiable]
     dc = [i for i, t in enumerate(body_caps) if t.dtype.is_differentiable]
     if not dv or (all(g is None for g in g_vars + g_stacks) and not g_reads):
@@ -639,22 +604,6 @@ def _nonzero(grads: Sequence[Tensor | None]) -> list[Tensor | None]:
     """The gradients of stacks that are not known to be zeros (backprop fills the
     gradients of outputs nothing reads with zeros)."""
     return [g if g is not None and not array.is_zeros(g) else None for g in grads]
-
-
-def _read_grads(op: Any, g_records: list[Tensor | None]) -> list[tuple[Tensor, Tensor]]:
-    """The gradients reaching the recorded values of the body's reads (a higher-order
-    pass): (the read in the body, the gradient of its stack)."""
-    recorder = op.get_attr("recorder")
-    if recorder is None:
-        return []
-    tensors = recorder.outputs[op.get_attr("n_vars") :]
-    found = []
-    for grow in op.get_attr("grows"):
-        for r in tensor_array_grow.value_records(grow):
-            g = g_records[r]
-            if g is not None:
-                found.append((tensors[r], g))
-    return found
 
 
 def _values_at(op: Any, stacks: list[Tensor], records: list[Tensor], j: Tensor) -> list[Tensor]:
