@@ -421,7 +421,7 @@ def _loop_name(body: ConcreteFunction) -> str:
     """``While 'name'``: the loop op whose body this is (looked up on errors only)."""
     outer = body.graph.outer_graph
     for op in outer.get_operations():
-        if op.attrs.get("body") is body:
+        if body in (op.attrs.get("body"), op.attrs.get("recorder")):
             return f"{op.type} '{op.name}'"
     return "while_loop"
 
