@@ -173,7 +173,7 @@ def test_a_plan_without_the_gradient_keeps_no_stacks() -> None:
         assert loop.get_attr("accumulate") == (False, True)  # h's values; i's nobody reads
         forward, both = Plan([h], [], [w]), Plan([h, dw], [], [w])
         assert forward.attrs[id(loop)]["accumulate"] == (False, False)
-        assert id(loop) not in both.attrs
+        assert both.attrs[id(loop)]["accumulate"] == (False, True)
         value = np.array([0.5, -2.0, 1.5], np.float32)
         np.testing.assert_allclose(forward.run([value])[0], value**4)
         np.testing.assert_allclose(both.run([value])[1], 4 * value**3)

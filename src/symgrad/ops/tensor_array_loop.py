@@ -9,9 +9,9 @@ they write into the array's shape, as TF's ``infer_shape``).  An eager array nee
 of this: an eager loop is a Python loop.
 
 Cost: with ``back_prop`` the loop keeps every iteration's buffer (``while_loop``'s
-accumulators), O(size) per iteration.  A ``dynamic_size`` array that grows inside a graph
-loop runs, but has no gradient yet (the loop keeps no values of a variable whose shape
-changes).
+accumulators), O(size) per iteration; a ``dynamic_size`` array that grows inside a graph
+loop (or one whose size is known only at run time) keeps only its shape and the rows the
+body reads (``tensor_array_grow``).
 """
 
 from __future__ import annotations

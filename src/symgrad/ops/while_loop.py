@@ -24,7 +24,10 @@ through a loop is one batched pass) is in ``control_flow_batch``.
 Memory: the backward pass keeps each loop variable at every iteration, so memory is linear
 in the trip count: n times the loop state for the forward stacks, plus the gradient loop's
 own stacks of its variables (kept so that it can be differentiated again).  A variable the
-body only sums into (``v + d``) gets no stack: no gradient reads it (``_stacked``).
+body only sums into (``v + d``) gets no stack: no gradient reads it (``_stacked``).  A variable
+whose shape may change and that the body uses only through list ops (a growing
+``TensorArray``) keeps its shape and the rows the body reads instead: the extra outputs
+of a *recorder* (``tensor_array_grow``).
 ``bench/wl_while_memory.py`` measures a constant peak per iteration from n = 1,000 to 8,000.
 """
 
@@ -39,6 +42,7 @@ import numpy as np
 from .. import context, nest, op_registry
 from .. import dtypes as dt
 from ..autodiff.backprop import backprop, key
+from ..batching import NotVectorizable
 from ..cases import Case, randn
 from ..errors import InvalidArgumentError
 from ..gradient_registry import runs_user_code
@@ -47,7 +51,7 @@ from ..op_registry import OPS, Spec, apply_op, register_op
 from ..runtime import fused_loop
 from ..runtime.concrete_function import TENSOR, ConcreteFunction, FuncGraph
 from ..shapes import TensorShape, as_shape
-from . import array, gather, list_ops, math, tensor_array_loop
+from . import array, gather, list_ops, math, tensor_array_grow, tensor_array_loop
 from .cond import row_builder, row_variable
 from .control_flow_batch import while_rule
 from .core import convert_to_tensor, placeholder
@@ -269,6 +273,9 @@ def functional_while(
     stateful = any(
         OPS[op.type].stateful for f in (cond_f, body_f) for op in f.graph.get_operations()
     )
+    kept, recorder, records, grows = tensor_array_grow.plan(
+        body_f, _stacked(body_f) if back_prop else ()
+    )
     op = apply_op(
         "While" if stateful else "StatelessWhile",
         [counter, maximum, *loop_vars, *cond_f.captured, *body_f.captured],
@@ -278,7 +285,10 @@ def functional_while(
             "n_vars": len(loop_vars),
             "n_cond": len(cond_f.captured),
             "shapes": tuple(shapes),
-            "accumulate": _stacked(body_f) if back_prop else (),
+            "accumulate": kept,
+            "recorder": recorder,
+            "records": records,
+            "grows": grows,
         },
         name or "while",
     )
@@ -294,22 +304,22 @@ def _while_infer(
     n_cond: int,
     shapes: tuple[TensorShape, ...],
     accumulate: tuple[bool, ...],
+    recorder: ConcreteFunction | None,
+    records: tuple[Spec, ...],
+    grows: tuple[tensor_array_grow.Grow, ...],
 ) -> list[Spec]:
     scalar = TensorShape([])
     vars_ = inputs[2 : 2 + n_vars]
     specs: list[Spec] = [(scalar, dt.int32), (scalar, dt.int32)]
     specs += [(s, t.dtype) for s, t in zip(shapes, vars_, strict=True)]
     if accumulate:
-        specs += [
-            (
-                TensorShape([None, *s.dims])  # type: ignore[misc]
-                if s.rank is not None
-                else TensorShape(None),
-                t.dtype,
-            )
-            for s, t in zip(shapes, vars_, strict=True)
-        ]
+        specs += [(_stacked_shape(s), t.dtype) for s, t in zip(shapes, vars_, strict=True)]
+    specs += [(_stacked_shape(s), d) for s, d in records]
     return specs
+
+
+def _stacked_shape(s: TensorShape) -> TensorShape:
+    return TensorShape([None, *s.dims]) if s.rank is not None else TensorShape(None)  # type: ignore[misc]
 
 
 def _while_kernel(
@@ -320,18 +330,35 @@ def _while_kernel(
     n_cond: int,
     shapes: Any,
     accumulate: tuple[bool, ...],
+    recorder: ConcreteFunction | None,
+    records: tuple[Spec, ...],
+    grows: tuple[tensor_array_grow.Grow, ...],
+    strict: bool = False,
 ) -> tuple[Any, ...]:
+    """The loop; with ``accumulate``, the stacks of the variables kept; with a
+    ``recorder`` (the body with extra outputs), the stacks of those outputs.  ``strict``
+    (in a plan, which keeps only the stacks a gradient reads): values that changed shape
+    are an error rather than an empty stack."""
     counter, maximum = int(arrays[0]), int(arrays[1])
     first = list(arrays[2 : 2 + n_vars])
     caps = (list(arrays[2 + n_vars : 2 + n_vars + n_cond]), list(arrays[2 + n_vars + n_cond :]))
     limit = maximum if maximum >= 0 else sys.maxsize
-    stacks = _new_stacks(accumulate)
-    done = fused_loop.run(cond, body, counter, limit, first, caps, stacks)
+    run = body if recorder is None else recorder
+    n_rec = 0 if recorder is None else len(records)
+    stacks = _new_stacks(accumulate, n_rec)
+    done = fused_loop.run(cond, run, counter, limit, first, caps, stacks)
     if done is None:  # not fusable, or it raised: step by step, to name the failure
-        stacks = _new_stacks(accumulate)
-        done = _run_stepwise(cond, body, counter, limit, first, caps, stacks)
+        stacks = _new_stacks(accumulate, n_rec)
+        done = _run_stepwise(cond, run, counter, limit, first, caps, stacks)
     counter, state = done
-    accs = [_stack(s, v) for s, v in zip(stacks, first, strict=True)] if accumulate else []
+    accs = []
+    if accumulate:
+        for i, (s, v) in enumerate(zip(stacks, first, strict=False)):
+            accs.append(_stack(s, np.shape(v), np.asarray(v).dtype, body, i, strict))
+    for k, (s, d) in enumerate(records):
+        values = stacks[n_vars + k] if k < n_rec else None
+        empty = tuple(n or 0 for n in s.dims or ())
+        accs.append(_stack(values, empty, d.np, body, -1 - k, strict))
     return (np.int32(counter), np.int32(maximum), *state, *accs)
 
 
@@ -356,7 +383,10 @@ def _run_stepwise(
             for s, v in zip(stacks, state, strict=False):
                 s.append(v)
             where = "body"
-            state = body.run_outputs([c, *state, *caps[1]])
+            outs = body.run_outputs([c, *state, *caps[1]])
+            state = outs[: len(state)]
+            for s, v in zip(stacks[len(state) :], outs[len(state) :], strict=True):
+                s.append(v)  # the recorder's extra outputs
             counter += 1
     except InvalidArgumentError as e:
         if not _numerics_error(e):
@@ -391,23 +421,27 @@ def _loop_name(body: ConcreteFunction) -> str:
     """``While 'name'``: the loop op whose body this is (looked up on errors only)."""
     outer = body.graph.outer_graph
     for op in outer.get_operations():
-        if op.attrs.get("body") is body:
+        if body in (op.attrs.get("body"), op.attrs.get("recorder")):
             return f"{op.type} '{op.name}'"
     return "while_loop"
 
 
-def _stack(values: Any, first: Any) -> Any:
-    """The values of one loop variable at each iteration's start, stacked.  A variable
-    not kept, or that changed shape (which cannot be stacked), gets an empty stack (its
-    gradient is not supported yet, and reading the stack fails then).  ``np.array`` of the
-    list is ``np.stack`` at half the cost (a twentieth for scalars)."""
-    dtype = np.asarray(first).dtype
+def _stack(
+    values: Any, shape: tuple[int, ...], dtype: Any, body: ConcreteFunction, i: int, strict: bool
+) -> Any:
+    """The values of one loop variable (``i``; a record ``-1 - i``) at each iteration,
+    stacked; a variable not kept gets an empty stack.  A plan keeps stacks only for a
+    gradient that reads them (``strict``), so there values that changed shape, which
+    cannot be stacked, are that gradient's error; an op run at once (eagerly) keeps every
+    stack, and its gradient checks them (``tensor_array_grow.check_stacks``).
+    ``np.array`` of the list is ``np.stack`` at half the cost (a twentieth for scalars)."""
     if isinstance(values, list) and values:
         try:
             return np.array(values, dtype=dtype)
         except ValueError:
-            pass
-    return np.zeros((0, *np.shape(first)), dtype)
+            if strict:
+                raise tensor_array_grow.ragged(values, _loop_name(body), i) from None
+    return np.zeros((0, *shape), dtype)
 
 
 class _Discard:
@@ -417,10 +451,11 @@ class _Discard:
         pass
 
 
-def _new_stacks(accumulate: tuple[bool, ...]) -> list[Any]:
+def _new_stacks(accumulate: tuple[bool, ...], records: int) -> list[Any]:
     """One list per loop variable whose values the gradient reads, a ``_Discard`` for
-    the others (the fused loop and the stepwise one append to each)."""
-    return [[] if keep else _Discard() for keep in accumulate]
+    the others, then one list per record (the fused loop and the stepwise one append to
+    each)."""
+    return [[] if keep else _Discard() for keep in accumulate] + [[] for _ in range(records)]
 
 
 # Ops that write into their first input (a TensorArray's buffer) without their gradient
@@ -447,7 +482,7 @@ def _stacked(body: ConcreteFunction) -> tuple[bool, ...]:
             else:
                 ok = op.type in _WRITES and key(op.inputs[0]) == key(t)
                 ok = ok and op.inputs[0].shape == op.outputs[0].shape  # not growing
-                ok = ok and (key(op.outputs[0]) == key(out) or unread(op.outputs[0], out))
+                ok = ok and unread(op.outputs[0], out)  # and nothing reads what it wrote
             if not ok:
                 return False
         return True
@@ -458,12 +493,13 @@ def _stacked(body: ConcreteFunction) -> tuple[bool, ...]:
 def _while_narrow(op: Any, read: tuple[bool, ...]) -> dict[str, Any] | None:
     """A plan that reads none of a variable's stack (its gradient is not in the plan)
     runs the loop without keeping that variable's values: no append per iteration, no
-    stack of them at the end."""
+    stack of them at the end.  What it keeps, a gradient reads (``strict``)."""
     kept: tuple[bool, ...] = op.get_attr("accumulate")
-    narrowed = tuple(k and r for k, r in zip(kept, read[2 + op.get_attr("n_vars") :], strict=True))
-    if narrowed == kept:
-        return None
-    return {**op.attrs, "accumulate": narrowed}
+    n_vars = op.get_attr("n_vars")
+    stacks = read[2 + n_vars : 2 + n_vars + len(kept)]
+    narrowed = tuple(k and r for k, r in zip(kept, stacks, strict=True))
+    recorder = op.get_attr("recorder") if any(read[2 + n_vars + len(kept) :]) else None
+    return {**op.attrs, "accumulate": narrowed, "recorder": recorder, "strict": True}
 
 
 WHILE = register_op(
@@ -477,7 +513,15 @@ WHILE = register_op(
 STATELESS_WHILE = register_op("StatelessWhile", _while_infer, _while_kernel, narrow=_while_narrow)
 
 
-_while_batch = while_rule(functional_while)
+_while_rule = while_rule(functional_while)
+
+
+def _while_batch(c: Any) -> list[Tensor]:
+    if c.op.get_attr("records"):
+        raise NotVectorizable(c.op, "a loop variable that changes shape (a growing TensorArray)")
+    return _while_rule(c)
+
+
 WHILE.batching(_while_batch)
 STATELESS_WHILE.batching(_while_batch)
 
@@ -486,7 +530,8 @@ STATELESS_WHILE.batching(_while_batch)
 @runs_user_code
 def _while_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
     """A While counting the iterations down: each step re-creates the body on that
-    iteration's values (read from the stacks) and applies its gradient."""
+    iteration's values (read from the stacks; a growing buffer's stand-in built from
+    its records, ``tensor_array_grow``) and applies its gradient."""
     n_vars, n_cond = op.get_attr("n_vars"), op.get_attr("n_cond")
     body_f: ConcreteFunction = op.get_attr("body")
     check_no_assign([body_f], f"{op.type} op '{op.name}'")
@@ -495,16 +540,14 @@ def _while_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
     none: list[Tensor | None] = [None] * len(ins)
     if not op.get_attr("accumulate"):
         return none
-    stacks = op.outputs[2 + n_vars :]
-    g_vars, g_stacks = list(grads[2 : 2 + n_vars]), list(grads[2 + n_vars :])
-    kept = op.get_attr("accumulate")
-    g_stacks = [  # a stack's gradient that is never read, or known to be zeros: none
-        g if k and g is not None and not array.is_zeros(g) else None
-        for g, k in zip(g_stacks, kept, strict=True)
-    ]
+    tensor_array_grow.check_stacks(op)
+    stacks, records = op.outputs[2 + n_vars : 2 + 2 * n_vars], op.outputs[2 + 2 * n_vars :]
+    g_vars, g_stacks = list(grads[2 : 2 + n_vars]), _nonzero(grads[2 + n_vars : 2 + 2 * n_vars])
+    g_stacks = [g if k else None for g, k in zip(g_stacks, op.get_attr("accumulate"), strict=True)]
+    g_reads = tensor_array_grow.read_grads(op, _nonzero(grads[2 + 2 * n_vars :]))
     dv = [i for i, t in enumerate(vars0) if t.dtype.is_differentiable]
     dc = [i for i, t in enumerate(body_caps) if t.dtype.is_differentiable]
-    if not dv or all(g is None for g in g_vars + g_stacks):
+    if not dv or (all(g is None for g in g_vars + g_stacks) and not g_reads):
         return none
     start = [
         g if g is not None else array.zeros_like(op.outputs[2 + i])
@@ -519,15 +562,13 @@ def _while_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
     def grad_body(xs: list[Tensor]) -> list[Tensor]:
         k, gv, gc = xs[1], xs[2 : 2 + len(dv)], xs[2 + len(dv) :]
         j = k - 1
-        values = [
-            gather.gather(s, j) if k else array.zeros_like(op.outputs[2 + i])  # never read
-            for i, (s, k) in enumerate(zip(stacks, kept, strict=True))
-        ]
+        values = _values_at(op, stacks, records, j)
         caps = [get_default_graph().capture(t) for t in body_caps]  # sources, in this graph
         feeds = [counter0 + j, *values, *caps]
         mapping = body_f.replay(feeds, given=read_values(body_f, feeds))
         outs = [mapping[key(t)] for t in body_f.outputs]
         pairs = [(outs[i], g) for i, g in zip(dv, gv, strict=True)]
+        pairs += [(mapping[key(t)], gather.gather(g, j)) for t, g in g_reads]
         sources = [values[i] for i in dv] + [caps[i] for i in dc]
         found = backprop([t for t, _ in pairs], [g for _, g in pairs], sources)
         new_gv: list[Tensor] = []
@@ -559,6 +600,28 @@ def _while_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
     for n, i in enumerate(dc):
         result[2 + n_vars + n_cond + i] = outs[1 + len(dv) + n]
     return result
+
+
+def _nonzero(grads: Sequence[Tensor | None]) -> list[Tensor | None]:
+    """The gradients of stacks that are not known to be zeros (backprop fills the
+    gradients of outputs nothing reads with zeros)."""
+    return [g if g is not None and not array.is_zeros(g) else None for g in grads]
+
+
+def _values_at(op: Any, stacks: list[Tensor], records: list[Tensor], j: Tensor) -> list[Tensor]:
+    """The loop variables at the start of iteration ``j``, as far as the gradient reads
+    them: from the stacks, a growing buffer's stand-in from its records, and zeros for
+    a variable whose values no gradient reads."""
+    grows = {g.var: g for g in op.get_attr("grows")}
+    values = []
+    for i, (s, kept) in enumerate(zip(stacks, op.get_attr("accumulate"), strict=True)):
+        like = op.outputs[2 + i]
+        if i in grows:
+            invariant = op.get_attr("shapes")[i]
+            values.append(tensor_array_grow.stand_in(records, grows[i], j, invariant, like.dtype))
+        else:
+            values.append(gather.gather(s, j) if kept else array.zeros_like(like))
+    return values
 
 
 STATELESS_WHILE.gradient(_while_grad)

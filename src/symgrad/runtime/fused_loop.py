@@ -106,8 +106,9 @@ def fuse(
     cond: Plan, body: Plan, n_vars: int, kept: tuple[int, ...] = ()
 ) -> Callable[..., Any] | None:
     """The fused loop of two plans fed ``[counter, *vars, *captures]``, appending each
-    iteration's values of the loop variables ``kept`` to their stacks; None when either
-    plan is too large to have generated code."""
+    iteration's values of the loop variables ``kept`` to their stacks (and, for each
+    ``k >= n_vars`` in ``kept``, the body's output ``k``: a growing buffer's records);
+    None when either plan is too large to have generated code."""
     if cond._generated is None or body._generated is None:
         return None
     namespace: dict[str, Any] = {"int32": np.int32}
@@ -139,12 +140,17 @@ def fuse(
         if increment >= 0:  # the increment is all the body does with the variable
             steps = [s for i, s in enumerate(steps) if i != increment]
             handed.remove(var)
-    iteration += [f"        a{i}(v{i})" for i in kept]
+    # Loop variables and the records that are feeds, before the body writes any variable.
+    records = [(i, body_names(body.fetch_slots[i])) for i in kept if i >= n_vars]
+    early = [(i, n) for i, n in records if body.fetch_slots[i] in range(1, 1 + n_vars)]
+    iteration += [f"        a{i}(v{i})" for i in kept if i < n_vars]
+    iteration += [f"        a{i}({n})" for i, n in early]
     steps = _carried_in_place(steps, body.fetch_slots, n_vars)
     direct = _written_directly(steps, body.fetch_slots, handed)
     handed = [i for i in handed if i not in direct.values()]
     renamed = {slot: f"v{i}" for slot, i in direct.items()}
     iteration += _steps(steps, "kb", lambda s: renamed.get(s) or body_names(s), namespace)
+    iteration += [f"        a{i}({n})" for i, n in records if (i, n) not in early]
     if handed:
         outs = "".join(f"{body_names(body.fetch_slots[i])}, " for i in handed)
         iteration.append(f"        {''.join(f'v{i}, ' for i in handed)}= {outs}")
