@@ -105,6 +105,17 @@ def test_dynamic_array_grows_in_one_branch_only(p, want):
     _close(f(tf.constant(p), tf.constant(X), tf.constant(W)), want)
 
 
+def _switched_writes(i, x, w):
+    """A three-way switch_case, each branch writing its own row of one array."""
+    ta = tf.TensorArray(tf.float32, size=3)
+    branches = [
+        lambda: ta.write(0, x * w),
+        lambda: ta.write(1, tf.exp(x) + w),
+        lambda: ta.write(2, w * w),
+    ]
+    return tf.switch_case(i, branches)
+
+
 @pytest.mark.parametrize(
     ("i", "want"),
     [
@@ -119,15 +130,7 @@ def test_switch_case(i, want):
     def f(i, x, w):
         with tf.GradientTape() as t:
             t.watch([x, w])
-            ta = tf.TensorArray(tf.float32, size=3)
-            ta = tf.switch_case(
-                i,
-                [
-                    lambda: ta.write(0, x * w),
-                    lambda: ta.write(1, tf.exp(x) + w),
-                    lambda: ta.write(2, w * w),
-                ],
-            )
+            ta = _switched_writes(i, x, w)
             y = tf.reduce_sum(ta.stack() * tf.constant(C))
         return ta.stack(), t.gradient(y, [x, w])
 
@@ -444,15 +447,7 @@ def test_session_switch_case_with_a_fed_index():
     with tf.Graph().as_default():
         i = tf.compat.v1.placeholder(tf.int32, [])
         x, w = tf.constant(X), tf.constant(W)
-        ta = tf.TensorArray(tf.float32, size=3)
-        ta = tf.switch_case(
-            i,
-            [
-                lambda: ta.write(0, x * w),
-                lambda: ta.write(1, tf.exp(x) + w),
-                lambda: ta.write(2, w * w),
-            ],
-        )
+        ta = _switched_writes(i, x, w)
         y = tf.reduce_sum(ta.stack() * tf.constant(C))
         grads = tf.gradients(y, [x, w])
         with tf.compat.v1.Session() as s:

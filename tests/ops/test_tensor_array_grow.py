@@ -370,3 +370,103 @@ def test_an_inner_loop_reading_a_growing_array_is_a_named_error():
         e.value
     )
     assert "an inner loop over it" in str(e.value)
+
+
+def _filtered(x):
+    """An AutoGraph ``if`` inside a ``for``: a growing array collects the rows that pass."""
+    ta = tf.TensorArray(tf.float64, size=0, dynamic_size=True)
+    j = 0
+    for r in x:
+        if tf.reduce_sum(r) > 0:
+            ta = ta.write(j, r * 2.0)
+            j += 1
+    return ta.stack()
+
+
+# TF 2.21: the rows of linspace(-1, 1, 12).reshape(4, 3) whose sum is positive, doubled,
+# and d sum(y * y) / dx (8 x on those rows, 0 elsewhere)
+FILTERED_Y = [[0.18181818, 0.54545455, 0.90909091], [1.27272727, 1.63636364, 2.0]]
+FILTERED_DX = [
+    [0.0] * 3,
+    [0.0] * 3,
+    [0.72727273, 2.18181818, 3.63636364],
+    [5.09090909, 6.54545455, 8.0],
+]
+
+
+def test_a_growing_array_written_inside_a_branch_of_the_body_gives_tf_numbers():
+    """The ``If`` only writes the buffer in each branch, so its gradient, like a write's,
+    reads the buffer's shape alone: the loop keeps that, not the buffer."""
+    x = tf.constant(np.linspace(-1.0, 1.0, 12).reshape(4, 3))
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.function(_filtered)(x)
+        loss = tf.reduce_sum(y * y)
+    np.testing.assert_allclose(y.numpy(), FILTERED_Y, rtol=1e-7)
+    np.testing.assert_allclose(tape.gradient(loss, x).numpy(), FILTERED_DX, rtol=1e-7)
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.float64, [None, 3])
+        y = tf.function(_filtered)(p)
+        [dx] = tf.gradients(tf.reduce_sum(y * y), [p])
+        with tf.Session() as sess:
+            got = sess.run(dx, {p: np.linspace(-1.0, 1.0, 12).reshape(4, 3)})
+    np.testing.assert_allclose(got, FILTERED_DX, rtol=1e-7)
+
+
+def test_a_branch_that_reads_the_growing_array_is_a_named_error():
+    @tf.function
+    def f(x):
+        ta = tf.TensorArray(tf.float64, size=1, dynamic_size=True).write(0, x[0])
+        for i in tf.range(1, 4):
+            if x[i] > 0:  # noqa: SIM108 (a statement: AutoGraph converts it to a cond)
+                ta = ta.write(i, ta.read(i - 1) * x[i])
+            else:
+                ta = ta.write(i, x[i])
+        return tf.reduce_sum(ta.stack())
+
+    x = tf.constant([0.5, 1.5, -2.0, 3.0], tf.float64)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    assert float(y) == 0.5 + 0.75 - 2.0 - 6.0
+    with pytest.raises(InvalidArgumentError, match="Cannot differentiate .* loop variable"):
+        tape.gradient(y, x)
+
+
+def test_an_array_of_static_size_read_in_the_body_keeps_records_not_buffers():
+    """A fixed-size array the body reads is kept as its reads too: per iteration its
+    shape, the index and the row read (linear in the trip count), never the buffer."""
+
+    def kept(n):
+        with tf.Graph().as_default():
+            x = tf.placeholder(tf.float64, [n, 3])
+            ta = tf.TensorArray(tf.float64, size=n).write(0, x[0])
+            body = lambda i, ta: (i + 1, ta.write(i, tf.tanh(ta.read(i - 1) + x[i])))  # noqa: E731
+            _, ta = tf.while_loop(lambda i, ta: i < n, body, [1, ta])
+            [g] = tf.gradients(tf.reduce_sum(ta.stack() ** 2), [x])
+            graph = tf.compat.v1.get_default_graph()
+            (loop,) = [op for op in graph.get_operations() if op.name == "while"]
+            stacks = loop.outputs[2 + loop.get_attr("n_vars") :]
+            value = np.linspace(-1.0, 1.0, n * 3).reshape(n, 3)
+            with tf.Session() as sess:
+                got = sess.run([*stacks, g], {x: value})
+        return [s.size for s in got[:-1]], got[-1], value
+
+    small, _, _ = kept(20)
+    large, g, value = kept(40)
+    # per iteration: the counter, the buffer's shape (2), the index read, the row read (3)
+    assert small == [19 * k for k in (1, 0, 2, 1, 3)]
+    assert large == [39 * k for k in (1, 0, 2, 1, 3)]  # a buffer each: 39 * 40 * 3
+    rows, want = [value[0]], np.zeros_like(value)
+    for e in value[1:]:
+        rows.append(np.tanh(rows[-1] + e))
+    # d sum(rows**2) / dx by reverse accumulation in NumPy
+    carry = np.zeros(3)
+    for k in range(len(value) - 1, -1, -1):
+        total = 2 * rows[k] + carry
+        if k == 0:
+            want[0] = total
+        else:
+            d = total * (1 - rows[k] ** 2)
+            want[k], carry = d, d
+    np.testing.assert_allclose(g, want, rtol=1e-12)

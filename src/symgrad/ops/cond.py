@@ -142,7 +142,9 @@ def _functional(
     op = apply_op(
         op_type, [selector, *inputs], {"branches": tuple(branches), "maps": tuple(maps)}, name
     )
-    return arrays.rebuild(_pack(branches[0].structured_outputs, op.outputs))
+    # TF's cond_v2 hands out Identities of the op's outputs (a plan forwards them)
+    outs = [core.identity(t) for t in op.outputs]
+    return arrays.rebuild(_pack(branches[0].structured_outputs, outs))
 
 
 def _check_same(

@@ -9,10 +9,11 @@ each iteration's values (``while_loop._while_grad``), and the list ops' gradient
 only the buffer's shape and the indices, never its values (``list_ops``).  The only
 values of the buffer that the body's other ops use are the rows it reads.
 
-So for a loop variable whose shape may change (its shape invariant is not fully
-defined) and that the body uses only through list ops (reads, writes, and ops that read
-its shape alone), the loop keeps per iteration its shape, and the index and value of
-each read of it: O(rows read) numbers per iteration, linear in the trip count in all.
+So for a loop variable that the body uses only through list ops (reads, writes, and ops
+that read its shape alone), and whose shape may change (its shape invariant is not fully
+defined) or whose rows the body reads, the loop keeps per iteration its shape, and the
+index and value of each read of it: O(rows read) numbers per iteration, linear in the
+trip count in all.
 These are extra outputs of the body (a second function on the body's graph, the
 *recorder*), stacked by the kernel as it stacks the loop variables.  The gradient then
 builds a stand-in buffer of the recorded shape: zeros with the recorded rows scattered
@@ -79,8 +80,9 @@ def plan(
     found = []
     for i, k in enumerate(kept):
         var = body.inputs[1 + i]
-        chain = None if var.shape.is_fully_defined() else _chain_reads(var, uses)
-        if chain is not None and (k or chain[1]):
+        chain = None if var.shape.rank in (None, 0) else _chain_reads(var, uses)
+        # a fixed-size buffer only written needs nothing: its gradient has all its rows
+        if chain is not None and (k or (chain[1] and not var.shape.is_fully_defined())):
             found.append((i, chain[0]))
     if not found:
         return kept, None, (), ()
@@ -136,12 +138,58 @@ def _chain_reads(
                 todo.append((op.outputs[0], None if depth is None else depth + 1))
             elif op.type in _LINEAR or (op.type == "GatherV2" and at == [0]):
                 todo.append((op.outputs[0], None))
+            elif op.type in _BRANCHING and 0 not in at:
+                carried = _written_in_branches(op, at)
+                if carried is None:
+                    return None
+                wrote = True
+                todo += [(op.outputs[m], None) for m in carried]
             elif not OPS[op.type].shape_only:
                 return None
         branched = branched or (depth is not None and writes > 1)
     if branched and any(d for d, _ in reads):
         return None
     return reads, wrote
+
+
+_BRANCHING = frozenset({"If", "StatelessIf", "Case", "StatelessCase"})
+
+
+def _written_in_branches(op: Operation, at: list[int]) -> set[int] | None:
+    """For an ``If`` / ``Case`` that takes a buffer as inputs ``at``: the outputs that
+    carry it, when each branch only writes it (an AutoGraph ``if`` around ``ta.write``);
+    else None.  The op's gradient then reads only the buffer's shape, as a write's does."""
+    carried: set[int] = set()
+    for branch, inputs in zip(op.get_attr("branches"), op.get_attr("maps"), strict=True):
+        stand_ins = [ph for _, ph in branch.graph.captures.values()]  # as branch.captured
+        places = [stand_ins[k] for k, n in enumerate(inputs) if 1 + n in at]
+        reached = _written_only(branch, places)
+        if reached is None:
+            return None
+        carried.update(m for m, t in enumerate(branch.outputs) if key(t) in reached)
+    return carried
+
+
+def _written_only(branch: ConcreteFunction, places: list[Tensor]) -> set[Any] | None:
+    """The tensors a branch makes from ``places`` by writes alone, when it uses them in
+    no other way than writes and ops that read their shape; else None."""
+    uses: dict[Any, list[Operation]] = {}
+    for op in branch.graph.get_operations():
+        for t in op.inputs:
+            uses.setdefault(key(t), []).append(op)
+    reached, todo = set(), list(places)
+    while todo:
+        t = todo.pop()
+        if key(t) in reached:
+            continue
+        reached.add(key(t))
+        for op in uses.get(key(t), []):
+            at = [n for n, x in enumerate(op.inputs) if key(x) == key(t)]
+            if (op.type in _WRITES and at == [0]) or op.type == "Identity":
+                todo.append(op.outputs[0])
+            elif not OPS[op.type].shape_only:
+                return None
+    return reached
 
 
 def stand_in(
