@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.ops import while_loop
+from symgrad.ops import while_op
 from symgrad.runtime import fused_loop
 from symgrad.runtime.plan import Plan
 
@@ -26,7 +26,7 @@ def fused_only(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object) -> None:
         raise AssertionError("the loop ran step by step")
 
-    monkeypatch.setattr(while_loop, "_run_stepwise", refuse)
+    monkeypatch.setattr(while_op, "_run_stepwise", refuse)
 
 
 def test_swapped_variables_constants_and_unchanged_ones(fused_only: None) -> None:

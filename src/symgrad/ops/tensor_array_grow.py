@@ -5,7 +5,7 @@ iteration, stacked into one array ``[n, *shape]``.  A ``dynamic_size`` array tha
 inside the loop has a buffer with one more row each iteration: its values cannot be
 stacked, and stacking a copy of the whole buffer per iteration would cost O(n²) anyway.
 But the gradient needs little of it.  The gradient of the body re-creates the body on
-each iteration's values (``while_loop._while_grad``), and the list ops' gradients read
+each iteration's values (``while_op._while_grad``), and the list ops' gradients read
 only the buffer's shape and the indices, never its values (``list_ops``).  The only
 values of the buffer that the body's other ops use are the rows it reads.
 
