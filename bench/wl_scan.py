@@ -1,15 +1,18 @@
-"""Time of ``scan`` and ``map_fn``, and their gradients, against the length (issue 15).
+"""Time of loops over the rows of an array, and of their gradients, against the length.
 
     PYTHONPATH=src python bench/wl_scan.py                    # n = 500 ... 4,000 rows
     PYTHONPATH=src python bench/wl_scan.py --sizes 1000 8000 --width 64
 
-Both loops write one row of a ``[n, width]`` list per iteration and read one row of their
-``[n, width]`` input; their gradients read one row of the output's gradient and add one
-row into the input's.  Each row costs O(width) when the list is written in place and
-the gradient adds a row at a time; a copy of the whole list per iteration (what a
-functional write costs) makes a row O(n * width) and the loop quadratic.  Printed: µs per
-row of a ``tf.function`` call (best of ``--repeat``), forward and forward+gradient.  A
-flat column is linear time; doubling with each doubling of n is quadratic.  symgrad only.
+``scan`` and ``map_fn`` write one row of a ``[n, width]`` list per iteration and read one
+row of their ``[n, width]`` input; their gradients read one row of the output's gradient
+and add one row into the input's.  ``x[i]`` is an RNN's loop: a ``while_loop`` whose body
+reads row ``i`` of a captured ``[n, width]`` tensor; its gradient adds one slice per step.
+Each row costs O(width) when lists are written in place and gradients are added a row at
+a time; a copy of the whole array per iteration (a functional write, or a gradient of
+zeros but for one row) makes a row O(n * width) and the loop quadratic (issue 15).
+Printed: µs per row of a ``tf.function`` call (best of ``--repeat``), forward and
+forward+gradient.  A flat column is linear time; doubling with each doubling of n is
+quadratic.  symgrad only.
 """
 
 from __future__ import annotations
@@ -31,7 +34,12 @@ def programs(tf: Any) -> dict[str, Callable[[Any], Any]]:
     def map_fn(x: Any) -> Any:
         return tf.map_fn(lambda e: tf.sin(e) * e, x)
 
-    return {"scan": scan, "map_fn": map_fn}
+    def slices(x: Any) -> Any:  # an RNN's loop: each step reads x[i] of a captured x
+        step = lambda i, h: (i + 1, tf.tanh(h * 0.5 + x[i]))  # noqa: E731
+        n = tf.shape(x)[0]
+        return tf.while_loop(lambda i, h: i < n, step, [0, tf.zeros_like(x[0])])[1]
+
+    return {"scan": scan, "map_fn": map_fn, "x[i]": slices}
 
 
 def timed(tf: Any, fn: Callable[[Any], Any], x: Any, repeat: int) -> tuple[float, float]:

@@ -149,6 +149,12 @@ def _tensor_array(tf: Any, x: Any) -> Any:
     return [ta.stack(), ta.read(2) * ta.gather([0, 1])]
 
 
+def _while_slices(tf: Any, x: Any) -> Any:
+    """An RNN's shape: each step reads one row of a captured tensor (x[i])."""
+    step = lambda i, h: (i + 1, tf.tanh(h * 0.5 + x[i]))  # noqa: E731
+    return tf.while_loop(lambda i, h: i < 3, step, [0, tf.zeros_like(x[0])])[1]
+
+
 def _scan(tf: Any, x: Any) -> Any:
     return tf.scan(lambda a, e: tf.tanh(a * 0.5 + e), x)
 
@@ -573,6 +579,7 @@ CONTROL = {
     "while_variable": Call(_while_variable, [("n", (3,))], graph=True),
     "tensor_array": Call(_tensor_array, [("n", (3, 4))], graph=True),
     "scan": Call(_scan, [("n", (5, 3))], graph=True),
+    "while_slices": Call(_while_slices, [("n", (3, 4))], graph=True),
     "map_fn": Call(_map_fn, [("n", (4, 3)), ("n", (3,))], graph=True),
     "scatter_variable": Call(
         _scatter_variable, [("n", (3, 3))], order=0, note="scatters into a Variable: no gradient"

@@ -52,6 +52,7 @@ from . import array, gather, list_ops, math, tensor_array_grow
 from .control_flow_batch import while_rule
 from .core import convert_to_tensor, placeholder
 from .function_reads import capture_reads, check_no_assign, read_values
+from .strided_slice_add import strided_slice_add
 
 
 def _trace(
@@ -472,10 +473,13 @@ STATELESS_WHILE.gradient(_while_grad)
 
 def _summed(total: Tensor, d: Tensor) -> Tensor:
     """``total + d``: one iteration's gradient added to a captured tensor's.  Where ``d``
-    is one row written into zeros (a read of a list the loop captures: ``map_fn``'s and
-    ``scan``'s inputs), only that row is added, not a whole list of zeros per iteration."""
+    is zeros but for one part, only that part is added, not the whole tensor of zeros
+    each iteration: one row written into zeros (a read of a list the loop captures:
+    ``map_fn``'s and ``scan``'s inputs), or the gradient of a slice (``xs[t]``)."""
     op = d.op
     row = op.type == "TensorListSetItem" and not op.get_attr("resize")
     if row and array.is_zeros(op.inputs[0]) and op.inputs[0].shape == total.shape:
         return list_ops.add_item(total, op.inputs[1], op.inputs[2])
+    if op.type == "StridedSliceGrad" and d.shape == total.shape:
+        return strided_slice_add(total, d)
     return total + d
