@@ -41,7 +41,8 @@ class OpDef:
     * ``specialize(op, consts)``, where given, may return a kernel for this one op in a
       plan, specialised to its static input shapes and constant inputs (``consts[i]``);
     * ``inplace(*arrays, out=)``, where given, computes the output into ``out`` (a plan
-      passes the buffer of an input that dies at this step);
+      passes the buffer of an input that dies at this step; for an op that is not
+      elementwise, ``out`` is input 0, which it updates: a list's row write);
     * ``narrow(op, read)``, where given, may return the attrs with which the op computes
       only the outputs a plan reads (``read[i]``), or None (a loop that stacks no value
       for a gradient its plan does not hold);

@@ -149,3 +149,54 @@ def test_a_captured_list_read_in_a_loop_gets_its_gradient_row_by_row() -> None:
     bodies = [op.get_attr("body") for op in g.get_operations() if "While" in op.type]
     types = {op.type for b in bodies for op in b.graph.get_operations()}
     assert "TensorListAddItem" in types
+
+
+def test_an_array_read_and_written_in_a_loop_differentiates_without_a_copy_per_step(copies):
+    """The body reads row i - 1 and writes row i: the gradient of the read (a row in
+    zeros) joins the write's gradient as one row (AddItem, ``list_ops.sum_with_rows``),
+    and the stand-in rows are scattered in place: copies do not grow with the length."""
+    counts = []
+    for n in (30, 60):
+        x = tf.constant(np.linspace(-1.0, 1.0, n * 2).reshape(n, 2))
+
+        @tf.function
+        def f(x, n=n):
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                ta = tf.TensorArray(tf.float64, size=n).write(0, x[0])
+                step = lambda i, ta: (i + 1, ta.write(i, tf.tanh(ta.read(i - 1) + x[i])))  # noqa: E731
+                _, ta = tf.while_loop(lambda i, ta: i < n, step, [1, ta])
+                loss = tf.reduce_sum(ta.stack() ** 2)
+            return tape.gradient(loss, x)
+
+        f(x)
+        copies[0] = 0
+        dx = f(x).numpy()
+        counts.append(copies[0])
+    assert counts[0] == counts[1] <= 8
+    xv = x.numpy()
+    rows = [xv[0]]
+    for e in xv[1:]:
+        rows.append(np.tanh(rows[-1] + e))
+    want, carry = np.zeros_like(xv), np.zeros(2)
+    for k in range(len(xv) - 1, -1, -1):
+        total = 2 * rows[k] + carry
+        want[k] = carry = total if k == 0 else total * (1 - rows[k] ** 2)
+    np.testing.assert_allclose(dx, want, rtol=1e-12)
+
+
+def test_a_sum_of_rows_in_zeros_and_a_dense_gradient_is_added_row_by_row() -> None:
+    with tf.Graph().as_default():
+        buf = tf.placeholder(tf.float64, [3, 2])
+        r0, r2 = buf[0] * 2.0, buf[2] * 3.0  # rows read (through slices, not list ops)
+        dense = tf.ones([3, 2], tf.float64)
+        a = list_ops.set_item(tf.zeros([3, 2], tf.float64), 0, r0)
+        b = list_ops.set_item(tf.zeros([3, 2], tf.float64), 2, r2)
+        total = list_ops.sum_with_rows([dense, a, b], tf.add_n)
+        assert total.op.type == "TensorListAddItem"
+        only_rows = list_ops.sum_with_rows([a, b], tf.add_n)  # no dense part: AddN
+        assert only_rows.op.type == "AddN"
+        with tf.Session() as sess:
+            got, rows = sess.run([total, only_rows], {buf: np.arange(6.0).reshape(3, 2)})
+    np.testing.assert_array_equal(got, [[1.0, 3.0], [1.0, 1.0], [13.0, 16.0]])
+    np.testing.assert_array_equal(rows, [[0.0, 2.0], [0.0, 0.0], [12.0, 15.0]])

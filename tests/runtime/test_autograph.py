@@ -756,3 +756,12 @@ def test_a_recursive_function_called_from_converted_code():
 
     assert float(f(tf.constant(1.0))) == 60.0
     assert float(f(tf.constant(-1.0))) == -6.0
+
+
+def test_functions_without_source_from_one_factory_run_as_written():
+    """Functions made by exec have no source to convert: they run as written.  All the
+    functions one factory makes share a code object; the second one used to crash."""
+    namespace = {"tf": tf}
+    exec("def make(k):\n    def f(x):\n        return x * k\n    return f\n", namespace)
+    for k in (2.0, 3.0, 4.0):
+        assert float(tf.function(namespace["make"](k))(tf.constant(1.5))) == 1.5 * k

@@ -142,6 +142,24 @@ def _scatter_infer(inputs: Sequence[Tensor], *, resize: bool) -> Spec:
     return _grown_shape(inputs[0], inputs[2], resize)
 
 
+def _scatter_into(
+    buf: np.ndarray,
+    values: np.ndarray,
+    idx: np.ndarray,
+    *,
+    resize: bool,
+    out: np.ndarray,
+) -> np.ndarray:
+    """A scatter into ``out`` (``buf`` itself, held by nothing else) where the rows exist."""
+    flat = idx.reshape(-1)
+    n = buf.shape[0]
+    fits = not flat.size or (flat.min() >= 0 and flat.max() < n)
+    if fits and values.size == flat.size * int(np.prod(buf.shape[1:])):
+        out[flat] = values.reshape((flat.size, *buf.shape[1:]))
+        return out
+    return _scatter_kernel(buf, values, idx, resize=resize)  # grows, or says what is wrong
+
+
 def _scatter_kernel(
     buf: np.ndarray, values: np.ndarray, idx: np.ndarray, *, resize: bool
 ) -> np.ndarray:
@@ -206,6 +224,7 @@ SCATTER = register_op(
     "TensorListScatterIntoExistingList",
     _scatter_infer,
     _scatter_kernel,
+    inplace=_scatter_into,
     cases=[
         Case(
             [randn(5, 3), randn(2, 3), ints([4, 1])],
@@ -243,6 +262,29 @@ def gather_items(buf: Tensor, indices: Any, name: str | None = None) -> Tensor:
 def scatter_items(buf: Tensor, values: Tensor, indices: Any, resize: bool = False) -> Tensor:
     ins = [buf, values, _index(indices)]
     return apply_op("TensorListScatterIntoExistingList", ins, {"resize": resize}).output(0)
+
+
+def row_in_zeros(t: Tensor) -> tuple[Tensor, Tensor] | None:
+    """``(index, item)`` where ``t`` is one row written into a list of zeros (the
+    gradient of a read, ``_get_item_grad``); else None."""
+    op = t.op
+    row = op.type == "TensorListSetItem" and not op.get_attr("resize")
+    return (op.inputs[1], op.inputs[2]) if row and array.is_zeros(op.inputs[0]) else None
+
+
+def sum_with_rows(parts: Sequence[Tensor], dense_sum: Any) -> Tensor:
+    """``dense_sum(parts)``, adding each part that is one row in zeros into the others'
+    sum as that row (AddItem), not as a whole list of zeros: a list read twice in a loop
+    body then costs a row per read in the loop's gradient, not a list."""
+    rows = [(t, row_in_zeros(t)) for t in parts]
+    dense = [t for t, r in rows if r is None]
+    if not dense or len(dense) == len(parts) or any(t.shape != dense[0].shape for t in parts):
+        return dense_sum(list(parts))  # type: ignore[no-any-return]
+    total = dense[0] if len(dense) == 1 else dense_sum(dense)
+    for _, r in rows:
+        if r is not None:
+            total = add_item(total, *r)
+    return total  # type: ignore[no-any-return]
 
 
 def _index(value: Any) -> Tensor:

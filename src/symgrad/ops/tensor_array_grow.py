@@ -52,6 +52,9 @@ _READS = ("TensorListGetItem", "TensorListGather")
 _WRITES = ("TensorListSetItem", "TensorListScatterIntoExistingList")
 # Ops whose gradient reads none of their inputs' values (GatherV2: not of its params).
 _LINEAR = frozenset({"Add", "AddV2", "AddN", "Sub", "Neg", "Identity"})
+# ... and those whose gradient reads none of input 0's values (GatherV2's params; a row
+# added into a list: a gradient loop's sum of reads, ``list_ops.sum_with_rows``)
+_LINEAR_IN_0 = frozenset({"GatherV2", "TensorListAddItem"})
 
 
 @dataclass(frozen=True)
@@ -136,7 +139,7 @@ def _chain_reads(
                 writes += 1
                 wrote = True
                 todo.append((op.outputs[0], None if depth is None else depth + 1))
-            elif op.type in _LINEAR or (op.type == "GatherV2" and at == [0]):
+            elif op.type in _LINEAR or (op.type in _LINEAR_IN_0 and at == [0]):
                 todo.append((op.outputs[0], None))
             elif op.type in _BRANCHING and 0 not in at:
                 carried = _written_in_branches(op, at)

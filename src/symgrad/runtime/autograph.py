@@ -100,10 +100,13 @@ def convert(f: Any, strict: bool) -> Any:
         if strict:
             raise code
         return f
-    return code if code is f else _rebuild(f, code)
+    return f if code is AS_WRITTEN else _rebuild(f, code)
 
 
-_CACHE: dict[types.CodeType, Any] = {}  # original code -> converted code, f, or error
+# Original code -> converted code, AS_WRITTEN, or the error.  Keyed by code object, which
+# every function a closure factory makes shares: so the cache never holds a function.
+_CACHE: dict[types.CodeType, Any] = {}
+AS_WRITTEN = object()  # no source to convert (made by exec, say): the function runs as is
 _CONVERTED: set[types.CodeType] = set()  # every code object the converter produced
 
 
@@ -138,16 +141,16 @@ def _rebuild(f: types.FunctionType, code: types.CodeType) -> types.FunctionType:
 
 
 def _compile(f: types.FunctionType) -> Any:
-    """The converted code object of ``f``, ``f`` itself when it has no source to convert,
+    """The converted code object of ``f``, AS_WRITTEN when it has no source to convert,
     or the AutoGraphError saying why it cannot be converted."""
     try:
         lines, first = inspect.getsourcelines(f.__code__)  # not a __wrapped__ function's
         tree = ast.parse(textwrap.dedent("".join(lines)))
     except (OSError, TypeError, SyntaxError):
-        return f
+        return AS_WRITTEN
     fdef = tree.body[0] if tree.body else None
     if not isinstance(fdef, ast.FunctionDef) or fdef.name != f.__code__.co_name:
-        return f  # a lambda, or source that is not this function's def
+        return AS_WRITTEN  # a lambda, or source that is not this function's def
     ast.increment_lineno(tree, first - 1)
     src = Source(f.__code__.co_filename, first, lines)
     try:

@@ -175,7 +175,8 @@ def _carried_in_place(steps: list[Any], fetches: list[int], n_vars: int) -> list
     copy of the list.  A row write that other steps read the list after (the gradient of
     a write reads a row of the same list) moves behind them where none of them needs its
     result.  A plan never writes over its feeds; the loop owns its variables from the
-    second iteration on (the first one's are the caller's, held elsewhere)."""
+    second iteration on (the first one's are the caller's, held elsewhere).  The name of
+    such a variable is deleted after that step, as a plan deletes a dead slot."""
     steps = list(steps)
     for slot in range(1, 1 + n_vars):
         readers = [k for k, step in enumerate(steps) if slot in step[1]]
@@ -189,7 +190,10 @@ def _carried_in_place(steps: list[Any], fetches: list[int], n_vars: int) -> list
         fn, ins, outs, free, op = steps[last]
         if ins.count(slot) == 1:
             kernel = inplace_kernel(op, fn, ins.index(slot))
-            steps[last] = (kernel or fn, ins, outs, free, op)
+            fn = kernel or fn
+        # the variable's name goes after its last reader (its next value is assigned
+        # later), so an array written in place there is held by the step's result alone
+        steps[last] = (fn, ins, outs, (*free, slot), op)
     return _refreed(steps)
 
 
@@ -359,6 +363,8 @@ def _steps(
         else:
             target = "".join(f"{name(s)}, " for s in outs) + "= " if outs else ""
         lines.append(f"        {target}{call}")
-        if free:
-            lines.append("        del " + ", ".join(name(s) for s in free))
+        made = {name(s) for s in outs}  # a variable this step writes keeps its new value
+        dead = [name(s) for s in free if name(s) not in made]
+        if dead:
+            lines.append("        del " + ", ".join(dead))
     return lines
