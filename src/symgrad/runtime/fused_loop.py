@@ -175,8 +175,8 @@ def _carried_in_place(steps: list[Any], fetches: list[int], n_vars: int) -> list
     copy of the list.  A row write that other steps read the list after (the gradient of
     a write reads a row of the same list) moves behind them where none of them needs its
     result.  A plan never writes over its feeds; the loop owns its variables from the
-    second iteration on (the first one's are the caller's, held elsewhere).  The name of
-    such a variable is deleted after that step, as a plan deletes a dead slot."""
+    second iteration on (the first one's are the caller's, held elsewhere).  The name of a
+    variable given such a kernel is deleted after that step, as a plan deletes a dead slot."""
     steps = list(steps)
     for slot in range(1, 1 + n_vars):
         readers = [k for k, step in enumerate(steps) if slot in step[1]]
@@ -188,12 +188,11 @@ def _carried_in_place(steps: list[Any], fetches: list[int], n_vars: int) -> list
                 steps.insert(last, steps.pop(k))  # now just after the last reader
                 break
         fn, ins, outs, free, op = steps[last]
-        if ins.count(slot) == 1:
-            kernel = inplace_kernel(op, fn, ins.index(slot))
-            fn = kernel or fn
-        # the variable's name goes after its last reader (its next value is assigned
-        # later), so an array written in place there is held by the step's result alone
-        steps[last] = (fn, ins, outs, (*free, slot), op)
+        kernel = inplace_kernel(op, fn, ins.index(slot)) if ins.count(slot) == 1 else None
+        if kernel is not None:
+            # the variable's name goes after this step (its next value is assigned later),
+            # so an array written in place here is held by the step's result alone
+            steps[last] = (kernel, ins, outs, (*free, slot), op)
     return _refreed(steps)
 
 
