@@ -288,7 +288,40 @@ def test_whole_use_of_a_growing_array_is_a_named_error_at_gradient_time():
     assert "GatherV2" not in text
 
 
-def test_a_tensor_grown_by_concat_is_a_named_error():
+def test_a_tensor_grown_by_concat_that_the_body_does_not_read_differentiates():
+    """ConcatV2's gradient reads its inputs' shapes alone, so a tensor the body only
+    grows by concat keeps its shape per iteration, like a list only written.  TF 2.21."""
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+
+            def body(i, acc):
+                row = tf.reduce_sum(x[i : i + 1] ** 2, axis=1) * tf.sin(tf.cast(i, tf.float64))
+                return i + 1, tf.concat([acc, row], 0)
+
+            _, acc = tf.while_loop(
+                lambda i, acc: i < 4,
+                body,
+                [0, tf.zeros([0], tf.float64)],
+                shape_invariants=[tf.TensorShape([]), tf.TensorShape([None])],
+            )
+            y = tf.reduce_sum(acc * tf.range(1.0, 5.0, dtype=tf.float64))
+        return acc, tape.gradient(y, x)
+
+    acc, dx = f(tf.constant(np.linspace(-1.0, 1.0, 12).reshape(4, 3)))
+    np.testing.assert_allclose(acc.numpy(), [0.0, 0.2434007, 0.26301992, 0.29273655], rtol=1e-7)
+    want = [
+        [0.0, 0.0, 0.0],
+        [-1.52994725, -0.91796835, -0.30598945],
+        [0.49598041, 1.48794124, 2.47990207],
+        [0.71842913, 0.9236946, 1.12896006],
+    ]
+    np.testing.assert_allclose(dx.numpy(), want, rtol=1e-7)
+
+
+def test_a_tensor_grown_by_concat_and_read_is_a_named_error():
     @tf.function
     def f(x):
         def body(i, v):

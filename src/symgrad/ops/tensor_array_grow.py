@@ -118,7 +118,8 @@ def _chain_reads(
     """The list reads of a loop variable that may change shape, with their depths, when
     the body uses it (and the buffers made from it) only through list ops, linear ops
     whose gradients do not read it (``_LINEAR``: as a gradient loop sums a buffer's
-    gradients) and ops that read its shape alone; else None.  A buffer made by a linear
+    gradients), ``cond`` branches that only write it, ``concat`` (a tensor grown row by
+    row) and ops that read its shape alone; else None.  A buffer made by a linear
     op no longer has the variable's rows (depth None): nothing may read it.  With the
     reads, whether the body writes the variable."""
     reads: list[tuple[int, Operation]] = []
@@ -140,6 +141,9 @@ def _chain_reads(
                 wrote = True
                 todo.append((op.outputs[0], None if depth is None else depth + 1))
             elif op.type in _LINEAR or (op.type in _LINEAR_IN_0 and at == [0]):
+                todo.append((op.outputs[0], None))
+            elif op.type == "ConcatV2" and len(op.inputs) - 1 not in at:
+                wrote = True  # a tensor grown by concat: its gradient reads shapes alone
                 todo.append((op.outputs[0], None))
             elif op.type in _BRANCHING and 0 not in at:
                 carried = _written_in_branches(op, at)
