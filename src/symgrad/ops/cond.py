@@ -20,6 +20,7 @@ which its gradient leaves the op; the batching rule is in ``control_flow_batch``
 
 from __future__ import annotations
 
+import collections
 import functools
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -204,8 +205,10 @@ def cond(
     >>> print(tf.cond(x > 1.0, lambda: x * 3.0, lambda: x))
     symgrad.Tensor(6.0, shape=(), dtype=float32)
     """
-    if not callable(true_fn) or not callable(false_fn):
-        raise TypeError("true_fn and false_fn must be callable.")
+    if not callable(true_fn):
+        raise TypeError("'true_fn' must be callable.")
+    if not callable(false_fn):
+        raise TypeError("'false_fn' must be callable.")
     pred = core.convert_to_tensor(pred)
     if get_default_graph().eager and pred.has_value():
         return true_fn() if bool(pred.eager_value) else false_fn()
@@ -222,6 +225,10 @@ def switch_case(
     """``branch_fns[branch_index]()``; ``default`` (else the last branch) out of range."""
     if not isinstance(branch_index, Tensor):
         raise TypeError(f"'branch_index' must be a Tensor, got {type(branch_index)}")
+    if not branch_index.dtype.is_integer:
+        raise TypeError(f"'branch_index' must be an integer Tensor, got {branch_index.dtype}")
+    if not branch_fns:
+        raise ValueError("Must provide at least one item in 'branch_fns'")
     fns = _indexed_fns(branch_fns)
     if default is not None:
         fns.append(default)
@@ -233,8 +240,17 @@ def switch_case(
 
 
 def _indexed_fns(branch_fns: Any) -> list[Fn]:
+    if not isinstance(branch_fns, list | tuple | dict):
+        raise TypeError("'branch_fns' must be a list, tuple, or dict")
     pairs = list(branch_fns.items()) if isinstance(branch_fns, dict) else list(branch_fns)
-    if pairs and not callable(pairs[0]):
+    if not all(callable(p) for p in pairs):
+        for pair in pairs:
+            if not isinstance(pair, tuple) or len(pair) != 2:
+                raise TypeError(f"Each entry in 'branch_fns' must be a 2-tuple. Received {pair}.")
+            if not isinstance(pair[0], int):
+                raise TypeError(f"key must be a Python `int`, got {type(pair[0])}")
+            if not callable(pair[1]):
+                raise TypeError(f"fn for key {pair[0]} must be callable.")
         keys = sorted(k for k, _ in pairs)
         if keys != list(range(len(pairs))):
             raise ValueError(
@@ -255,7 +271,9 @@ def case(
     """The fn of the first true predicate, else ``default`` (else the last pair's fn).
 
     As TF 2 does, a chain of ``cond``s; ``exclusive`` is accepted but not checked."""
-    pairs = list(pred_fn_pairs.items()) if isinstance(pred_fn_pairs, dict) else list(pred_fn_pairs)
+    pairs = _case_pairs(pred_fn_pairs, exclusive)
+    if not pairs:  # TF fails unpacking zip(*[]); say what is missing
+        raise ValueError("'pred_fn_pairs' must hold at least one (pred, fn) pair.")
     if default is None:
         *pairs, (_, default) = pairs
 
@@ -266,6 +284,38 @@ def case(
         return cond(pred, fn, functools.partial(chain, i + 1), name=name)
 
     return chain(0)
+
+
+def _case_pairs(pred_fn_pairs: Any, exclusive: bool) -> list[tuple[Any, Fn]]:
+    """``case``'s pairs, checked as TF checks them; a plain dict is taken in the order of
+    its predicates' names when building a graph (TF's rule: its order is not the user's)."""
+    if not isinstance(pred_fn_pairs, list | tuple | dict):
+        raise TypeError(
+            f"'pred_fn_pairs' must be a list, tuple, or dict. Received: {type(pred_fn_pairs)}"
+        )
+    if isinstance(pred_fn_pairs, dict):
+        pairs = list(pred_fn_pairs.items())
+        if not isinstance(pred_fn_pairs, collections.OrderedDict):
+            if get_default_graph().eager and not exclusive:
+                raise ValueError(
+                    "Unordered dictionaries are not supported for the 'pred_fn_pairs' argument "
+                    "when `exclusive=False` and eager mode is enabled."
+                )
+            if not get_default_graph().eager:
+                pairs.sort(key=lambda item: item[0].name)
+    else:
+        pairs = list(pred_fn_pairs)
+    for pair in pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"Each entry in 'pred_fn_pairs' must be a 2-tuple. Received {pair}.")
+        pred, fn = pair
+        if not isinstance(pred, Tensor):
+            raise TypeError(f"pred must be a Tensor, got: {pred}")
+        if pred.dtype.name != "bool":
+            raise TypeError(f"pred must be Tensor of type bool: {pred.name}")
+        if not callable(fn):
+            raise TypeError(f"fn for pred {pred.name} must be callable.")
+    return pairs
 
 
 # --------------------------------------------------------------------------------------
