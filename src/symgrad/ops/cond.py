@@ -20,7 +20,6 @@ which its gradient leaves the op; the batching rule is in ``control_flow_batch``
 
 from __future__ import annotations
 
-import collections
 import functools
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -259,63 +258,6 @@ def _indexed_fns(branch_fns: Any) -> list[Fn]:
             )
         return [fn for _, fn in sorted(pairs, key=lambda p: p[0])]
     return pairs  # type: ignore[return-value]  # a list of callables
-
-
-def case(
-    pred_fn_pairs: Any,
-    default: Fn | None = None,
-    exclusive: bool = False,
-    strict: bool = False,
-    name: str = "case",
-) -> Any:
-    """The fn of the first true predicate, else ``default`` (else the last pair's fn).
-
-    As TF 2 does, a chain of ``cond``s; ``exclusive`` is accepted but not checked."""
-    pairs = _case_pairs(pred_fn_pairs, exclusive)
-    if not pairs:  # TF fails unpacking zip(*[]); say what is missing
-        raise ValueError("'pred_fn_pairs' must hold at least one (pred, fn) pair.")
-    if default is None:
-        *pairs, (_, default) = pairs
-
-    def chain(i: int) -> Any:
-        if i == len(pairs):
-            return default()  # type: ignore[misc]
-        pred, fn = pairs[i]
-        return cond(pred, fn, functools.partial(chain, i + 1), name=name)
-
-    return chain(0)
-
-
-def _case_pairs(pred_fn_pairs: Any, exclusive: bool) -> list[tuple[Any, Fn]]:
-    """``case``'s pairs, checked as TF checks them; a plain dict is taken in the order of
-    its predicates' names when building a graph (TF's rule: its order is not the user's)."""
-    if not isinstance(pred_fn_pairs, list | tuple | dict):
-        raise TypeError(
-            f"'pred_fn_pairs' must be a list, tuple, or dict. Received: {type(pred_fn_pairs)}"
-        )
-    if isinstance(pred_fn_pairs, dict):
-        pairs = list(pred_fn_pairs.items())
-        if not isinstance(pred_fn_pairs, collections.OrderedDict):
-            if get_default_graph().eager and not exclusive:
-                raise ValueError(
-                    "Unordered dictionaries are not supported for the 'pred_fn_pairs' argument "
-                    "when `exclusive=False` and eager mode is enabled."
-                )
-            if not get_default_graph().eager:
-                pairs.sort(key=lambda item: item[0].name)
-    else:
-        pairs = list(pred_fn_pairs)
-    for pair in pairs:
-        if not isinstance(pair, tuple) or len(pair) != 2:
-            raise TypeError(f"Each entry in 'pred_fn_pairs' must be a 2-tuple. Received {pair}.")
-        pred, fn = pair
-        if not isinstance(pred, Tensor):
-            raise TypeError(f"pred must be a Tensor, got: {pred}")
-        if pred.dtype.name != "bool":
-            raise TypeError(f"pred must be Tensor of type bool: {pred.name}")
-        if not callable(fn):
-            raise TypeError(f"fn for pred {pred.name} must be callable.")
-    return pairs
 
 
 # --------------------------------------------------------------------------------------
