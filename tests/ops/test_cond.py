@@ -378,3 +378,26 @@ def test_case_with_a_dict_tries_predicates_in_the_order_of_their_names():
             assert s.run(r) == 20.0
     with pytest.raises(ValueError, match="Unordered dictionaries are not supported"):
         tf.case({tf.constant(True): lambda: 1.0})
+
+
+def test_compat_v1_cond_takes_strict_and_the_old_fn_names():
+    """tf.compat.v1.cond (TF 2.21): eagerly a one-element list comes back unpacked unless
+    strict=True; a graph's keeps its structure; fn1/fn2 stand for true_fn/false_fn."""
+    v1 = tf.compat.v1
+    x = tf.constant(1.0)
+    assert isinstance(v1.cond(x > 0, lambda: [x], lambda: [x]), tf.Tensor)
+    assert isinstance(v1.cond(x > 0, lambda: [x], lambda: [x], strict=True), list)
+    with tf.Graph().as_default():
+        p = v1.placeholder(tf.bool, [])
+        y = v1.placeholder(tf.float64, [None])
+        r = v1.cond(p, lambda: [y * 2.0], lambda: [y], strict=False, name="cc")
+        assert isinstance(r, list)
+        r2 = v1.cond(p, fn1=lambda: y * 3.0, fn2=lambda: y)
+        with v1.Session() as s:
+            assert s.run([r[0], r2], {p: True, y: [1.0]}) == [[2.0], [3.0]]
+        with pytest.raises(TypeError, match=r"^cond\(\): 'false_fn' argument required$"):
+            v1.cond(p, lambda: y)
+        with pytest.raises(
+            TypeError, match=r"^cond\(\): 'true_fn' and 'fn1' may not be set simultaneously.$"
+        ):
+            v1.cond(p, lambda: y, lambda: y, fn1=lambda: y)

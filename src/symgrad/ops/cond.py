@@ -218,6 +218,35 @@ def cond(
     )
 
 
+def cond_v1(
+    pred: Any,
+    true_fn: Fn | None = None,
+    false_fn: Fn | None = None,
+    strict: bool = False,
+    name: str | None = None,
+    fn1: Fn | None = None,
+    fn2: Fn | None = None,
+) -> Any:
+    """``tf.compat.v1.cond``: TF2's, plus the deprecated ``fn1``/``fn2`` names and
+    ``strict``: unless set, an eager branch's one-element list or tuple comes back as its
+    element (a graph's keeps its structure, as TF's control flow v2 does)."""
+    fns = []
+    for given, old, arg, alias in (
+        (true_fn, fn1, "true_fn", "fn1"),
+        (false_fn, fn2, "false_fn", "fn2"),
+    ):
+        if old is not None and given is not None:
+            raise TypeError(f"cond(): '{arg}' and '{alias}' may not be set simultaneously.")
+        if old is None and given is None:
+            raise TypeError(f"cond(): '{arg}' argument required")
+        fns.append(given if old is None else old)
+    out = cond(pred, fns[0], fns[1], name=name)
+    eager = get_default_graph().eager and core.convert_to_tensor(pred).has_value()
+    if eager and not strict and isinstance(out, list | tuple) and len(out) == 1:
+        return out[0]
+    return out
+
+
 def switch_case(
     branch_index: Any, branch_fns: Any, default: Fn | None = None, name: str = "switch_case"
 ) -> Any:
