@@ -1262,7 +1262,7 @@ G(
     "feed_missing",
     lambda e: e.sess.run(e.p * 2.0),
     InvalidArgumentError,
-    r"You must feed a value for placeholder tensor 'p' with dtype float32 and shape \[2\]",
+    r"You must feed a value for placeholder tensor 'p' with dtype float and shape \[2\]",
 )
 G(
     "feed_strings",

@@ -75,8 +75,9 @@ from .ops.array import (
     zeros,
     zeros_like,
 )
+from .ops.case import case
 from .ops.complex import angle, complex, conj, imag, real
-from .ops.cond import case, cond, switch_case
+from .ops.cond import cond, switch_case
 from .ops.contraction import einsum, tensordot
 from .ops.control import control_dependencies, group, identity_n, no_op
 from .ops.core import (
@@ -226,6 +227,9 @@ from . import autograph
 
 # Gradient helpers real code calls (issue 17, point 7).
 from .autodiff.helpers import grad_pass_through, recompute_grad
+
+# tf.Assert: a run-time check in a graph (tf.case's checks use it).
+from .ops.assertion import Assert
 
 # tf.print: TF's name shadows the builtin inside this namespace, as in TF.
 from .ops.printing import print_v2 as print

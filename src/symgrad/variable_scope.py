@@ -384,7 +384,9 @@ def get_variable(
                 f"Variable {full} already exists, disallowed. Did you mean to set "
                 "reuse=True or reuse=tf.AUTO_REUSE in VarScope?"
             )
-        _check_shared(full, found, given_shape, given_dtype, initializer)
+        # TF checks a shared variable against the scope's dtype (float32 by default) when
+        # none is given, even where the initializer's dtype made the variable.
+        _check_shared(full, found, given_shape, given_dtype or scope.dtype, initializer)
         return found
     if scope.reuse is True:
         raise ValueError(

@@ -94,7 +94,8 @@ def test_shapes_built_from_a_known_tf_shape_are_known():
         assert tf.reshape(x, [tf.shape(x)[0], -1]).shape.as_list() == [2, 16]
         assert tf.ones(tf.shape(x)[1:]).shape.as_list() == [4, 4]
         y = tf.compat.v1.placeholder(tf.float32, [None, 4])
-        assert tf.zeros([tf.shape(y)[0], 4]).shape.rank is None  # not known: not folded
+        # not folded, but known in part, as TF's constant_value_as_shape: (None, 4)
+        assert tf.zeros([tf.shape(y)[0], 4]).shape.as_list() == [None, 4]
 
 
 def test_a_converted_for_loop_carries_a_growing_tensor_array():
@@ -121,3 +122,20 @@ def test_a_converted_for_loop_carries_a_growing_tensor_array():
         [[0.2054913341999054, -1.0331037044525146], [0.5576500296592712, -0.09715726971626282]],
         rtol=1e-5,
     )
+
+
+def test_shape_tensors_known_in_part_give_partial_static_shapes():
+    """TF's constant_value_as_shape: a pack of known and unknown sizes, a concat of a
+    Shape slice and constants, or a Shape gives what is known (TF 2.21 shapes)."""
+    with tf.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float64, [None, 6])
+        n = tf.shape(x)[0]
+        assert tf.reshape(x, [n, 2, 3]).shape.as_list() == [None, 2, 3]
+        assert tf.reshape(x, tf.concat([tf.shape(x)[:1], [3, -1]], 0)).shape.as_list() == [
+            None,
+            3,
+            None,
+        ]
+        assert tf.zeros(tf.shape(x)).shape.as_list() == [None, 6]
+        assert tf.fill(tf.stack([2, n]), 1.0).shape.as_list() == [2, None]
+        assert tf.ones([n, -1 + 4]).shape.as_list() == [None, 3]

@@ -333,3 +333,71 @@ def test_branch_graphs_are_control_flow_graphs_and_the_op_names_them():
     op = next(o for o in cf.graph.get_operations() if o.type in ("If", "StatelessIf"))
     true_graph, false_graph = cond_v2.get_func_graphs(op)
     assert true_graph.name.endswith("true_fn") and false_graph.name.endswith("false_fn")
+
+
+def test_argument_checks_have_tfs_types_and_texts():
+    """tf.cond / tf.case / tf.switch_case check their arguments as TF 2.21 does (texts
+    recorded from TF, in a Graph)."""
+    with tf.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float64, [None, 3])
+        t = tf.constant(True, name="t")
+        with pytest.raises(TypeError, match="^'true_fn' must be callable.$"):
+            tf.cond(t, x, lambda: x)
+        with pytest.raises(TypeError, match="^'false_fn' must be callable.$"):
+            tf.cond(t, lambda: x, x)
+        with pytest.raises(TypeError, match="^pred must be Tensor of type bool: one:0$"):
+            tf.case([(tf.constant(1, name="one"), lambda: x)])
+        with pytest.raises(TypeError, match="^fn for pred t:0 must be callable.$"):
+            tf.case([(t, x)])
+        with pytest.raises(TypeError, match="^pred must be a Tensor, got: True$"):
+            tf.case([(True, lambda: x)])
+        with pytest.raises(TypeError, match="Each entry in 'pred_fn_pairs' must be a 2-tuple"):
+            tf.case([[t, lambda: x]])
+        with pytest.raises(TypeError, match="'pred_fn_pairs' must be a list, tuple, or dict"):
+            tf.case(t)
+        with pytest.raises(ValueError, match="'pred_fn_pairs'"):
+            tf.case([], default=lambda: x)
+        with pytest.raises(
+            TypeError, match="^'branch_index' must be an integer Tensor, got <dtype: 'float32'>$"
+        ):
+            tf.switch_case(tf.constant(1.0), [lambda: x])
+        with pytest.raises(ValueError, match="^Must provide at least one item in 'branch_fns'$"):
+            tf.switch_case(tf.constant(1), [])
+        with pytest.raises(TypeError, match="^fn for key 0 must be callable.$"):
+            tf.switch_case(tf.constant(1), {0: x})
+
+
+def test_case_with_a_dict_tries_predicates_in_the_order_of_their_names():
+    """TF sorts an unordered dict of pairs by the predicates' names in a graph, so with
+    both predicates true the one named first wins (TF: 20.0), whatever the dict order."""
+    with tf.Graph().as_default():
+        x = tf.constant(10.0)
+        b, a = tf.constant(True, name="b"), tf.constant(True, name="a")
+        r = tf.case({b: lambda: x * 3.0, a: lambda: x * 2.0})
+        with tf.compat.v1.Session() as s:
+            assert s.run(r) == 20.0
+    with pytest.raises(ValueError, match="Unordered dictionaries are not supported"):
+        tf.case({tf.constant(True): lambda: 1.0})
+
+
+def test_compat_v1_cond_takes_strict_and_the_old_fn_names():
+    """tf.compat.v1.cond (TF 2.21): eagerly a one-element list comes back unpacked unless
+    strict=True; a graph's keeps its structure; fn1/fn2 stand for true_fn/false_fn."""
+    v1 = tf.compat.v1
+    x = tf.constant(1.0)
+    assert isinstance(v1.cond(x > 0, lambda: [x], lambda: [x]), tf.Tensor)
+    assert isinstance(v1.cond(x > 0, lambda: [x], lambda: [x], strict=True), list)
+    with tf.Graph().as_default():
+        p = v1.placeholder(tf.bool, [])
+        y = v1.placeholder(tf.float64, [None])
+        r = v1.cond(p, lambda: [y * 2.0], lambda: [y], strict=False, name="cc")
+        assert isinstance(r, list)
+        r2 = v1.cond(p, fn1=lambda: y * 3.0, fn2=lambda: y)
+        with v1.Session() as s:
+            assert s.run([r[0], r2], {p: True, y: [1.0]}) == [[2.0], [3.0]]
+        with pytest.raises(TypeError, match=r"^cond\(\): 'false_fn' argument required$"):
+            v1.cond(p, lambda: y)
+        with pytest.raises(
+            TypeError, match=r"^cond\(\): 'true_fn' and 'fn1' may not be set simultaneously.$"
+        ):
+            v1.cond(p, lambda: y, lambda: y, fn1=lambda: y)

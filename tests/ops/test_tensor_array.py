@@ -172,8 +172,11 @@ def test_element_shape_learnt_from_the_body():
         body = lambda i, t: (i + 1, t.write(i, x[: i + 1]))  # noqa: E731
         return tf.while_loop(lambda i, t: i < 2, body, [0, ta])[1].stack()
 
-    # TF fails at run time (stacking elements of shapes [1] and [2]); symgrad when building
-    with pytest.raises(ValueError, match="element shape is only known to be"):
+    # TF fails at run time (stacking elements of shapes [1] and [2]); so does symgrad, at
+    # the second write (its buffer takes the first write's element shape)
+    with pytest.raises(
+        tf.errors.InvalidArgumentError, match=r"Item element shape: \[2\] list shape: \[1\]"
+    ):
         g(tf.constant([1.0, 2.0]))
 
 
@@ -303,9 +306,9 @@ def test_a_growing_dynamic_array_written_in_a_graph_loop_differentiates():
     )
 
 
-def test_limits_of_graph_arrays_are_clear_errors():
-    """Where symgrad's graph TensorArray differs from TF's (docs/semantics.md): it cannot
-    enter a loop unwritten with a partly known element shape."""
+def test_an_unwritten_array_with_a_partly_known_element_shape_enters_a_loop():
+    """Its buffer holds no values until the body's first write gives it the element's
+    shape (TF 2.21: [[1, 1, 1], [1, 1, 1]])."""
 
     @tf.function
     def partly_known(n):
@@ -313,5 +316,60 @@ def test_limits_of_graph_arrays_are_clear_errors():
         body = lambda i, ta: (i + 1, ta.write(i, tf.ones([n])))  # noqa: E731
         return tf.while_loop(lambda i, ta: i < 2, body, [0, ta])[1].stack()
 
-    with pytest.raises(ValueError, match="element shape is only known to be"):
-        partly_known(tf.constant(3))
+    close(partly_known(tf.constant(3)), [[1.0, 1.0, 1.0]] * 2)
+
+
+def test_an_rnn_over_a_fed_batch_writes_an_array_of_partly_known_elements():
+    """A TF1 program: sequence [T, batch, 2] fed at run time, so the array's elements are
+    only known to be [None, 2]; the body writes and reads back its row (TF 2.21 numbers)."""
+    v1 = tf.compat.v1
+    with tf.Graph().as_default():
+        seq = v1.placeholder(tf.float64, [None, None, 2])
+        w = v1.Variable(np.array([[0.3, -0.1], [0.2, 0.4]]))
+        steps = tf.shape(seq)[0]
+
+        def body(t, h, ta):
+            h = tf.tanh(tf.matmul(seq[t], w) + h)
+            ta = ta.write(t, h * 2.0)
+            return t + 1, h + 0.1 * ta.read(t), ta
+
+        h0 = tf.zeros([tf.shape(seq)[1], 2], tf.float64)
+        ta = tf.TensorArray(tf.float64, size=steps)
+        _, h, ta = tf.while_loop(lambda t, *_: t < steps, body, [0, h0, ta])
+        hs = ta.stack()
+        assert hs.shape.as_list() == [None, None, 2]
+        loss = tf.reduce_sum(hs**2) + tf.reduce_sum(h)
+        gs, gw = tf.gradients(loss, [seq, w])
+        with v1.Session() as s:
+            s.run(w.initializer)
+            sv = np.arange(12.0).reshape(3, 2, 2) / 10 - 0.5
+            got = s.run([loss, gw, gs], {seq: sv})
+            want_gs = [
+                [
+                    [-1.2814861522447503, -1.0794929084510254],
+                    [0.13923177596466596, 1.75048360060557],
+                ],
+                [
+                    [-0.7480591043665654, -0.3477777924533039],
+                    [0.34752817084786153, 1.77195319206095],
+                ],
+                [
+                    [-0.1752616362589134, 0.3868568167236982],
+                    [0.4702246350861863, 1.565903730912365],
+                ],
+            ]
+            np.testing.assert_allclose(got[0], 1.3641374136545485, rtol=1e-12)
+            want_gw = [
+                [3.3498912664627905, 1.1390128241899997],
+                [3.282508223285091, 2.18468600562841],
+            ]
+            np.testing.assert_allclose(got[1], want_gw, rtol=1e-12)
+            np.testing.assert_allclose(got[2], want_gs, rtol=1e-12)
+            np.testing.assert_allclose(
+                s.run(gw, {seq: sv[:1, :1]}),
+                [
+                    [0.2885766151030087, -0.159824430967767],
+                    [0.23086129208240697, -0.1278595447742136],
+                ],
+                rtol=1e-12,
+            )

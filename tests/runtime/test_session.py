@@ -64,11 +64,19 @@ def test_missing_feed_names_the_placeholder(graph):
         tf.Session() as sess,
         pytest.raises(
             tf.errors.InvalidArgumentError,
-            match=r"You must feed a value for placeholder tensor 'my_input' with dtype float32 "
+            match=r"You must feed a value for placeholder tensor 'my_input' with dtype float "
             r"and shape \[2,1\]",
         ),
     ):
         sess.run(x * 2.0)
+    y = tf.placeholder(tf.float64, [None, 3])  # TF names dtypes as C++ does: double
+    with (
+        tf.Session() as sess,
+        pytest.raises(
+            tf.errors.InvalidArgumentError, match=r"with dtype double and shape \[\?,3\]"
+        ),
+    ):
+        sess.run(y)
 
 
 def test_feed_errors(graph):

@@ -161,3 +161,22 @@ def test_placeholder_with_default_gradient_and_shape_check():
     np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [3.0, 3.0])
     with pytest.raises(ValueError, match="not compatible with the declared shape"):
         tf.compat.v1.placeholder_with_default(x, [3])
+
+
+def test_sharing_checks_the_scope_dtype_when_none_is_given(fresh_graph):
+    """TF 2.21: a variable made from a float64 initializer, shared again without dtype=,
+    is checked against the scope's float32 (the first call itself gives float64)."""
+
+    def make():
+        with tf.compat.v1.variable_scope("q", reuse=tf.compat.v1.AUTO_REUSE):
+            return tf.compat.v1.get_variable("w", initializer=np.array([1.0, 2.0]))
+
+    assert make().dtype == tf.float64
+    with pytest.raises(
+        ValueError,
+        match="^Trying to share variable q/w, but specified dtype float32 and found dtype "
+        "float64.$",
+    ):
+        make()
+    with tf.compat.v1.variable_scope("q", reuse=True):
+        assert tf.compat.v1.get_variable("w", dtype=tf.float64).dtype == tf.float64

@@ -33,6 +33,7 @@ from ..math import (  # noqa: F401
 from ..ops import random as _random
 
 # TF1 names of tf.linalg functions (tf.compat.v1 has them; TF2 has only tf.linalg.*).
+from ..ops.cond import cond_v1 as cond  # noqa: F401  (strict=, fn1/fn2)
 from ..ops.linalg import band_part as matrix_band_part  # noqa: F401
 from ..ops.linalg import matrix_transpose as matrix_transpose
 from ..ops.linalg_decomp import eigh as self_adjoint_eig  # noqa: F401

@@ -11,7 +11,9 @@ from ..graph import Tensor
 from . import (  # noqa: F401
     activations,
     array,
+    assertion,
     bias,
+    case,
     complex,
     control,
     conv,

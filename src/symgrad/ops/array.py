@@ -40,6 +40,7 @@ from .core import (
     broadcast_infer,
     check_dtype,
     constant,
+    constant_value_as_shape,
     convert_n,
     convert_to_tensor,
     normalize_axis,
@@ -182,7 +183,7 @@ def _fill_infer(inputs: Sequence[Tensor]) -> Spec:
     known = static_ints(dims, "dims")
     if known is not None and any(d < 0 for d in known):
         raise ShapeError(f"dims must be non-negative, got {known}")
-    return TensorShape(known) if known is not None else TensorShape(None), value.dtype
+    return TensorShape(known) if known is not None else constant_value_as_shape(dims), value.dtype
 
 
 FILL = register_op(

@@ -204,8 +204,10 @@ def cond(
     >>> print(tf.cond(x > 1.0, lambda: x * 3.0, lambda: x))
     symgrad.Tensor(6.0, shape=(), dtype=float32)
     """
-    if not callable(true_fn) or not callable(false_fn):
-        raise TypeError("true_fn and false_fn must be callable.")
+    if not callable(true_fn):
+        raise TypeError("'true_fn' must be callable.")
+    if not callable(false_fn):
+        raise TypeError("'false_fn' must be callable.")
     pred = core.convert_to_tensor(pred)
     if get_default_graph().eager and pred.has_value():
         return true_fn() if bool(pred.eager_value) else false_fn()
@@ -216,12 +218,45 @@ def cond(
     )
 
 
+def cond_v1(
+    pred: Any,
+    true_fn: Fn | None = None,
+    false_fn: Fn | None = None,
+    strict: bool = False,
+    name: str | None = None,
+    fn1: Fn | None = None,
+    fn2: Fn | None = None,
+) -> Any:
+    """``tf.compat.v1.cond``: TF2's, plus the deprecated ``fn1``/``fn2`` names and
+    ``strict``: unless set, an eager branch's one-element list or tuple comes back as its
+    element (a graph's keeps its structure, as TF's control flow v2 does)."""
+    fns = []
+    for given, old, arg, alias in (
+        (true_fn, fn1, "true_fn", "fn1"),
+        (false_fn, fn2, "false_fn", "fn2"),
+    ):
+        if old is not None and given is not None:
+            raise TypeError(f"cond(): '{arg}' and '{alias}' may not be set simultaneously.")
+        if old is None and given is None:
+            raise TypeError(f"cond(): '{arg}' argument required")
+        fns.append(given if old is None else old)
+    out = cond(pred, fns[0], fns[1], name=name)
+    eager = get_default_graph().eager and core.convert_to_tensor(pred).has_value()
+    if eager and not strict and isinstance(out, list | tuple) and len(out) == 1:
+        return out[0]
+    return out
+
+
 def switch_case(
     branch_index: Any, branch_fns: Any, default: Fn | None = None, name: str = "switch_case"
 ) -> Any:
     """``branch_fns[branch_index]()``; ``default`` (else the last branch) out of range."""
     if not isinstance(branch_index, Tensor):
         raise TypeError(f"'branch_index' must be a Tensor, got {type(branch_index)}")
+    if not branch_index.dtype.is_integer:
+        raise TypeError(f"'branch_index' must be an integer Tensor, got {branch_index.dtype}")
+    if not branch_fns:
+        raise ValueError("Must provide at least one item in 'branch_fns'")
     fns = _indexed_fns(branch_fns)
     if default is not None:
         fns.append(default)
@@ -233,8 +268,17 @@ def switch_case(
 
 
 def _indexed_fns(branch_fns: Any) -> list[Fn]:
+    if not isinstance(branch_fns, list | tuple | dict):
+        raise TypeError("'branch_fns' must be a list, tuple, or dict")
     pairs = list(branch_fns.items()) if isinstance(branch_fns, dict) else list(branch_fns)
-    if pairs and not callable(pairs[0]):
+    if not all(callable(p) for p in pairs):
+        for pair in pairs:
+            if not isinstance(pair, tuple) or len(pair) != 2:
+                raise TypeError(f"Each entry in 'branch_fns' must be a 2-tuple. Received {pair}.")
+            if not isinstance(pair[0], int):
+                raise TypeError(f"key must be a Python `int`, got {type(pair[0])}")
+            if not callable(pair[1]):
+                raise TypeError(f"fn for key {pair[0]} must be callable.")
         keys = sorted(k for k, _ in pairs)
         if keys != list(range(len(pairs))):
             raise ValueError(
@@ -243,29 +287,6 @@ def _indexed_fns(branch_fns: Any) -> list[Fn]:
             )
         return [fn for _, fn in sorted(pairs, key=lambda p: p[0])]
     return pairs  # type: ignore[return-value]  # a list of callables
-
-
-def case(
-    pred_fn_pairs: Any,
-    default: Fn | None = None,
-    exclusive: bool = False,
-    strict: bool = False,
-    name: str = "case",
-) -> Any:
-    """The fn of the first true predicate, else ``default`` (else the last pair's fn).
-
-    As TF 2 does, a chain of ``cond``s; ``exclusive`` is accepted but not checked."""
-    pairs = list(pred_fn_pairs.items()) if isinstance(pred_fn_pairs, dict) else list(pred_fn_pairs)
-    if default is None:
-        *pairs, (_, default) = pairs
-
-    def chain(i: int) -> Any:
-        if i == len(pairs):
-            return default()  # type: ignore[misc]
-        pred, fn = pairs[i]
-        return cond(pred, fn, functools.partial(chain, i + 1), name=name)
-
-    return chain(0)
 
 
 # --------------------------------------------------------------------------------------

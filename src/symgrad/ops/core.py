@@ -314,6 +314,28 @@ def static_ints(t: Tensor, what: str) -> list[int] | None:
     return [int(i) for i in np.ravel(v)]
 
 
+def constant_value_as_shape(t: Tensor) -> TensorShape:
+    """The shape a 1-D shape tensor is known to describe before it runs, in part where
+    only some sizes are known (TF's ``tensor_util.constant_value_as_shape``):
+    ``[tf.shape(x)[1], 2]`` describes ``(None, 2)``, ``tf.shape(x)`` the shape of ``x``,
+    a concat the shapes of its parts; -1 is an unknown size."""
+    v = constant_value(t)
+    if v is not None and np.ndim(v) == 1:
+        return TensorShape([None if int(d) < 0 else int(d) for d in v])
+    op = t.op
+    if op.type == "Shape":
+        return op.inputs[0].shape
+    if op.type == "Pack" and t.shape.rank == 1:
+        sizes = [constant_value(x) for x in op.inputs]
+        return TensorShape([None if d is None or int(d) < 0 else int(d) for d in sizes])
+    if op.type == "ConcatV2":
+        parts = [constant_value_as_shape(x) for x in op.inputs[:-1]]
+        if all(p.rank is not None for p in parts):
+            return TensorShape([d for p in parts for d in p.dims])  # type: ignore[union-attr]
+    n = t.shape.dims[0] if t.shape.rank == 1 else None  # type: ignore[index]
+    return TensorShape(None if n is None else [None] * n)
+
+
 def normalize_axis(axis: int, rank: int, what: str = "axis") -> int:
     if not -rank <= axis < max(rank, 1):
         raise ShapeError(

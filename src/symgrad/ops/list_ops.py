@@ -29,7 +29,7 @@ from ..errors import InvalidArgumentError
 from ..graph import Tensor
 from ..op_registry import ShapeError, Spec, apply_op, constant_value, register_op
 from ..shapes import TensorShape
-from . import array, gather, shape
+from . import array, gather, shape, slicing
 
 
 def _get_item_infer(inputs: Sequence[Tensor]) -> Spec:
@@ -92,7 +92,9 @@ def _set_item_kernel(
     bad = f"Trying to modify element {i} in a list with {n} elements."
     if i < 0:
         raise InvalidArgumentError(bad)
-    if item.shape != buf.shape[1:]:
+    if item.shape != buf.shape[1:] and buf.size == 0 and buf.ndim == item.ndim + 1:
+        buf = np.zeros((n, *item.shape), buf.dtype)  # holds no values: the item's shape
+    elif item.shape != buf.shape[1:]:
         raise InvalidArgumentError(
             "Tried to set a tensor with incompatible shape at a list index. Item element "
             f"shape: {list(item.shape)} list shape: {list(buf.shape[1:])}"
@@ -170,6 +172,9 @@ def _scatter_kernel(
         )
     top = int(flat.max()) + 1 if flat.size else 0
     what = f"Operation expected a list with {n} elements but got a list with {top} elements."
+    element = values.shape[values.ndim - buf.ndim + 1 :] if buf.ndim > 1 else ()
+    if buf.size == 0 and element != buf.shape[1:]:
+        buf = np.zeros((n, *element), buf.dtype)  # holds no values: the items' shape
     out = _grown(buf, top, resize, what)
     out[flat] = values.reshape((flat.size, *buf.shape[1:]))  # a repeated index: last wins
     return out
@@ -296,6 +301,13 @@ def _rows_of(g: Tensor, buf: Tensor) -> Tensor:
     return gather.gather(g, array.range(shape.shape(buf)[0]))
 
 
+def _fit(g: Tensor, buf: Tensor) -> Tensor:
+    """``g`` cut to ``buf``'s shape (its rows, and its elements' dims where ``buf`` held
+    no values before a write gave it the item's shape)."""
+    s = shape.shape(buf)
+    return slicing.slice(g, array.zeros_like(s), s)
+
+
 @GET_ITEM.gradient
 def _get_item_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
     """d list = zeros with row i = g."""
@@ -308,7 +320,9 @@ def _set_item_grad(op: Any, grad: Tensor) -> tuple[Tensor, None, Tensor]:
     """d list = g with row i zeroed (its first len(list) rows); d item = g[i]."""
     buf, index, item = op.inputs
     d_buf = set_item(grad, index, array.zeros_like(item))
-    if op.get_attr("resize"):
+    if buf.shape.rank is None or not TensorShape(buf.shape.dims[1:]).is_fully_defined():
+        d_buf = _fit(d_buf, buf)  # buf may have held no values and taken item's shape
+    elif op.get_attr("resize"):
         d_buf = _rows_of(d_buf, buf)
     return d_buf, None, get_item(grad, index)
 

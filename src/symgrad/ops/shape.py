@@ -23,7 +23,14 @@ from ..shapes import TensorShape
 from . import array
 from . import complex as complex_ops
 from . import math as math_ops
-from .core import check_dtype, constant, convert_to_tensor, normalize_axis, static_ints
+from .core import (
+    check_dtype,
+    constant,
+    constant_value_as_shape,
+    convert_to_tensor,
+    normalize_axis,
+    static_ints,
+)
 
 _INT_OUTPUT = "its output is an integer tensor: not differentiable"
 
@@ -139,8 +146,7 @@ def _reshape_infer(inputs: Sequence[Tensor]) -> Spec:
         raise ShapeError(f"sizes input must be 1-D, not {s.shape} (argument `shape` of reshape)")
     known = static_ints(s, "shape")
     if known is None:
-        n = s.shape[0] if s.shape.rank == 1 else None
-        return TensorShape(None if n is None else [None] * n), x.dtype
+        return constant_value_as_shape(s), x.dtype
     return _reshape_target(known, x.shape), x.dtype
 
 

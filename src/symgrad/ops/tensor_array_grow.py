@@ -228,7 +228,9 @@ def _scatter(
     """``buf`` with the rows of read ``k`` at iteration ``j`` written in."""
     index = gather.gather(records[grow.first + 1 + 2 * k], j)
     value = gather.gather(records[grow.first + 2 + 2 * k], j)
-    element = shape.shape(buf)[1:]
+    rank = buf.shape.rank - 1  # type: ignore[operator]
+    # the value's trailing dims: a buffer that held no values takes them (list_ops)
+    element = shape.shape(value)[array.rank(value) - rank :] if rank else shape.shape(buf)[1:]
     values = shape.reshape(value, joining.concat([[-1], element], 0))
     return scatter_items(buf, values, shape.reshape(index, [-1]), resize=resize)
 

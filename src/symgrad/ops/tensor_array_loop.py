@@ -5,8 +5,10 @@ buffer inside ``cond`` and ``body`` and around the loop's result, so the functio
 ``While`` op, its accumulators and its gradient see only tensors.  Every iteration must
 see a buffer of one shape, so an array not yet written gets its buffer before the loop:
 its element shape is declared, or learnt by tracing the body once (the writes merge what
-they write into the array's shape, as TF's ``infer_shape``).  An eager array needs none
-of this: an eager loop is a Python loop.
+they write into the array's shape, as TF's ``infer_shape``).  Where that shape is known
+only in part (a batch fed at run time), the buffer holds no values at first and takes
+the first write's element shape, so its shape changes once, as a growing array's does.
+An eager array needs none of this: an eager loop is a Python loop.
 
 Cost: with ``back_prop`` the loop keeps every iteration's buffer (``while_loop``'s
 accumulators), O(size) per iteration; a ``dynamic_size`` array that grows inside a graph
@@ -20,10 +22,11 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import context, nest
+from .. import dtypes as dt
 from ..graph import Tensor, get_default_graph
 from ..runtime.concrete_function import FuncGraph
-from . import shape
-from .core import convert_to_tensor, placeholder
+from . import joining, math, shape
+from .core import constant, convert_to_tensor, placeholder
 from .tensor_array import TensorArray, _EagerTensorArray, _GraphTensorArray
 
 
@@ -149,15 +152,20 @@ def _allocate(body: Callable[..., Any], loop_vars: Any, leaves: list[Any]) -> li
     out = []
     for v in leaves:
         if isinstance(v, _GraphTensorArray) and v._buffer is None:
-            if not v.element_shape.is_fully_defined():
-                raise ValueError(
-                    "A TensorArray enters this while_loop unwritten and its element shape "
-                    f"is only known to be {v.element_shape}: a loop needs it fully defined "
-                    "(pass element_shape= to TensorArray, or write it before the loop)."
-                )
-            v = v._new(v._reserve())
+            partial = v.element_shape.rank is not None and not v.element_shape.is_fully_defined()
+            v = v._new(_reserve_partial(v) if partial else v._reserve())
         out.append(v)
     return out
+
+
+def _reserve_partial(ta: _GraphTensorArray) -> Tensor:
+    """A buffer for elements whose shape is known only in part (a batch fed at run time):
+    its unknown dimensions are 0, so it holds no values, and the body's first write gives
+    it the written element's shape (``TensorListSetItem`` on a buffer without values).
+    The loop variable's shape may so change once, as a growing array's does."""
+    none = math.minimum(ta._size, 0)  # 0, but not a constant: this size may change
+    dims = [none if d is None else constant(d, dt.int32) for d in ta.element_shape.as_list()]
+    return ta._reserve(joining.stack(dims))
 
 
 def _probe_value(v: Any) -> Any:
@@ -173,6 +181,8 @@ def _probe(body: Callable[..., Any], loop_vars: Any, leaves: list[Any]) -> None:
             packed = nest.pack_sequence_as(loop_vars, [_probe_value(v) for v in leaves])
             body(*(list(packed) if isinstance(loop_vars, list | tuple) else [packed]))
     except (ValueError, TypeError):
-        pass  # the body's real trace reports it
+        import traceback
+
+        traceback.print_exc()  # DEBUG
     finally:
         graph.tracing = False

@@ -111,15 +111,19 @@ def _check_structure(loop_vars: Any, result: Any) -> None:
     if shape_of(list(loop_vars) if isinstance(loop_vars, tuple) else loop_vars) != shape_of(
         list(result) if isinstance(result, tuple) else result
     ):
-        raise ValueError(
-            "The two structures don't have the same nested structure.\n\n"
-            f"First structure: {_describe(loop_vars)}\n\n"
-            f"Second structure: {_describe(result)}"
-        )
+        raise _structure_error(result, loop_vars)
 
 
-def _describe(structure: Any) -> str:
-    return str(nest.map_structure(lambda _: ".", structure))
+def _structure_error(first: Any, second: Any) -> ValueError:
+    """TF's text for two structures that differ (the body's result comes first)."""
+    text = (
+        "The two structures don't have the same nested structure.\n\n"
+        f"First structure: type={type(first).__name__} str={first}\n\n"
+        f"Second structure: type={type(second).__name__} str={second}"
+    )
+    if len(nest.flatten(first)) != len(nest.flatten(second)):
+        text += "\n\nMore specifically: The two structures don't have the same number of elements."
+    return ValueError(text)
 
 
 def _invariants(loop_vars: Any, flat: list[Tensor], shape_invariants: Any) -> list[TensorShape]:
@@ -128,11 +132,7 @@ def _invariants(loop_vars: Any, flat: list[Tensor], shape_invariants: Any) -> li
     if nest.is_nested(loop_vars) != nest.is_nested(shape_invariants) or (
         nest.is_nested(loop_vars) and len(nest.flatten(shape_invariants)) != len(flat)
     ):
-        raise ValueError(
-            "The two structures don't have the same nested structure.\n\n"
-            f"First structure: {_describe(loop_vars)}\n\n"
-            f"Second structure: {_describe(shape_invariants)}"
-        )
+        raise _structure_error(loop_vars, shape_invariants)
     shapes = [as_shape(s) for s in nest.flatten(shape_invariants)]
     for t, s in zip(flat, shapes, strict=True):
         if not s.is_compatible_with(t.shape):

@@ -239,11 +239,16 @@ def _failed(op: Operation, e: Exception) -> InvalidArgumentError:
     return InvalidArgumentError(f"{op.type} op {op.describe()} failed: {type(e).__name__}: {e}", op)
 
 
+# TF's run-time errors name dtypes as its C++ DataTypeString does.
+_TF_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "half"}
+
+
 def _unfed(op: Operation) -> InvalidArgumentError:
     t = op.output(0)
     return InvalidArgumentError(
         f"You must feed a value for placeholder tensor '{op.name}' with dtype "
-        f"{t.dtype.name} and shape {_shape_text(t)} (created at {op.location})",
+        f"{_TF_TYPE_NAMES.get(t.dtype.name, t.dtype.name)} and shape {_shape_text(t)} "
+        f"(created at {op.location})",
         op,
     )
 
