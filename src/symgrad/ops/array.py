@@ -44,6 +44,7 @@ from .core import (
     convert_to_tensor,
     normalize_axis,
     same_dtype,
+    static_dims,
     static_ints,
     unbroadcast,
 )
@@ -179,10 +180,10 @@ def _fill_infer(inputs: Sequence[Tensor]) -> Spec:
     check_dtype("Fill", dims, INDEX, "dims")
     if value.shape.rank not in (0, None):
         raise ShapeError(f"value must be a scalar, got shape {value.shape}")
-    known = static_ints(dims, "dims")
-    if known is not None and any(d < 0 for d in known):
+    known = static_dims(dims)
+    if known is not None and any(d is not None and d < 0 for d in known):
         raise ShapeError(f"dims must be non-negative, got {known}")
-    return TensorShape(known) if known is not None else TensorShape(None), value.dtype
+    return TensorShape(known), value.dtype
 
 
 FILL = register_op(

@@ -314,6 +314,21 @@ def static_ints(t: Tensor, what: str) -> list[int] | None:
     return [int(i) for i in np.ravel(v)]
 
 
+def static_dims(t: Tensor) -> list[int | None] | None:
+    """The sizes a 1-D shape input is known to hold, None where a size is known only when
+    run (TF's ``constant_value_as_shape``): ``fill([tf.shape(x)[0]], v)`` is a vector of
+    unknown length, not a tensor of unknown rank, so broadcasting against it keeps shapes."""
+    v = constant_value(t)
+    if v is not None:
+        return [int(i) for i in np.ravel(v)]
+    if t.op.type == "Pack" and t.shape.rank == 1:
+        return [None if (c := constant_value(x)) is None else int(c) for x in t.op.inputs]
+    if t.op.type == "Shape":
+        return t.op.inputs[0].shape.as_list() if t.op.inputs[0].shape.rank is not None else None
+    n = t.shape[0] if t.shape.rank == 1 else None
+    return None if n is None else [None] * n
+
+
 def normalize_axis(axis: int, rank: int, what: str = "axis") -> int:
     if not -rank <= axis < max(rank, 1):
         raise ShapeError(

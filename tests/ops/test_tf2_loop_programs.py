@@ -1,0 +1,117 @@
+"""TF 2 programs with control flow, written as users write them (session 6 differential
+tests): each ran unchanged on TensorFlow 2.21 (CPU), whose numbers and error texts are
+recorded here as literals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import symgrad as tf
+from symgrad.compat import v1
+from symgrad.errors import InaccessibleTensorError
+
+
+def test_fill_with_a_run_time_size_is_a_vector_of_unknown_length():
+    # TF's constant_value_as_shape: fill([b], v) has shape (None,), so it broadcasts
+    # against a (6,) tensor to (6,) rather than to an unknown rank.
+    with tf.Graph().as_default():
+        b = v1.placeholder(tf.int32, [])
+        fl = tf.fill([b, 2], 3)
+        assert fl.shape.as_list() == [None, 2]
+        n = v1.placeholder(tf.int32, [6])
+        assert tf.where(n > 0, tf.fill([b], 3), n).shape.as_list() == [6]
+        assert tf.fill(v1.placeholder(tf.int32, [3]), 1.0).shape.as_list() == [None] * 3
+
+
+def test_greedy_decoding_with_a_finished_flag_and_a_growing_array():
+    # The array enters the loop unwritten; its element shape is learnt from the body's
+    # write of tf.where(finished, tf.fill([batch], EOS), argmax), batch = tf.shape(x)[0].
+    rng = np.random.RandomState(2)
+    emb = tf.constant(rng.randn(7, 5), tf.float64)
+    wo = tf.constant(rng.randn(5, 7), tf.float64)
+
+    @tf.function
+    def decode(start, max_len):
+        batch = tf.shape(start)[0]
+        tokens = tf.TensorArray(tf.int32, size=0, dynamic_size=True)
+
+        def cond(i, tok, state, finished, tokens):
+            return tf.logical_and(i < max_len, tf.logical_not(tf.reduce_all(finished)))
+
+        def body(i, tok, state, finished, tokens):
+            state = tf.tanh(state + tf.nn.embedding_lookup(emb, tok))
+            nxt = tf.cast(tf.argmax(tf.matmul(state, wo), axis=-1), tf.int32)
+            nxt = tf.where(finished, tf.fill([batch], 3), nxt)
+            finished = tf.logical_or(finished, tf.equal(nxt, 3))
+            return i + 1, nxt, state, finished, tokens.write(i, nxt)
+
+        init = [0, start, tf.zeros([batch, 5], tf.float64), tf.zeros([batch], tf.bool), tokens]
+        i, _, _, _, tokens = tf.while_loop(cond, body, init)
+        return tf.transpose(tokens.stack()), i
+
+    toks, n = decode(tf.constant([0, 1, 2, 4, 5, 6]), tf.constant(10))
+    expected = [[1, 2, 3], [3, 3, 3], [2, 3, 3], [3, 3, 3], [3, 3, 3], [2, 2, 3]]
+    np.testing.assert_array_equal(toks.numpy(), expected)
+    assert int(n) == 3
+
+
+def test_fixed_point_iteration_with_matvec_and_its_jacobian():
+    a = tf.constant([[0.3, 0.1], [-0.2, 0.4]], tf.float64)
+    b = tf.Variable([1.0, 2.0], dtype=tf.float64)
+
+    @tf.function
+    def fixed_point():
+        x = tf.zeros([2], tf.float64)
+        for _ in tf.range(30):
+            x = tf.linalg.matvec(a, tf.tanh(x)) + b
+        return x
+
+    with tf.GradientTape() as t:
+        x = fixed_point()
+        loss = tf.reduce_sum(x * x)
+    np.testing.assert_allclose(x.numpy(), [1.360606560009738, 2.215279094587533], rtol=1e-12)
+    np.testing.assert_allclose(
+        t.gradient(loss, b).numpy(), [2.6990259738023252, 4.527352659482977], rtol=1e-12
+    )
+    with tf.GradientTape() as t:
+        t.watch(a)
+        x = fixed_point()
+    jac = [
+        [[0.9417872702467394, 1.0491575299993987], [0.004463965770636017, 0.00497288872963354]],
+        [[-0.0444676970807945, -0.04953732197062402], [0.8929415877080918, 0.994743101961997]],
+    ]
+    np.testing.assert_allclose(t.jacobian(x, a).numpy(), jac, rtol=1e-10)
+
+
+def test_matvec_transposes_and_batches_like_matmul():
+    m = np.arange(24.0).reshape(2, 3, 4)
+    v = np.arange(6.0).reshape(2, 3)
+    got = tf.linalg.matvec(m, v, transpose_a=True)
+    np.testing.assert_allclose(got.numpy(), np.einsum("bij,bi->bj", m, v))
+    theory, numeric = tf.test.compute_gradient(
+        lambda x: tf.linalg.matvec(x, np.arange(4.0)), [m[0]]
+    )
+    np.testing.assert_allclose(theory[0], numeric[0], rtol=1e-7)
+
+
+def test_a_list_appended_in_a_converted_loop_is_out_of_scope():
+    @tf.function
+    def f(n):
+        xs = []
+        for i in tf.range(n):
+            xs.append(i)
+        return xs
+
+    with pytest.raises(InaccessibleTensorError, match="is out of scope and cannot be used here"):
+        f(tf.constant(3))
+
+    @tf.function
+    def g(n):
+        xs = []
+        for i in tf.range(n):
+            xs.append(i * 2)
+        return xs[0] + 1
+
+    with pytest.raises(InaccessibleTensorError, match="which is out of scope"):
+        g(tf.constant(3))
