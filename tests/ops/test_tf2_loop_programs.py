@@ -115,3 +115,71 @@ def test_a_list_appended_in_a_converted_loop_is_out_of_scope():
 
     with pytest.raises(InaccessibleTensorError, match="which is out of scope"):
         g(tf.constant(3))
+
+
+def test_gradient_of_switch_case_whose_branches_return_different_shapes():
+    # Branch 0 returns shape (1,), branch 1 (2,): the op's output is (None,); each
+    # branch's gradient graph must still be built for the taken branch's (2,) gradient.
+    x = tf.constant(1.5, tf.float64)
+    v = tf.Variable([1.0, 2.0, 3.0], dtype=tf.float64)
+
+    @tf.function
+    def f(i, x):
+        return tf.switch_case(
+            i,
+            [
+                lambda: (x * v[0], tf.gather(v, [1])),
+                lambda: (tf.sin(x), v[1:] * 2.0),
+                lambda: (x**3, tf.gather(v, [2])),
+            ],
+        )
+
+    expected = {  # i: (b, d(a + sum b)/dx, .../dv), TF 2.21
+        0: ([2.0], 1.0, [1.5, 1.0, 0.0]),
+        1: ([4.0, 6.0], 0.0707372016677029, [0.0, 2.0, 2.0]),
+        2: ([3.0], 6.75, [0.0, 0.0, 1.0]),
+    }
+    for i, (b_tf, gx_tf, gv_tf) in expected.items():
+        with tf.GradientTape(persistent=True) as t:
+            t.watch(x)
+            a, b = f(tf.constant(i), x)
+            loss = a + tf.reduce_sum(b)
+        np.testing.assert_allclose(b.numpy(), b_tf)
+        np.testing.assert_allclose(t.gradient(loss, x).numpy(), gx_tf, rtol=1e-12)
+        np.testing.assert_allclose(tf.convert_to_tensor(t.gradient(loss, v)).numpy(), gv_tf)
+
+
+def test_a_variable_gathered_in_a_branch_gets_indexed_slices_through_the_op():
+    # TF's cond_v2 makes the branches' gradients match: IndexedSlices if any branch's is
+    # (the other branch's dense gradient, or zeros, becomes slices of all its rows).
+    v = tf.Variable(np.arange(10.0).reshape(5, 2))
+
+    @tf.function
+    def taken(p):
+        r = tf.cond(p, lambda: tf.gather(v, [0, 2]), lambda: v[:2])
+        return tf.reduce_sum(r**2)
+
+    @tf.function
+    def cases(i):
+        return tf.switch_case(
+            i,
+            [
+                lambda: tf.reduce_sum(tf.gather(v, [1, 3])),
+                lambda: tf.reduce_sum(v * 2.0),
+                lambda: tf.constant(1.0, tf.float64),
+            ],
+        )
+
+    expected = {  # TF 2.21: every gradient is an IndexedSlices
+        (taken, True): [[0, 2], [0, 0], [8, 10], [0, 0], [0, 0]],
+        (taken, False): [[0, 2], [4, 6], [0, 0], [0, 0], [0, 0]],
+        (cases, 0): [[0, 0], [1, 1], [0, 0], [1, 1], [0, 0]],
+        (cases, 1): [[2, 2]] * 5,
+        (cases, 2): [[0, 0]] * 5,
+    }
+    for (fn, arg), dense in expected.items():
+        with tf.GradientTape() as t:
+            y = fn(tf.constant(arg))
+        g = t.gradient(y, v)
+        assert isinstance(g, tf.IndexedSlices)
+        np.testing.assert_allclose(tf.convert_to_tensor(g).numpy(), dense)

@@ -30,6 +30,7 @@ from .. import context
 from ..autodiff.backprop import backprop, key
 from ..cases import Case, fixed, ints, randn
 from ..graph import Tensor, get_default_graph
+from ..indexed_slices import IndexedSlices
 from ..op_registry import Spec, apply_op, register_op
 from ..runtime.concrete_function import ConcreteFunction, packer
 from ..runtime.function import function, trace_graph
@@ -37,6 +38,7 @@ from ..shapes import TensorShape
 from . import array, core, tensor_array
 from . import math as math_ops
 from .control_flow_batch import branches_rule
+from .feeds import placeholder_with_default
 from .function_reads import capture_reads, check_no_assign, read_values
 from .tensor_array_cond import BranchArrays
 from .variables import Variable
@@ -115,16 +117,25 @@ def _pack(template: Any, outs: Sequence[Tensor]) -> Any:
 
 
 def _functional(
-    kind: str, selector: Tensor, fns: Sequence[Fn], names: Sequence[str], api: str, name: str
+    kind: str,
+    selector: Tensor,
+    fns: Sequence[Fn],
+    names: Sequence[str],
+    api: str,
+    name: str,
+    settle: Callable[[Callable[[int], Any], list[Any]], list[Any]] | None = None,
 ) -> Any:
     """Trace each branch and record one op of ``kind`` choosing among them (a returned
-    TensorArray travels as its buffer: ``tensor_array_cond``)."""
+    TensorArray travels as its buffer: ``tensor_array_cond``; ``settle`` may trace
+    branches again once all have been, as the gradient's IndexedSlices need)."""
     arrays = BranchArrays(fns)
 
     def traced(i: int) -> ConcreteFunction:
         return trace_graph(arrays.wrap(i), f"{name}_{names[i]}")
 
     branches = arrays.finish(traced, [traced(i) for i in range(len(fns))])
+    if settle is not None:
+        branches = settle(traced, branches)
     for i in range(1, len(branches)):
         _check_same(names[0], branches[0], names[i], branches[i], api, arrays, i)
     branches = capture_reads(branches)
@@ -277,11 +288,31 @@ def _local(t: Tensor) -> Tensor:
     return t if t.op.graph is graph else graph.capture(t)
 
 
+def _seed(g: Tensor, branch: TensorShape, joined: TensorShape) -> Tensor:
+    """The incoming gradient as a branch's gradient graph sees it.  Branches may return
+    different shapes ((1,) and (2,) make an output of shape (None,)); the gradient has the
+    taken branch's, so a branch it cannot fit gets it with the branches' joined shape, as
+    TF's gradient functions take the op's output shapes (that branch never runs with it)."""
+    if g.shape.is_compatible_with(branch):
+        return g
+    return placeholder_with_default(g, joined)
+
+
+def _joined(branches: Sequence[ConcreteFunction]) -> list[TensorShape]:
+    """Each output's shape as every branch allows it (an op replayed eagerly has the
+    taken branch's shape as its own)."""
+    shapes = [o.shape for o in branches[0].outputs]
+    for f in branches[1:]:
+        shapes = [_join(a, o.shape) for a, o in zip(shapes, f.outputs, strict=True)]
+    return shapes
+
+
 def _branch_grad(
     f: ConcreteFunction,
     feed_index: Sequence[int],
     ins: Sequence[Tensor],
     seeds: Sequence[Tensor | None],
+    shapes: Sequence[TensorShape],
     diff: Sequence[int],
 ) -> list[Tensor]:
     """One branch's gradient w.r.t. every differentiable input of the op (zeros where
@@ -290,15 +321,57 @@ def _branch_grad(
     feeds = [local[j] for j in feed_index]
     mapping = f.replay(feeds, given=read_values(f, feeds))
     pairs = [
-        (mapping[key(t)], _local(g)) for t, g in zip(f.outputs, seeds, strict=True) if g is not None
+        (mapping[key(t)], _seed(_local(g), t.shape, s))
+        for t, g, s in zip(f.outputs, seeds, shapes, strict=True)
+        if g is not None
     ]
     found = backprop(
-        [t for t, _ in pairs], [g for _, g in pairs], feeds, stop_ops={id(t.op) for t in feeds}
+        [t for t, _ in pairs],
+        [g for _, g in pairs],
+        feeds,
+        stop_ops={id(t.op) for t in feeds},
+        sparse=True,
     )
     grads: dict[int, Tensor] = {
         j: g for j, g in zip(feed_index, found, strict=True) if g is not None
     }
     return [grads[i] if i in grads else array.zeros_like(local[i]) for i in diff]
+
+
+class _MatchSlices:
+    """The branches' gradients, IndexedSlices where any branch's is (TF's cond_v2 makes
+    the branches' composite outputs match): a gather of a variable in one branch gives
+    the variable an IndexedSlices gradient through the op, as it would without it."""
+
+    def __init__(self, fns: Sequence[Callable[[], list[Any]]]) -> None:
+        self.fns = fns
+        self.sparse: set[int] = set()
+        self.seen: list[set[int]] = [set() for _ in fns]
+
+    def wrap(self, i: int) -> Fn:
+        def branch() -> list[Any]:
+            grads = self.fns[i]()
+            self.seen[i] = {k for k, g in enumerate(grads) if isinstance(g, IndexedSlices)}
+            return [
+                _as_slices(g) if k in self.sparse and not isinstance(g, IndexedSlices) else g
+                for k, g in enumerate(grads)
+            ]
+
+        return branch
+
+    def settle(self, retrace: Callable[[int], Any], traced: list[Any]) -> list[Any]:
+        """Trace again each branch with a dense gradient where another's is sliced."""
+        self.sparse = set().union(*self.seen)
+        return [
+            retrace(i) if seen != self.sparse else f
+            for i, (f, seen) in enumerate(zip(traced, self.seen, strict=True))
+        ]
+
+
+def _as_slices(g: Tensor) -> IndexedSlices:
+    """A dense gradient as IndexedSlices of all its rows."""
+    dense_shape = array.shape(g)
+    return IndexedSlices(g, array.range(dense_shape[0]), dense_shape)
 
 
 def _functional_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
@@ -313,12 +386,15 @@ def _functional_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
         None if not o.dtype.is_differentiable else array.zeros_like(o) if g is None else g
         for o, g in zip(op.outputs, grads, strict=True)
     ]
-    fns = [
-        functools.partial(_branch_grad, f, m, ins, seeds, diff)
-        for f, m in zip(branches, maps, strict=True)
-    ]
+    match = _MatchSlices(
+        [
+            functools.partial(_branch_grad, f, m, ins, seeds, _joined(branches), diff)
+            for f, m in zip(branches, maps, strict=True)
+        ]
+    )
+    fns = [match.wrap(i) for i in range(len(branches))]
     names = [f"branches[{i}]" for i in range(len(fns))]
-    found = _functional(op.type, selector, fns, names, "gradients", "gradients")
+    found = _functional(op.type, selector, fns, names, "gradients", "gradients", match.settle)
     out: list[Tensor | None] = [None] * len(ins)
     for i, g in zip(diff, found, strict=True):
         out[i] = g
