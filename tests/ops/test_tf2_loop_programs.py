@@ -183,3 +183,67 @@ def test_a_variable_gathered_in_a_branch_gets_indexed_slices_through_the_op():
         g = t.gradient(y, v)
         assert isinstance(g, tf.IndexedSlices)
         np.testing.assert_allclose(tf.convert_to_tensor(g).numpy(), dense)
+
+
+def test_vectorized_map_with_a_cond_on_each_element_eagerly():
+    # Eagerly the work is traced first, so the cond is an If op that picks per element.
+    x = tf.constant(np.arange(12.0).reshape(4, 3) / 5)
+    got = tf.vectorized_map(lambda r: tf.cond(r[0] > 0.5, lambda: r * 2, lambda: -r), x)
+    expected = [[-0.0, -0.2, -0.4], [1.2, 1.6, 2.0], [2.4, 2.8, 3.2], [3.6, 4.0, 4.4]]
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-12)
+
+
+def test_vectorized_map_of_nested_elements_and_its_gradients_in_a_function():
+    x = tf.constant(np.arange(12.0).reshape(4, 3) / 5)
+    y = tf.constant(np.arange(8.0).reshape(4, 2) / 3)
+    w = tf.Variable(np.arange(6.0).reshape(3, 2) / 3)
+
+    @tf.function
+    def f(x, y):
+        return tf.vectorized_map(
+            lambda p: (tf.matmul(p[0][None], w)[0] * p[1], tf.reduce_max(p[0])), (x, y)
+        )
+
+    with tf.GradientTape(persistent=True) as t:
+        t.watch([x, y])
+        a, b = f(x, y)
+        loss = tf.reduce_sum(a**2) + tf.reduce_sum(b)
+    np.testing.assert_allclose(b.numpy(), [0.4, 1.0, 1.6, 2.2], rtol=1e-12)
+    np.testing.assert_allclose(
+        t.gradient(loss, w).numpy(),
+        [
+            [75.52, 155.80444444444447],
+            [84.85925925925926, 175.52],
+            [94.19851851851851, 195.2355555555556],
+        ],
+        rtol=1e-12,
+    )
+    np.testing.assert_allclose(
+        t.gradient(loss, y).numpy()[3], [72.81777777777778, 183.26518518518526], rtol=1e-12
+    )
+
+
+def test_vectorized_map_falls_back_to_a_loop_for_an_op_without_a_batching_rule():
+    x = tf.constant(np.arange(12.0).reshape(4, 3) / 5)
+
+    def fn(r):  # Where has no batching rule
+        return tf.reduce_sum(tf.gather(r, tf.where(r > -1.0)[:, 0]) ** 2)
+
+    with tf.GradientTape() as t:
+        t.watch(x)
+        z = tf.vectorized_map(fn, x)
+    np.testing.assert_allclose(z.numpy(), [0.2, 2.0, 5.96, 12.08], rtol=1e-12)
+    np.testing.assert_allclose(t.gradient(z, x).numpy(), 2 * x.numpy(), rtol=1e-12)
+    with pytest.raises(ValueError, match="No pfor vectorization defined for Where"):
+        tf.vectorized_map(fn, x, fallback_to_while_loop=False)
+    with tf.GradientTape() as t:
+        t.watch(x)
+        z = tf.vectorized_map(lambda r: {"n": tf.norm(r), "s": tf.nn.softmax(r)}, x)
+    np.testing.assert_allclose(z["n"].numpy()[1:3], [1.4142135623730951, 2.4413111231467406])
+    np.testing.assert_allclose(
+        t.gradient(z, x).numpy()[1], [0.42426406871192845, 0.565685424949238, 0.7071067811865475]
+    )
+    out = tf.vectorized_map(lambda r: tf.constant([1.0, 2.0]), x)
+    np.testing.assert_array_equal(out.numpy(), [[1.0, 2.0]] * 4)
+    with pytest.raises(ValueError, match="Elements in elems must be 1\\+ dimensional"):
+        tf.vectorized_map(tf.sin, tf.constant(1.0))
