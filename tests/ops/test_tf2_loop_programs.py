@@ -247,3 +247,55 @@ def test_vectorized_map_falls_back_to_a_loop_for_an_op_without_a_batching_rule()
     np.testing.assert_array_equal(out.numpy(), [[1.0, 2.0]] * 4)
     with pytest.raises(ValueError, match="Elements in elems must be 1\\+ dimensional"):
         tf.vectorized_map(tf.sin, tf.constant(1.0))
+
+
+def test_function_inputs_are_named_after_their_parameters():
+    # TF names a function's input placeholders x, y, y_1 (a list), rest_0 (*rest), k, so a
+    # loop error names `x:0` (symgrad used the eager argument's own name: `Const:0:0`).
+    names = []
+
+    @tf.function
+    def f(x, y, *rest, k=None):
+        names.extend(t.name for t in [x, *y, *rest, k])
+        return x
+
+    f(tf.constant(1.0), [tf.constant(2.0), tf.constant(3.0)], tf.constant(4.0), k=tf.constant(5.0))
+    assert names == ["x:0", "y:0", "y_1:0", "rest_0:0", "k:0"]
+
+    def doubling(x):
+        return tf.while_loop(lambda i, a: i < 2, lambda i, a: (i + 1, tf.concat([a, a], 0)), (0, x))
+
+    with pytest.raises(ValueError, match=r"Input tensor `x:0` enters the loop with shape \(2,\)"):
+        tf.function(doubling)(tf.constant([1.0, 2.0]))
+
+
+def test_tensor_array_split_eagerly_and_in_a_function():
+    x = tf.constant(np.arange(12.0).reshape(6, 2))
+    ta = tf.TensorArray(tf.float64, size=2).split(x, [2, 4])
+    np.testing.assert_array_equal(ta.read(1).numpy(), [[4, 5], [6, 7], [8, 9], [10, 11]])
+    with pytest.raises(
+        tf.errors.InvalidArgumentError,
+        match=r"sum of lengths is 5 and value's shape is: \[6, 2\] ",
+    ):
+        tf.TensorArray(tf.float64, size=2).split(x, [2, 3])
+    with pytest.raises(
+        tf.errors.InvalidArgumentError,
+        match=r"TensorArray's size is not equal to the size of lengths \(2 vs. 3\), and the "
+        "TensorArray is not marked as dynamically resizeable.",
+    ):
+        tf.TensorArray(tf.float64, size=2).split(x, [2, 2, 2])
+
+    @tf.function
+    def f(x):
+        ta = tf.TensorArray(tf.float64, size=3).split(x, [2, 2, 2])
+        return ta.stack(), ta.read(1), ta.concat()
+
+    with tf.GradientTape() as t:
+        t.watch(x)
+        a, b, c = f(x)
+        loss = tf.reduce_sum(a * a) + tf.reduce_sum(b) + tf.reduce_sum(c)
+    assert a.shape == (3, 2, 2)
+    np.testing.assert_array_equal(b.numpy(), [[4, 5], [6, 7]])
+    grad = 2 * x.numpy() + 1  # TF 2.21
+    grad[2:4] += 1
+    np.testing.assert_array_equal(t.gradient(loss, x).numpy(), grad)
