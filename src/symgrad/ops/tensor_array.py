@@ -94,10 +94,10 @@ class TensorArray:
     def split(self, value: Any, lengths: Any, name: str | None = None) -> TensorArray:
         """Element i is the next ``lengths[i]`` rows of ``value``."""
         value = self._convert(value)
-        sizes = constant_value(convert_to_tensor(lengths, dt.int64))
-        if sizes is None:
+        known = constant_value(convert_to_tensor(lengths, dt.int64))
+        if known is None:
             raise NotImplementedError("TensorArray.split needs lengths known when it is built.")
-        sizes = [int(n) for n in np.ravel(sizes)]
+        sizes = [int(n) for n in np.ravel(known)]
         rows = value.shape.dims[0] if value.shape.rank else None
         if rows is not None and sum(sizes) != rows:
             raise InvalidArgumentError(

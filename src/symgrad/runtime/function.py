@@ -123,11 +123,9 @@ def _arg_names(fn: Any, structure: Any) -> list[str]:
         positional[i] if i < len(positional) else f"{var}_{i - len(positional)}"
         for i in range(len(pargs))
     ]
-    tagged = (
-        [nest.map_structure(lambda _, n=n: n, a) for n, a in zip(named, pargs, strict=True)],
-        {k: nest.map_structure(lambda _, k=k: k, v) for k, v in pkwargs.items()},
-    )
-    return nest.flatten(tagged)
+    names = [[n] * len(nest.flatten(a)) for n, a in zip(named, pargs, strict=True)]
+    names += [[k] * len(nest.flatten(v)) for k, v in pkwargs.items()]
+    return [n for group in names for n in group]
 
 
 def _is_tensor_arg(x: Any) -> bool:
