@@ -299,3 +299,15 @@ def test_tensor_array_split_eagerly_and_in_a_function():
     grad = 2 * x.numpy() + 1  # TF 2.21
     grad[2:4] += 1
     np.testing.assert_array_equal(t.gradient(loss, x).numpy(), grad)
+
+
+def test_a_bare_tensor_as_loop_vars_is_refused_with_tfs_text():
+    # TF takes len(loop_vars): a list or tuple is needed, even for one loop variable.
+    with pytest.raises(TypeError, match=r"len is not well defined for a symbolic Tensor \(x:0\)"):
+        tf.function(lambda x: tf.while_loop(lambda y: tf.reduce_sum(y) < 50, lambda y: y * 3, x))(
+            tf.constant([1.0, 2.0])
+        )
+    with pytest.raises(TypeError, match=r"Scalar tensor has no `len\(\)`"):
+        tf.while_loop(lambda y: y < 50, lambda y: y * 3, tf.constant(1.0))
+    (y,) = tf.while_loop(lambda y: y < 50, lambda y: (y * 3,), (tf.constant(1.0),))
+    assert float(y) == 81.0
