@@ -311,3 +311,32 @@ def test_a_bare_tensor_as_loop_vars_is_refused_with_tfs_text():
         tf.while_loop(lambda y: y < 50, lambda y: y * 3, tf.constant(1.0))
     (y,) = tf.while_loop(lambda y: y < 50, lambda y: (y * 3,), (tf.constant(1.0),))
     assert float(y) == 81.0
+
+
+def test_variables_assigned_in_branches_and_scatter_nd_updated_in_a_loop():
+    a = tf.Variable(1.0, dtype=tf.float64)
+    b = tf.Variable(2.0, dtype=tf.float64)
+    c = tf.Variable([0.0, 0.0, 0.0], dtype=tf.float64)
+
+    @tf.function
+    def f(x):
+        if x > 0:
+            a.assign(a * x)
+        else:
+            b.assign_sub(x)
+        for i in tf.range(3):
+            c.scatter_nd_update([[i]], [tf.cast(i, tf.float64) * a + b])
+        with tf.GradientTape() as t:
+            y = a * b + tf.reduce_sum(c * c)
+        return y, t.gradient(y, [a, b, c])
+
+    y, (ga, gb, gc) = f(tf.constant(2.0, tf.float64))  # TF 2.21: 60, [2, 2, [4, 8, 12]]
+    assert (float(y), float(ga), float(gb)) == (60.0, 2.0, 2.0)
+    np.testing.assert_array_equal(gc.numpy(), [4.0, 8.0, 12.0])
+    y, (ga, gb, gc) = f(tf.constant(-3.0, tf.float64))  # TF: 165, [5, 2, [10, 14, 18]]
+    assert (float(y), float(ga), float(gb)) == (165.0, 5.0, 2.0)
+    np.testing.assert_array_equal(gc.numpy(), [10.0, 14.0, 18.0])
+    np.testing.assert_array_equal(c.numpy(), [5.0, 7.0, 9.0])
+    c.scatter_nd_add([[0], [0]], [1.0, 2.0])
+    c.scatter_nd_sub([[2]], [9.0])
+    np.testing.assert_array_equal(c.numpy(), [8.0, 7.0, 0.0])
