@@ -30,15 +30,14 @@ from .. import context
 from ..autodiff.backprop import backprop, key
 from ..cases import Case, fixed, ints, randn
 from ..graph import Tensor, get_default_graph
-from ..indexed_slices import IndexedSlices
 from ..op_registry import Spec, apply_op, register_op
 from ..runtime.concrete_function import ConcreteFunction, packer
 from ..runtime.function import function, trace_graph
 from ..shapes import TensorShape
 from . import array, core, tensor_array
 from . import math as math_ops
+from .branch_grads import MatchSlices, join, joined, seed
 from .control_flow_batch import branches_rule
-from .feeds import placeholder_with_default
 from .function_reads import capture_reads, check_no_assign, read_values
 from .tensor_array_cond import BranchArrays
 from .variables import Variable
@@ -50,15 +49,6 @@ Fn = Callable[[], Any]
 # The functional ops: If / StatelessIf (bool predicate), Case / StatelessCase (index)
 
 
-def _join(a: TensorShape, b: TensorShape) -> TensorShape:
-    """The most specific shape both branches' outputs have."""
-    if a.rank is None or b.rank is None or a.rank != b.rank:
-        return TensorShape(None)
-    return TensorShape(
-        [x if x == y else None for x, y in zip(a.as_list(), b.as_list(), strict=True)]
-    )
-
-
 def _branches_infer(
     inputs: Sequence[Tensor], *, branches: Sequence[ConcreteFunction], maps: Any
 ) -> list[Spec]:
@@ -66,7 +56,7 @@ def _branches_infer(
     for ts in zip(*(f.outputs for f in branches), strict=True):
         shape = ts[0].shape
         for t in ts[1:]:
-            shape = _join(shape, t.shape)
+            shape = join(shape, t.shape)
         specs.append((shape, ts[0].dtype))
     return specs
 
@@ -288,25 +278,6 @@ def _local(t: Tensor) -> Tensor:
     return t if t.op.graph is graph else graph.capture(t)
 
 
-def _seed(g: Tensor, branch: TensorShape, joined: TensorShape) -> Tensor:
-    """The incoming gradient as a branch's gradient graph sees it.  Branches may return
-    different shapes ((1,) and (2,) make an output of shape (None,)); the gradient has the
-    taken branch's, so a branch it cannot fit gets it with the branches' joined shape, as
-    TF's gradient functions take the op's output shapes (that branch never runs with it)."""
-    if g.shape.is_compatible_with(branch):
-        return g
-    return placeholder_with_default(g, joined)
-
-
-def _joined(branches: Sequence[ConcreteFunction]) -> list[TensorShape]:
-    """Each output's shape as every branch allows it (an op replayed eagerly has the
-    taken branch's shape as its own)."""
-    shapes = [o.shape for o in branches[0].outputs]
-    for f in branches[1:]:
-        shapes = [_join(a, o.shape) for a, o in zip(shapes, f.outputs, strict=True)]
-    return shapes
-
-
 def _branch_grad(
     f: ConcreteFunction,
     feed_index: Sequence[int],
@@ -321,7 +292,7 @@ def _branch_grad(
     feeds = [local[j] for j in feed_index]
     mapping = f.replay(feeds, given=read_values(f, feeds))
     pairs = [
-        (mapping[key(t)], _seed(_local(g), t.shape, s))
+        (mapping[key(t)], seed(_local(g), t.shape, s))
         for t, g, s in zip(f.outputs, seeds, shapes, strict=True)
         if g is not None
     ]
@@ -338,42 +309,6 @@ def _branch_grad(
     return [grads[i] if i in grads else array.zeros_like(local[i]) for i in diff]
 
 
-class _MatchSlices:
-    """The branches' gradients, IndexedSlices where any branch's is (TF's cond_v2 makes
-    the branches' composite outputs match): a gather of a variable in one branch gives
-    the variable an IndexedSlices gradient through the op, as it would without it."""
-
-    def __init__(self, fns: Sequence[Callable[[], list[Any]]]) -> None:
-        self.fns = fns
-        self.sparse: set[int] = set()
-        self.seen: list[set[int]] = [set() for _ in fns]
-
-    def wrap(self, i: int) -> Fn:
-        def branch() -> list[Any]:
-            grads = self.fns[i]()
-            self.seen[i] = {k for k, g in enumerate(grads) if isinstance(g, IndexedSlices)}
-            return [
-                _as_slices(g) if k in self.sparse and not isinstance(g, IndexedSlices) else g
-                for k, g in enumerate(grads)
-            ]
-
-        return branch
-
-    def settle(self, retrace: Callable[[int], Any], traced: list[Any]) -> list[Any]:
-        """Trace again each branch with a dense gradient where another's is sliced."""
-        self.sparse = set().union(*self.seen)
-        return [
-            retrace(i) if seen != self.sparse else f
-            for i, (f, seen) in enumerate(zip(traced, self.seen, strict=True))
-        ]
-
-
-def _as_slices(g: Tensor) -> IndexedSlices:
-    """A dense gradient as IndexedSlices of all its rows."""
-    dense_shape = array.shape(g)
-    return IndexedSlices(g, array.range(dense_shape[0]), dense_shape)
-
-
 def _functional_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
     """d input = the chosen branch's gradient graph, run by the same kind of op."""
     selector, ins = op.inputs[0], list(op.inputs[1:])
@@ -386,9 +321,9 @@ def _functional_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
         None if not o.dtype.is_differentiable else array.zeros_like(o) if g is None else g
         for o, g in zip(op.outputs, grads, strict=True)
     ]
-    match = _MatchSlices(
+    match = MatchSlices(
         [
-            functools.partial(_branch_grad, f, m, ins, seeds, _joined(branches), diff)
+            functools.partial(_branch_grad, f, m, ins, seeds, joined(branches), diff)
             for f, m in zip(branches, maps, strict=True)
         ]
     )
