@@ -372,6 +372,14 @@ SHAPE = {
     "scatter_nd": Call(
         lambda tf, i, u: tf.scatter_nd(i, u, [4, 3]), [("i4", (5, 1)), ("n", (5, 3))], diff=[1]
     ),
+    "tensor_scatter_nd": Call(
+        lambda tf, x, u: [
+            tf.tensor_scatter_nd_update(x, [[3], [0]], u),
+            tf.tensor_scatter_nd_add(x, [[1], [1]], u * u),
+            tf.tensor_scatter_nd_sub(x, [[2, 1], [0, 2]], u[:, 0]),
+        ],
+        [("n", (4, 3)), ("n", (2, 3))],
+    ),
     "slice": Call(lambda tf, x: tf.slice(x, [1, 0, 1], [1, 2, 3]), [("n", (2, 3, 4))]),
     "strided_slice": Call(lambda tf, x: x[1:, ::-2, tf.newaxis, 1], [("n", (3, 4, 5))]),
     "tensor_diag": Call(

@@ -235,6 +235,15 @@ from .ops.assertion import Assert
 from .ops.printing import print_v2 as print
 from .ops.rounding import floor, round, scalar_mul
 
+# tf.vectorized_map: batching rules over fn's ops, map_fn where one is missing, and
+# tf.tensor_scatter_nd_update/add/sub (session 6).
+from .ops.tensor_scatter import (
+    tensor_scatter_nd_add,
+    tensor_scatter_nd_sub,
+    tensor_scatter_nd_update,
+)
+from .ops.vectorized_map import vectorized_map
+
 newaxis = None
 __version__ = "0.1.0"
 

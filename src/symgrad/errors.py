@@ -34,3 +34,7 @@ class UnimplementedError(OpError):
 
 class OutOfRangeError(OpError):
     """An index past the end of a sequence (a TensorArray read or write)."""
+
+
+class InaccessibleTensorError(ValueError):
+    """A tensor of a finished inner graph (a loop body, a branch) used outside it."""

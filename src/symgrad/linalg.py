@@ -60,8 +60,10 @@ __all__ = [
 
 # isort: split
 # tf.nn.l2_normalize, which TF also exports as tf.linalg.l2_normalize, and the tensor
-# diagonal of TF1's tf.diag / tf.diag_part (issue 16)
+# diagonal of TF1's tf.diag / tf.diag_part (issue 16); tf.linalg.matvec (session 6)
+from .ops.matmul import matvec
 from .ops.normalization import l2_normalize
 from .ops.tensor_diag import tensor_diag, tensor_diag_part
 
 __all__ += ["l2_normalize", "tensor_diag", "tensor_diag_part"]
+__all__ += ["matvec"]

@@ -350,7 +350,7 @@ def _cross_graph(graph: Graph, t: Tensor, op_type: str) -> Tensor:
     try:
         return graph.capture(t)
     except ValueError as e:
-        raise ValueError(f"{op_type}: {e}") from None
+        raise type(e)(f"{op_type}: {e}") from None  # InaccessibleTensorError stays one
 
 
 def _where(graph: Graph) -> str:

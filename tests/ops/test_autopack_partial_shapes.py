@@ -94,8 +94,9 @@ def test_shapes_built_from_a_known_tf_shape_are_known():
         assert tf.reshape(x, [tf.shape(x)[0], -1]).shape.as_list() == [2, 16]
         assert tf.ones(tf.shape(x)[1:]).shape.as_list() == [4, 4]
         y = tf.compat.v1.placeholder(tf.float32, [None, 4])
-        # not folded, but known in part, as TF's constant_value_as_shape: (None, 4)
+        # not known: not folded, but the rank and the known size stay (TF 2.21: (None, 4))
         assert tf.zeros([tf.shape(y)[0], 4]).shape.as_list() == [None, 4]
+        assert tf.fill(tf.shape(y), 1.0).shape.as_list() == [None, 4]
 
 
 def test_a_converted_for_loop_carries_a_growing_tensor_array():

@@ -256,7 +256,9 @@ class GradientTape:
         if not use_pfor and target.graph.eager and not self._persistent:
             raise RuntimeError(
                 f"GradientTape must be created with persistent=True to compute "
-                f"the {what} with eager execution enabled and  with "
+                f"the {what} with eager execution enabled and "
+                # TF's two texts put their double space in different places
+                f"{'with  ' if what == 'jacobian' else ' with '}"
                 "experimental_use_pfor set to False."
             )
 

@@ -36,6 +36,7 @@ from ..runtime.function import function, trace_graph
 from ..shapes import TensorShape
 from . import array, core, tensor_array
 from . import math as math_ops
+from .branch_grads import MatchSlices, join, joined, seed
 from .control_flow_batch import branches_rule
 from .function_reads import capture_reads, check_no_assign, read_values
 from .tensor_array_cond import BranchArrays
@@ -48,15 +49,6 @@ Fn = Callable[[], Any]
 # The functional ops: If / StatelessIf (bool predicate), Case / StatelessCase (index)
 
 
-def _join(a: TensorShape, b: TensorShape) -> TensorShape:
-    """The most specific shape both branches' outputs have."""
-    if a.rank is None or b.rank is None or a.rank != b.rank:
-        return TensorShape(None)
-    return TensorShape(
-        [x if x == y else None for x, y in zip(a.as_list(), b.as_list(), strict=True)]
-    )
-
-
 def _branches_infer(
     inputs: Sequence[Tensor], *, branches: Sequence[ConcreteFunction], maps: Any
 ) -> list[Spec]:
@@ -64,7 +56,7 @@ def _branches_infer(
     for ts in zip(*(f.outputs for f in branches), strict=True):
         shape = ts[0].shape
         for t in ts[1:]:
-            shape = _join(shape, t.shape)
+            shape = join(shape, t.shape)
         specs.append((shape, ts[0].dtype))
     return specs
 
@@ -115,16 +107,25 @@ def _pack(template: Any, outs: Sequence[Tensor]) -> Any:
 
 
 def _functional(
-    kind: str, selector: Tensor, fns: Sequence[Fn], names: Sequence[str], api: str, name: str
+    kind: str,
+    selector: Tensor,
+    fns: Sequence[Fn],
+    names: Sequence[str],
+    api: str,
+    name: str,
+    settle: Callable[[Callable[[int], Any], list[Any]], list[Any]] | None = None,
 ) -> Any:
     """Trace each branch and record one op of ``kind`` choosing among them (a returned
-    TensorArray travels as its buffer: ``tensor_array_cond``)."""
+    TensorArray travels as its buffer: ``tensor_array_cond``; ``settle`` may trace
+    branches again once all have been, as the gradient's IndexedSlices need)."""
     arrays = BranchArrays(fns)
 
     def traced(i: int) -> ConcreteFunction:
         return trace_graph(arrays.wrap(i), f"{name}_{names[i]}")
 
     branches = arrays.finish(traced, [traced(i) for i in range(len(fns))])
+    if settle is not None:
+        branches = settle(traced, branches)
     for i in range(1, len(branches)):
         _check_same(names[0], branches[0], names[i], branches[i], api, arrays, i)
     branches = capture_reads(branches)
@@ -303,6 +304,7 @@ def _branch_grad(
     feed_index: Sequence[int],
     ins: Sequence[Tensor],
     seeds: Sequence[Tensor | None],
+    shapes: Sequence[TensorShape],
     diff: Sequence[int],
 ) -> list[Tensor]:
     """One branch's gradient w.r.t. every differentiable input of the op (zeros where
@@ -311,10 +313,16 @@ def _branch_grad(
     feeds = [local[j] for j in feed_index]
     mapping = f.replay(feeds, given=read_values(f, feeds))
     pairs = [
-        (mapping[key(t)], _local(g)) for t, g in zip(f.outputs, seeds, strict=True) if g is not None
+        (mapping[key(t)], seed(_local(g), t.shape, s))
+        for t, g, s in zip(f.outputs, seeds, shapes, strict=True)
+        if g is not None
     ]
     found = backprop(
-        [t for t, _ in pairs], [g for _, g in pairs], feeds, stop_ops={id(t.op) for t in feeds}
+        [t for t, _ in pairs],
+        [g for _, g in pairs],
+        feeds,
+        stop_ops={id(t.op) for t in feeds},
+        sparse=True,
     )
     grads: dict[int, Tensor] = {
         j: g for j, g in zip(feed_index, found, strict=True) if g is not None
@@ -334,12 +342,15 @@ def _functional_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
         None if not o.dtype.is_differentiable else array.zeros_like(o) if g is None else g
         for o, g in zip(op.outputs, grads, strict=True)
     ]
-    fns = [
-        functools.partial(_branch_grad, f, m, ins, seeds, diff)
-        for f, m in zip(branches, maps, strict=True)
-    ]
+    match = MatchSlices(
+        [
+            functools.partial(_branch_grad, f, m, ins, seeds, joined(branches), diff)
+            for f, m in zip(branches, maps, strict=True)
+        ]
+    )
+    fns = [match.wrap(i) for i in range(len(branches))]
     names = [f"branches[{i}]" for i in range(len(fns))]
-    found = _functional(op.type, selector, fns, names, "gradients", "gradients")
+    found = _functional(op.type, selector, fns, names, "gradients", "gradients", match.settle)
     out: list[Tensor | None] = [None] * len(ins)
     for i, g in zip(diff, found, strict=True):
         out[i] = g

@@ -113,6 +113,23 @@ def matmul(
     ).output(0)
 
 
+def matvec(
+    a: Any,
+    b: Any,
+    transpose_a: bool = False,
+    adjoint_a: bool = False,
+    a_is_sparse: bool = False,
+    b_is_sparse: bool = False,
+    name: str | None = None,
+) -> Tensor:
+    """Matrix-vector product ``a @ b[..., None]`` without the last axis, as tf.linalg.matvec
+    (a product of matrices underneath, so its gradients are matmul's)."""
+    x, v = convert_n((a, b))
+    col = array.expand_dims(v, -1)
+    y = matmul(x, col, transpose_a=transpose_a, adjoint_a=adjoint_a, name=name)
+    return array.squeeze(y, [-1])
+
+
 def _mm(a: Tensor, b: Tensor, ta: bool = False, tb: bool = False) -> Tensor:
     return apply_op("MatMul", [a, b], {"transpose_a": ta, "transpose_b": tb}).output(0)
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from .. import dtypes as dt
 from ..errors import InvalidArgumentError, OutOfRangeError
 from ..graph import Tensor, get_default_graph
@@ -87,6 +89,24 @@ class TensorArray:
         raise NotImplementedError
 
     def scatter(self, indices: Any, value: Any, name: str | None = None) -> TensorArray:
+        raise NotImplementedError
+
+    def split(self, value: Any, lengths: Any, name: str | None = None) -> TensorArray:
+        """Element i is the next ``lengths[i]`` rows of ``value``."""
+        value = self._convert(value)
+        known = constant_value(convert_to_tensor(lengths, dt.int64))
+        if known is None:
+            raise NotImplementedError("TensorArray.split needs lengths known when it is built.")
+        sizes = [int(n) for n in np.ravel(known)]
+        rows = value.shape.dims[0] if value.shape.rank else None
+        if rows is not None and sum(sizes) != rows:
+            raise InvalidArgumentError(
+                f"Expected sum of lengths to be equal to values.shape[0], but sum of lengths "
+                f"is {sum(sizes)} and value's shape is: {value.shape.as_list()} "
+            )
+        return self._split(value, sizes)
+
+    def _split(self, value: Tensor, sizes: list[int]) -> TensorArray:
         raise NotImplementedError
 
     def size(self, name: str | None = None) -> Tensor:
@@ -238,6 +258,15 @@ class _EagerTensorArray(TensorArray):
     def size(self, name: str | None = None) -> Tensor:
         return constant(len(self._items), dt.int32)
 
+    def _split(self, value: Tensor, sizes: list[int]) -> TensorArray:
+        if len(sizes) != len(self._items) and not self._dynamic_size:
+            raise InvalidArgumentError(
+                f"TensorArray's size is not equal to the size of lengths ({len(self._items)} "
+                f"vs. {len(sizes)}), and the TensorArray is not marked as dynamically resizeable."
+            )
+        self._items = list(joining.split(value, sizes)) if sizes else []
+        return self
+
 
 # --------------------------------------------------------------------------------------
 # Graph: a value over one dense buffer
@@ -370,6 +399,16 @@ class _GraphTensorArray(TensorArray):
         if buf is None:
             buf = self._reserve(shape.shape(value)[1:])
         return self._new(scatter_items(buf, value, indices, self._dynamic_size))
+
+    def _split(self, value: Tensor, sizes: list[int]) -> TensorArray:
+        """The buffer holds elements of one shape: equal lengths only."""
+        if len(set(sizes)) > 1:
+            raise NotImplementedError(
+                f"TensorArray.split into lengths {sizes} in a graph: symgrad's graph arrays "
+                "hold elements of one shape (split into equal lengths, or use tf.split)."
+            )
+        rest = shape.shape(value)[1:]
+        return self.unstack(array.reshape(value, joining.concat([[len(sizes), sizes[0]], rest], 0)))
 
     def size(self, name: str | None = None) -> Tensor:
         if self._dynamic_size and self._buffer is not None:

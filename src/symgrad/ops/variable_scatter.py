@@ -21,7 +21,7 @@ from ..errors import InvalidArgumentError
 from ..graph import Tensor
 from ..op_registry import Spec, apply_op, constant_value, register_op
 from ..shapes import TensorShape
-from . import array
+from . import array, tensor_scatter
 from . import variables as variables_mod  # (a module: variables.py imports this one)
 from .core import check_dtype, convert_to_tensor
 
@@ -103,6 +103,17 @@ def scatter(var: Any, sparse_delta: Any, op_type: str, name: str | None = None) 
     idx = array.int_tensor(indices, "indices")
     updates = convert_to_tensor(values, dtype=var.dtype)
     return apply_op(op_type, [idx, updates], {"var": var}, name or op_type).output(0)
+
+
+def scatter_nd(var: Any, indices: Any, updates: Any, mode: str, name: Any = None) -> Any:
+    """``Variable.scatter_nd_{mode}``: the variable assigned its tensor scatter, whose
+    value it returns (as TF's ResourceScatterNd* ops followed by a read)."""
+    scattered = {
+        "update": tensor_scatter.tensor_scatter_nd_update,
+        "add": tensor_scatter.tensor_scatter_nd_add,
+        "sub": tensor_scatter.tensor_scatter_nd_sub,
+    }[mode](var, indices, updates)
+    return var.assign(scattered, name=name)
 
 
 def _method(op_type: str) -> str:

@@ -519,6 +519,16 @@ class Variable:
         """Set the rows of this variable named by an IndexedSlices."""
         return variable_scatter.scatter(self, sparse_delta, "ResourceScatterUpdate", name)
 
+    def scatter_nd_update(self, indices: Any, updates: Any, name: Any = None) -> Any:
+        """Set the slices at nd-``indices`` (tf.tensor_scatter_nd_update, assigned)."""
+        return variable_scatter.scatter_nd(self, indices, updates, "update", name)
+
+    def scatter_nd_add(self, indices: Any, updates: Any, name: Any = None) -> Any:
+        return variable_scatter.scatter_nd(self, indices, updates, "add", name)
+
+    def scatter_nd_sub(self, indices: Any, updates: Any, name: Any = None) -> Any:
+        return variable_scatter.scatter_nd(self, indices, updates, "sub", name)
+
     def __repr__(self) -> str:
         if self._value is None:
             return f"<symgrad.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}>"

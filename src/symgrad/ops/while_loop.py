@@ -29,6 +29,16 @@ from .core import convert_to_tensor
 from .while_op import STATELESS_WHILE, WHILE, _at_iteration, _numerics_error, functional_while
 
 
+def _bare_tensor_error(t: Tensor) -> str:
+    """TF's text: its while_loop takes ``len(loop_vars)``, which a tensor has not."""
+    if t.has_value() and not get_default_graph().building_function and t.shape.rank == 0:
+        return "Scalar tensor has no `len()`"
+    return (
+        f"len is not well defined for a symbolic Tensor ({t.name}). Please call `x.shape` "
+        "rather than `len(x)` for shape information."
+    )
+
+
 def while_loop(
     cond: Callable[..., Any],
     body: Callable[..., Any],
@@ -56,6 +66,8 @@ def while_loop(
         raise TypeError("'parallel_iterations' must be a positive integer.")
     if not nest.flatten(loop_vars):
         raise ValueError("'loop_vars' must be provided.")
+    if isinstance(loop_vars, Tensor):
+        raise TypeError(_bare_tensor_error(loop_vars))
     if tensor_array_loop.has_arrays(loop_vars):  # TensorArrays travel as their buffers
         return tensor_array_loop.loop_over_arrays(
             while_loop,

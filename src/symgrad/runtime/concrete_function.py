@@ -32,7 +32,7 @@ from typing import Any
 
 from .. import context, nest
 from ..autodiff.backprop import backprop, key
-from ..errors import InvalidArgumentError
+from ..errors import InaccessibleTensorError, InvalidArgumentError
 from ..gradient_registry import RegisterGradient, runs_user_code
 from ..graph import Graph, Operation, Tensor, get_default_graph
 from ..indexed_slices import IndexedSlices
@@ -83,12 +83,30 @@ class FuncGraph(Graph):
         """The placeholder standing for outer tensor ``t`` (fed with ``t`` at each call)."""
         hit = self.captures.get(key(t))
         if hit is None:
+            self._check_in_scope(t)
             with self.as_default():
                 hit = self.captures[key(t)] = (t, placeholder(t.dtype, t.shape, "capture"))
             for r in context.current.recorders:  # a tape watching t watches its stand-in
                 if t.dtype.is_differentiable and r.would_record([t], []) and hasattr(r, "watch"):
                     r.watch(hit[1])
         return hit[1]
+
+    def _check_in_scope(self, t: Tensor) -> None:
+        """TF's InaccessibleTensorError for a tensor made inside a graph nested in this
+        one (a converted loop's body, a branch) that has finished: only the loop's or
+        branch's outputs leave it, so e.g. a Python list appended in the body cannot."""
+        inner = t.graph
+        while isinstance(inner, FuncGraph):
+            if inner is self:
+                raise InaccessibleTensorError(
+                    f"{t!r} is out of scope and cannot be used here. Use return values, "
+                    "explicit Python locals or TensorFlow collections to access it.\n"
+                    "Please see https://www.tensorflow.org/guide/function"
+                    "#all_outputs_of_a_tffunction_must_be_return_values for more "
+                    f"information.\n\nThe tensor {t!r} cannot be accessed from {self!r}, "
+                    f"because it was defined in {t.graph!r}, which is out of scope."
+                )
+            inner = inner.outer_graph
 
     def lift_variable(self, name: str) -> Graph:
         """Check TF's singleton rule for a Variable created now; the graph it lives in.

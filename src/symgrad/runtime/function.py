@@ -107,6 +107,27 @@ def _tensors_key(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
     return tuple(key)
 
 
+def _arg_names(fn: Any, structure: Any) -> list[str]:
+    """The name of the parameter each leaf of ``(args, kwargs)`` is passed as, which TF
+    gives the function's input placeholders (``x``; ``args_0`` for ``*args``), so errors
+    about them read ``x:0``."""
+    pargs, pkwargs = structure
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    positional = [p.name for p in params if p.kind in kinds]
+    var = next((p.name for p in params if p.kind is inspect.Parameter.VAR_POSITIONAL), "args")
+    named = [
+        positional[i] if i < len(positional) else f"{var}_{i - len(positional)}"
+        for i in range(len(pargs))
+    ]
+    names = [[n] * len(nest.flatten(a)) for n, a in zip(named, pargs, strict=True)]
+    names += [[k] * len(nest.flatten(v)) for k, v in pkwargs.items()]
+    return [n for group in names for n in group]
+
+
 def _is_tensor_arg(x: Any) -> bool:
     return isinstance(x, Tensor | TensorSpec | np.ndarray)
 
@@ -280,10 +301,12 @@ class Function:
                 inputs: list[Tensor] = []
                 spec_iter = iter(specs or [])
                 args: list[Any] = []
-                for x in leaves:
+                names = _arg_names(self.python_function, structure)
+                for x, arg_name in zip(leaves, names, strict=True):
                     if _is_tensor_arg(x):
                         s = next(spec_iter, None) or x
-                        ph = placeholder(s.dtype, s.shape, getattr(s, "name", None) or "args")
+                        spec_name = s.name if isinstance(s, TensorSpec) else None
+                        ph = placeholder(s.dtype, s.shape, spec_name or arg_name)
                         if isinstance(x, Tensor) and x.has_value():
                             graph.arg_values.append((ph, x.eager_value))
                         inputs.append(ph)
