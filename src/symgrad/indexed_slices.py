@@ -8,10 +8,10 @@ gradient in this form lets an optimizer update only the touched rows.
 The engine (``autodiff.backprop``) moves these objects between rules as TF does:
 
 * ``aggregate``: several gradients of one tensor -- all dense: the given dense sum
-  (AddN; a list's row written into zeros, the gradient of a read, is added to the
-  others as that row: ``list_ops.sum_with_rows``); some dense: AddN, which densifies
-  the slices; all sparse: the values and the indices concatenated (duplicates are not
-  summed; int32 indices become int64 when mixed with int64 ones).
+  (AddN; a gradient that is zeros but for a list's row or a slice, the gradient of a
+  read, is added to the others as that part: ``ops.partial_sums``); some dense: AddN,
+  which densifies the slices; all sparse: the values and the indices concatenated
+  (duplicates are not summed; int32 indices become int64 when mixed with int64 ones).
 * ``rule_input``: a rule of the package gets a dense gradient (what TF's rules get by
   converting it), except the rules that pass slices through (Identity, IdentityN, Cast,
   as TF's do); a user's rule gets the IndexedSlices itself, as in TF.
@@ -32,7 +32,7 @@ import numpy as np
 from . import dtypes as dt
 from .graph import Operation, Tensor, get_default_graph
 from .op_registry import constant_value
-from .ops import array, joining, list_ops, matmul, slicing
+from .ops import array, joining, matmul, partial_sums, slicing
 from .ops import gather as gather_ops  # (a module: gather.py imports this one too)
 from .ops import math as math_ops
 from .ops.core import convert_to_tensor
@@ -204,7 +204,7 @@ def aggregator(dense_sum: Callable[[list[Tensor]], Tensor]) -> Callable[[list[An
 
     def aggregate(parts: list[Any]) -> Any:
         if not any(isinstance(p, IndexedSlices) for p in parts):
-            return list_ops.sum_with_rows(parts, dense_sum)
+            return partial_sums.sum_with_parts(parts, dense_sum)
         return aggregate_indexed_slices(parts)
 
     return aggregate

@@ -10,7 +10,7 @@ import pytest
 
 import symgrad as tf
 from symgrad.errors import InvalidArgumentError
-from symgrad.ops import list_ops
+from symgrad.ops import list_ops, partial_sums
 
 
 @pytest.fixture
@@ -153,7 +153,7 @@ def test_a_captured_list_read_in_a_loop_gets_its_gradient_row_by_row() -> None:
 
 def test_an_array_read_and_written_in_a_loop_differentiates_without_a_copy_per_step(copies):
     """The body reads row i - 1 and writes row i: the gradient of the read (a row in
-    zeros) joins the write's gradient as one row (AddItem, ``list_ops.sum_with_rows``),
+    zeros) joins the write's gradient as one row (AddItem, ``partial_sums``),
     and the stand-in rows are scattered in place: copies do not grow with the length."""
     counts = []
     for n in (30, 60):
@@ -192,9 +192,9 @@ def test_a_sum_of_rows_in_zeros_and_a_dense_gradient_is_added_row_by_row() -> No
         dense = tf.ones([3, 2], tf.float64)
         a = list_ops.set_item(tf.zeros([3, 2], tf.float64), 0, r0)
         b = list_ops.set_item(tf.zeros([3, 2], tf.float64), 2, r2)
-        total = list_ops.sum_with_rows([dense, a, b], tf.add_n)
+        total = partial_sums.sum_with_parts([dense, a, b], tf.add_n)
         assert total.op.type == "TensorListAddItem"
-        only_rows = list_ops.sum_with_rows([a, b], tf.add_n)  # no dense part: AddN
+        only_rows = partial_sums.sum_with_parts([a, b], tf.add_n)  # no dense part: AddN
         assert only_rows.op.type == "AddN"
         with tf.Session() as sess:
             got, rows = sess.run([total, only_rows], {buf: np.arange(6.0).reshape(3, 2)})

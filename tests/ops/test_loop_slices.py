@@ -82,3 +82,36 @@ def test_strided_slice_add_adds_into_the_slice() -> None:
         assert out.op.type == "StridedSliceAdd"
         with tf.Session() as sess:
             np.testing.assert_array_equal(sess.run(out), [[1, 1, 1, 1], [1, 2, 3, 4], [1, 1, 1, 1]])
+
+
+def test_the_gradient_loop_keeps_no_stack_of_a_sum_it_adds_parts_into() -> None:
+    """Adding a slice or a row into a captured tensor's gradient, like ``v + d``, reads
+    none of the sum's values: a second-order pass over the gradient loop stacks neither."""
+    with tf.Graph().as_default() as g:
+        h = tf.constant(np.linspace(0.0, 1.0, 15).reshape(5, 3))
+        x = tf.placeholder(tf.float64, [4, 3])
+        _, r = tf.while_loop(
+            lambda i, s: i < 5,
+            lambda i, s: (i + 1, tf.tanh(s + h[i])),
+            [0, tf.zeros([3], tf.float64)],
+        )
+        y = tf.map_fn(lambda e: tf.sin(e) * e, x)
+        tf.gradients(tf.reduce_sum(r), [h])
+        tf.gradients(tf.reduce_sum(y), [x])
+    grad_loops = [op for op in g.get_operations() if op.name.endswith("_grad/while_grad")]
+    assert len(grad_loops) == 2
+    for op in grad_loops:  # [counter, the loop variables' gradients, the captured one's]
+        assert op.get_attr("accumulate")[-1] is False
+
+
+def test_strided_slice_add_names_a_dy_that_does_not_fit_the_slice() -> None:
+    from symgrad.op_registry import apply_op
+
+    masks = dict.fromkeys(
+        ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"), 0
+    )
+    masks["shrink_axis_mask"] = 1
+    total, dy = tf.constant(np.ones((3, 4))), tf.constant(np.ones(5))
+    bounds = [tf.constant([1]), tf.constant([2]), tf.constant([1])]
+    with pytest.raises(ValueError, match=r"dy has shape \(5,\) but the slice of a tensor of shape"):
+        apply_op("StridedSliceAdd", [total, *bounds, dy], masks)

@@ -269,29 +269,6 @@ def scatter_items(buf: Tensor, values: Tensor, indices: Any, resize: bool = Fals
     return apply_op("TensorListScatterIntoExistingList", ins, {"resize": resize}).output(0)
 
 
-def row_in_zeros(t: Tensor) -> tuple[Tensor, Tensor] | None:
-    """``(index, item)`` where ``t`` is one row written into a list of zeros (the
-    gradient of a read, ``_get_item_grad``); else None."""
-    op = t.op
-    row = op.type == "TensorListSetItem" and not op.get_attr("resize")
-    return (op.inputs[1], op.inputs[2]) if row and array.is_zeros(op.inputs[0]) else None
-
-
-def sum_with_rows(parts: Sequence[Tensor], dense_sum: Any) -> Tensor:
-    """``dense_sum(parts)``, adding each part that is one row in zeros into the others'
-    sum as that row (AddItem), not as a whole list of zeros: a list read twice in a loop
-    body then costs a row per read in the loop's gradient, not a list."""
-    rows = [(t, row_in_zeros(t)) for t in parts]
-    dense = [t for t, r in rows if r is None]
-    if not dense or len(dense) == len(parts) or any(t.shape != dense[0].shape for t in parts):
-        return dense_sum(list(parts))  # type: ignore[no-any-return]
-    total = dense[0] if len(dense) == 1 else dense_sum(dense)
-    for _, r in rows:
-        if r is not None:
-            total = add_item(total, *r)
-    return total  # type: ignore[no-any-return]
-
-
 def _index(value: Any) -> Tensor:
     return array.int_tensor(value, "index")
 

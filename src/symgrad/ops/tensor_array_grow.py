@@ -53,7 +53,7 @@ _WRITES = ("TensorListSetItem", "TensorListScatterIntoExistingList")
 # Ops whose gradient reads none of their inputs' values (GatherV2: not of its params).
 _LINEAR = frozenset({"Add", "AddV2", "AddN", "Sub", "Neg", "Identity"})
 # ... and those whose gradient reads none of input 0's values (GatherV2's params; a row
-# added into a list: a gradient loop's sum of reads, ``list_ops.sum_with_rows``)
+# added into a list: a gradient loop's sum of reads, ``partial_sums``)
 _LINEAR_IN_0 = frozenset({"GatherV2", "TensorListAddItem"})
 
 

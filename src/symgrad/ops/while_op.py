@@ -31,6 +31,8 @@ rows the body reads instead: the extra outputs of a *recorder* (``tensor_array_g
 
 from __future__ import annotations
 
+import functools
+import operator
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -48,11 +50,11 @@ from ..op_registry import OPS, Spec, apply_op, register_op
 from ..runtime import fused_loop
 from ..runtime.concrete_function import TENSOR, ConcreteFunction, FuncGraph
 from ..shapes import TensorShape
-from . import array, gather, list_ops, math, tensor_array_grow
+from . import array, gather, math, tensor_array_grow
 from .control_flow_batch import while_rule
 from .core import convert_to_tensor, placeholder
 from .function_reads import capture_reads, check_no_assign, read_values
-from .strided_slice_add import strided_slice_add
+from .partial_sums import sum_with_parts
 
 
 def _trace(
@@ -305,6 +307,14 @@ def _new_stacks(accumulate: tuple[bool, ...], records: int) -> list[Any]:
 # Ops that write into their first input (a TensorArray's buffer) without their gradient
 # reading its values: a buffer only written in the body needs no per-iteration stack.
 _WRITES = ("TensorListSetItem", "TensorListScatterIntoExistingList")
+# Ops that add a part into their first input (a gradient loop's sum for a captured
+# tensor, ``partial_sums``): summing into a variable reads none of its values either.
+_ADDS_INTO_0 = ("TensorListAddItem", "StridedSliceAdd")
+
+
+def _plus(ts: list[Tensor]) -> Tensor:
+    """A sum as ``a + b`` (AddV2): what ``_stacked`` knows as summing into a variable."""
+    return functools.reduce(operator.add, ts)
 
 
 def _stacked(body: ConcreteFunction) -> tuple[bool, ...]:
@@ -321,7 +331,8 @@ def _stacked(body: ConcreteFunction) -> tuple[bool, ...]:
 
     def unread(t: Tensor, out: Tensor) -> bool:
         for op in uses.get(key(t), []):
-            if op.type in ("Add", "AddV2"):
+            into = op.type in _ADDS_INTO_0 and key(op.inputs[0]) == key(t)
+            if op.type in ("Add", "AddV2") or into:
                 ok = key(op.outputs[0]) == key(out) and key(out) not in uses
             else:
                 ok = op.type in _WRITES and key(op.inputs[0]) == key(t)
@@ -422,8 +433,9 @@ def _while_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
             if g_stacks[i] is not None:
                 g = g + gather.gather(g_stacks[i], j)
             new_gv.append(g)
-        new_gc = [
-            c if d is None else _summed(c, d) for c, d in zip(gc, found[len(dv) :], strict=True)
+        new_gc = [  # a part of a captured tensor read (xs[t], a row) adds that part alone
+            c if d is None else sum_with_parts([c, d], _plus)
+            for c, d in zip(gc, found[len(dv) :], strict=True)
         ]
         return [k - 1, *new_gv, *new_gc]
 
@@ -469,17 +481,3 @@ def _values_at(op: Any, stacks: list[Tensor], records: list[Tensor], j: Tensor) 
 
 
 STATELESS_WHILE.gradient(_while_grad)
-
-
-def _summed(total: Tensor, d: Tensor) -> Tensor:
-    """``total + d``: one iteration's gradient added to a captured tensor's.  Where ``d``
-    is zeros but for one part, only that part is added, not the whole tensor of zeros
-    each iteration: one row written into zeros (a read of a list the loop captures:
-    ``map_fn``'s and ``scan``'s inputs), or the gradient of a slice (``xs[t]``)."""
-    op = d.op
-    row = op.type == "TensorListSetItem" and not op.get_attr("resize")
-    if row and array.is_zeros(op.inputs[0]) and op.inputs[0].shape == total.shape:
-        return list_ops.add_item(total, op.inputs[1], op.inputs[2])
-    if op.type == "StridedSliceGrad" and d.shape == total.shape:
-        return strided_slice_add(total, d)
-    return total + d
