@@ -7,8 +7,10 @@ their bytes), recorded by running the same function with ``import tensorflow as 
 (``tf1_program`` in a process of its own, as it disables eager execution).  symgrad must
 return them bit for bit, but for float64 normals: those go through NumPy's float64
 ``log``/``sin``/``cos``, whose last bit depends on the CPU (SIMD code on AVX-512, libm
-elsewhere), so they are compared within 4 ulps (the long draws' float64 values, with the
-digest of their bytes checked, are in ``data/stateless_big_f64.npz``).  float32 normals
+elsewhere, and another algorithm in NumPy 1.x), so they are compared within 8 ulps
+(measured: 1 ulp between AVX-512 and libm, 5 between NumPy 1.24 and 2.4; the long draws'
+float64 values, with the digest of their bytes checked, are in
+``data/stateless_big_f64.npz``).  float32 normals
 are exact: ``philox`` redoes glibc's ``logf``/``sincosf`` with exact arithmetic.
 """
 
@@ -550,7 +552,7 @@ def test_program_draws_tensorflows_numbers(program):
         else:
             want = _literal(program.__name__, i)
         if value.dtype == np.float64:
-            assert_ulp(value, want, ulps=4, err_msg=f"result {i}")
+            assert_ulp(value, want, ulps=8, err_msg=f"result {i}")
         else:
             np.testing.assert_array_equal(value, want, err_msg=f"result {i}")
 

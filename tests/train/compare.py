@@ -1,8 +1,12 @@
 """Comparing a program's results with the literals TensorFlow gave (see record_tf.py).
 
 Programs return tuples (or dicts) of results; a list in a literal is one array's values.
-Floats are compared within a few ulps by default: a training step goes through exp, log,
-pow and sums whose last bit depends on the CPU's SIMD code and on the BLAS (``ulp.py``).
+Floats are compared within ``ulps`` units in the last place (``ulp.py``): a training step
+goes through exp, log, pow and sums whose last bit depends on the CPU's SIMD code, the BLAS
+and the NumPy version, and an optimizer magnifies it: Adam divides by ``1 - beta_2**t``
+(0.001 at t=1), so a one-ulp difference in ``pow`` moves the step by hundreds of ulps and
+the variable by tens.  Measured: 1 ulp (float32, NumPy 2.4 with AVX-512 against TF), 19
+ulps (``adam_float64``, NumPy 1.24's float64 ``pow`` against 2.4's); the bound is 32.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ def assert_matches(
     rtol: float = 0.0,
     atol: float = 0.0,
     where: str = "result",
-    ulps: int = 4,
+    ulps: int = 32,
 ) -> None:
     """``actual`` has ``expected``'s structure and values: floats within ``ulps`` units in
     the last place by default (literals parse back to the exact float32), else within
