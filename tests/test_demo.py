@@ -5,6 +5,7 @@ SGD steps, and TF1 style against TF2 style.
 """
 
 import importlib
+import importlib.util
 import io
 import re
 import shutil
@@ -18,6 +19,10 @@ import pytest
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 sys.path.insert(0, str(EXAMPLES))
 td = importlib.import_module("train_digits")
+# The demo and the digits need the ``demo`` extra; without it (CI's oldest-NumPy run) they skip.
+needs_sklearn = pytest.mark.skipif(
+    importlib.util.find_spec("sklearn") is None, reason="needs scikit-learn (the demo extra)"
+)
 
 
 def _mistake_line() -> int:
@@ -29,6 +34,8 @@ def _mistake_line() -> int:
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
+    for extra in ("sklearn", "matplotlib"):
+        pytest.importorskip(extra, reason=f"the demo needs {extra} (the demo extra)")
     out = tmp_path_factory.mktemp("demo_output")
     proc = subprocess.run(
         [sys.executable, str(EXAMPLES / "demo.py"), "--out", str(out)],
@@ -150,6 +157,7 @@ def _numpy_sgd_losses(data, init, batches, lr):
     return np.array(losses)
 
 
+@needs_sklearn
 def test_tf1_and_tf2_styles_follow_the_numpy_trajectory():
     data, init = td.load_data(), td.init_params()
     schedule = [td.minibatches(len(data.x_train), 1)[0][:4]]  # four SGD steps
@@ -162,6 +170,7 @@ def test_tf1_and_tf2_styles_follow_the_numpy_trajectory():
     np.testing.assert_allclose(tf2.losses, tf1.losses, rtol=1e-6)
 
 
+@needs_sklearn
 def test_data_split_is_deterministic_and_scaled():
     a, b = td.load_data(), td.load_data()
     assert (len(a.x_train), len(a.x_test)) == (1348, 449)

@@ -3,9 +3,10 @@
 Blocks of one file run in order in one fresh interpreter (later blocks continue earlier
 ones), in a temporary directory.  A ``print(...)  # expected`` line's
 comment must appear in what the block printed (``...`` matches anything), so the numbers
-the docs show are the numbers the code gives.  A block right after a
-``<!-- no-run: why -->`` line is skipped (an excerpt of a module, or a failure shown on
-purpose); one after ``<!-- needs-dot -->`` runs only where Graphviz's ``dot`` is installed.
+the docs show are the numbers the code gives (decimals within float32 rounding).  A block
+right after a ``<!-- no-run: why -->`` line is skipped (an excerpt of a module, or a
+failure shown on purpose); one after ``<!-- needs-dot -->`` runs only where Graphviz's
+``dot`` is installed.
 """
 
 from __future__ import annotations
@@ -37,14 +38,48 @@ def _blocks(path: Path) -> list[str]:
     ]
 
 
-def _expected(code: str) -> list[re.Pattern[str]]:
+def _expected(code: str) -> list[tuple[re.Pattern[str], list[str]]]:
+    """Each ``# expected`` comment as a pattern whose decimal numbers are groups, and the
+    numbers it shows (compared by ``_close``: the last bit of a float, and so the last
+    printed digit, may differ between CPUs and NumPy versions)."""
     found = []
     for line in code.splitlines():
         m = _EXPECT.match(line)
         if m:
-            parts = [re.escape(" ".join(p.split())) for p in m.group(1).split("...")]
-            found.append(re.compile(".*".join(parts), re.S))
+            wants: list[str] = []
+            parts = []
+            split = m.group(1).split("...")
+            for k, part in enumerate(split):
+                pieces = _NUMBER.split(" ".join(part.split()))
+                if k + 1 < len(split) and len(pieces) > 1 and not pieces[-1]:
+                    pieces[-3:] = ["".join(pieces[-3:])]  # "-999999.98...": digits to come
+                wants += pieces[1::2]
+                parts.append(
+                    "".join(
+                        re.escape(p) if i % 2 == 0 else _NUMBER.pattern
+                        for i, p in enumerate(pieces)
+                    )
+                )
+            found.append((re.compile(".*".join(parts), re.S), wants))
     return found
+
+
+_NUMBER = re.compile(r"(-?\d+\.\d+(?:e[-+]?\d+)?)")
+
+
+def _close(got: str, want: str) -> bool:
+    """Within 2e-6 relative (float32 rounding), or, for a number printed with 3 or more
+    decimals, one unit of the last one (a rounding boundary: 0.4248 against 0.4249)."""
+    g, w = float(got), float(want)
+    decimals = len(want.split("e")[0].split(".")[1])
+    unit = 10.0**-decimals * 1.01 if decimals >= 3 and "e" not in want else 0.0
+    return abs(g - w) <= max(2e-6 * abs(w), unit)
+
+
+def _shows(printed: str, pattern: re.Pattern[str], wants: list[str]) -> bool:
+    return any(
+        all(_close(g, w) for g, w in zip(m.groups(), wants)) for m in pattern.finditer(printed)
+    )
 
 
 _MARK = "=====doc-block-end====="
@@ -65,8 +100,8 @@ def test_doc_examples_run(path: Path, tmp_path: Path) -> None:
     outputs = run.stdout.split(_MARK + "\n")
     for i, code in enumerate(blocks):
         printed = " ".join(outputs[i].split())
-        for pattern in _expected(code):
-            assert pattern.search(printed), (
+        for pattern, wants in _expected(code):
+            assert _shows(printed, pattern, wants), (
                 f"{path.name} block {i + 1}: expected {pattern.pattern!r} in {printed!r}"
             )
 

@@ -108,6 +108,13 @@ def _complex_ref(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 NUMBERS = FLOATS + INTS
+
+
+def _zero(x: np.ndarray) -> Any:
+    """A zero of x's dtype: with a Python 0, NumPy 1.x's np.where of scalars is float64."""
+    return np.zeros((), x.dtype)
+
+
 BINARY = [
     Binary("AddV2", tf.add, np.add, NUMBERS),
     Binary("Sub", tf.subtract, np.subtract, NUMBERS),
@@ -134,11 +141,13 @@ BINARY = [
     Binary(
         "DivNoNan",
         tf.math.divide_no_nan,
-        lambda x, y: np.where(y == 0, 0, x / y),
+        lambda x, y: np.where(y == 0, _zero(x), x / y),
         FLOATS,
         ("any", "away"),
     ),
-    Binary("MulNoNan", tf.math.multiply_no_nan, lambda x, y: np.where(y == 0, 0, x * y), FLOATS),
+    Binary(
+        "MulNoNan", tf.math.multiply_no_nan, lambda x, y: np.where(y == 0, _zero(x), x * y), FLOATS
+    ),
     Binary(
         "TruncateDiv",
         tf.truncatediv,
@@ -148,19 +157,23 @@ BINARY = [
         grad=False,
     ),
     Binary(
-        "Xdivy", tf.math.xdivy, lambda x, y: np.where(x == 0, 0, x / y), FLOATS, ("any", "away")
+        "Xdivy",
+        tf.math.xdivy,
+        lambda x, y: np.where(x == 0, _zero(x), x / y),
+        FLOATS,
+        ("any", "away"),
     ),
     Binary(
         "Xlogy",
         tf.math.xlogy,
-        lambda x, y: np.where(x == 0, 0, x * np.log(y)),
+        lambda x, y: np.where(x == 0, _zero(x), x * np.log(y)),
         FLOATS,
         ("any", "positive"),
     ),
     Binary(
         "Xlog1py",
         tf.math.xlog1py,
-        lambda x, y: np.where(x == 0, 0, x * np.log1p(y)),
+        lambda x, y: np.where(x == 0, _zero(x), x * np.log1p(y)),
         FLOATS,
         ("any", "positive"),
     ),

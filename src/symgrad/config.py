@@ -3,10 +3,32 @@
 ``set_atomic_runs`` is symgrad's own (TF has no such setting): it turns off the undo
 journal that makes a failed ``Session.run`` or ``function`` call leave every variable as it
 was, for memory-bound training (see ``docs/semantics.md``).
+
+``set_refcount_checks`` is symgrad's own too: with ``False``, symgrad never decides by a
+reference count that an array is unshared (``symgrad.refcounts``), so it copies instead of
+writing in place and keeps eager history; ``SYMGRAD_NO_REFCOUNT=1`` in the environment
+does the same from the start.
 """
 
 from __future__ import annotations
 
+from . import refcounts
 from .ops.variables import atomic_runs_enabled, set_atomic_runs
 
-__all__ = ["atomic_runs_enabled", "set_atomic_runs"]
+__all__ = [
+    "atomic_runs_enabled",
+    "refcount_checks_enabled",
+    "set_atomic_runs",
+    "set_refcount_checks",
+]
+
+
+def set_refcount_checks(enabled: bool) -> None:
+    """Let reference counts decide in-place writes and eager history (the default, where
+    the interpreter passed the checks made at import), or never (copy, keep history)."""
+    refcounts.set_enabled(enabled)
+
+
+def refcount_checks_enabled() -> bool:
+    """Whether reference counts decide (switched on, and the import-time checks passed)."""
+    return refcounts.enabled()

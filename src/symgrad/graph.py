@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import dtypes as dt
+from . import refcounts
 from .context import (  # noqa: F401  (re-exported: the graph IR's public names)
     GraphScopes,
     current,
@@ -498,7 +499,7 @@ class Graph:
         if self._ops is not None or not self._sweeping.acquire(blocking=False):
             return  # an explicit graph keeps its ops; another thread is sweeping
         try:
-            if not _keep_history:
+            if not _keep_history and refcounts.trusted():  # else history is kept: correct
                 ops = [op for op in (r() for r in self._live) if op is not None]
                 release_history(ops, self.scalar_cache)
                 del ops  # ops whose last references were the edges just dropped die here
@@ -663,26 +664,6 @@ def keep_eager_history(keep: bool = True) -> None:
     _keep_history = bool(keep)
 
 
-class _Probe:
-    """An object with no references but the ones ``_ref_bases`` makes."""
-
-
-def _ref_bases() -> tuple[int, int]:
-    """What ``sys.getrefcount`` reads, in ``release_history``, for an object no one else
-    holds: held by one local variable; and held by one list entry and a loop variable.
-    Measured rather than assumed, since the interpreter's own references vary by version."""
-    t = _Probe()
-    single = sys.getrefcount(t)
-    items = [_Probe()]
-    listed = 0
-    for o in items:
-        listed = sys.getrefcount(o)
-    return single, listed
-
-
-_LOCAL_REFS, _LISTED_REFS = _ref_bases()
-
-
 def release_history(ops: list[Operation], cache: dict[Any, Tensor] | None = None) -> None:  # noqa: C901
     """Replace each input edge of ``ops`` that no source is at or upstream of by a frozen
     constant of its value, dropping the reference to its producer.
@@ -703,7 +684,7 @@ def release_history(ops: list[Operation], cache: dict[Any, Tensor] | None = None
     tensors and other ops' control inputs) are counted and subtracted.  An input tuple
     referenced from outside (a user kept ``op.inputs``) makes its tensors held.
     """
-    getrefcount = sys.getrefcount
+    getrefcount, local_refs = sys.getrefcount, refcounts.LOCAL_REFS
     # References the graph holds to each tensor and to each op, by id.
     tensor_refs: dict[int, int] = {}
     op_refs: dict[int, int] = {}
@@ -712,7 +693,7 @@ def release_history(ops: list[Operation], cache: dict[Any, Tensor] | None = None
         for key, tensor in cache.items():
             cached[id(tensor)] = key
             tensor_refs[id(tensor)] = tensor_refs.get(id(tensor), 0) + 1
-    own_tuple = _LOCAL_REFS + 1  # an input tuple held by its op only (and the local)
+    own_tuple = refcounts.LOCAL_REFS + 1  # an input tuple held by its op only (and the local)
     for op in ops:
         ins = op.inputs
         if getrefcount(ins) <= own_tuple:
@@ -728,14 +709,14 @@ def release_history(ops: list[Operation], cache: dict[Any, Tensor] | None = None
         if op.output_values is None or op.type in SOURCE_TYPES:
             mark(id(op))
             continue
-        held = _LISTED_REFS + op_refs.get(id(op), 0)
+        held = refcounts.LISTED_REFS + op_refs.get(id(op), 0)
         source = False
         for ref in op._outs:
             if ref is not None:
                 t = ref()
                 if t is not None:
                     held += 1  # the tensor's ``op``
-                    if getrefcount(t) > _LOCAL_REFS + tensor_refs.get(id(t), 0):
+                    if getrefcount(t) > local_refs + tensor_refs.get(id(t), 0):
                         source = True
                         if cache and id(t) in cached:
                             cache.pop(cached[id(t)], None)

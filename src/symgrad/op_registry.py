@@ -314,19 +314,30 @@ def _errstate_var() -> tuple[Any, Any]:
     """NumPy's error-state context variable and its all-"ignore" value, where it has one.
 
     Kernels run with floating-point warnings off (inf/nan are values, as in TF).  Setting
-    the context variable directly costs a tenth of entering ``np.errstate`` each op; on a
-    NumPy without it, ``run_kernel`` and plans fall back to ``np.errstate``.
+    the context variable directly costs a third of entering ``np.errstate`` each op.  It
+    is private, so it is used only where the public API confirms, here, that setting it
+    is what ``np.errstate(all="ignore")`` does and resetting it restores the caller's
+    state; elsewhere (NumPy 1.x, a later change) ``run_kernel`` and plans use np.errstate.
     """
     try:
         from numpy._core import _ufunc_config
 
         var = _ufunc_config._extobj_contextvar  # type: ignore[attr-defined]
-    except (ImportError, AttributeError):
+        with np.errstate(all="ignore"):
+            ignore = var.get()
+        with np.errstate(all="raise"):
+            token = var.set(ignore)
+            try:  # raises FloatingPointError where setting the variable did nothing
+                quiet = np.geterr() == _IGNORED and np.divide(np.ones(1), 0.0)[0] == np.inf
+            finally:
+                var.reset(token)
+            restored = np.geterr()["divide"] == "raise"
+    except Exception:  # no such variable, or not one that works so
         return None, None
-    with np.errstate(all="ignore"):
-        return var, var.get()
+    return (var, ignore) if quiet and restored else (None, None)
 
 
+_IGNORED = dict.fromkeys(("divide", "over", "under", "invalid"), "ignore")
 ERRSTATE, ERRSTATE_IGNORE = _errstate_var()  # plans use them too
 
 

@@ -238,9 +238,17 @@ def solve_batch_shape(da: list[Any], db: list[Any], broadcast: bool) -> list[Any
     return list(ba.merge_with(bb).dims)  # type: ignore[arg-type]
 
 
+def _solve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``np.linalg.solve`` with ``b`` a stack of matrices whatever its rank (NumPy 1.x
+    reads a ``b`` of one rank less than ``a`` as a stack of vectors)."""
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a, b = np.broadcast_to(a, batch + a.shape[-2:]), np.broadcast_to(b, batch + b.shape[-2:])
+    return np.linalg.solve(a, b)
+
+
 def solve_kernel(a: np.ndarray, b: np.ndarray, *, adjoint: bool = False) -> np.ndarray:
     try:
-        return np.linalg.solve(adj(a) if adjoint else a, b)
+        return _solve(adj(a) if adjoint else a, b)
     except np.linalg.LinAlgError:
         raise ValueError("Input matrix is not invertible.") from None
 
@@ -251,7 +259,7 @@ def _triangular_kernel(
     t = np.tril(a) if lower else np.triu(a)
     t = adj(t) if adjoint else t
     try:
-        return np.linalg.solve(t, b)
+        return _solve(t, b)
     except np.linalg.LinAlgError:  # singular: TF substitutes anyway, giving inf and nan
         return _substitute(t, b, lower != adjoint)
 

@@ -117,9 +117,10 @@ def _mean_specialize(op: Any, consts: list[Any]) -> Any:
     if axes is None or not x.dtype.is_floating or any(dims[a] is None for a in axes):
         return reduction_specialize(_mean)(op, consts)
     n, keep = math.prod(dims[a] for a in axes), op.get_attr("keep_dims")
+    count = x.dtype.np.type(n)  # not an int: NumPy 1.x divides a float32 scalar by one in float64
 
     def kernel(x: np.ndarray, _: Any) -> np.ndarray:
-        return np.asarray(np.add.reduce(x, axis=axes, dtype=x.dtype, keepdims=keep) / n)
+        return np.asarray(np.add.reduce(x, axis=axes, dtype=x.dtype, keepdims=keep) / count)
 
     return kernel
 

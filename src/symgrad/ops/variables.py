@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .. import context
+from .. import context, refcounts
 from .. import dtypes as dt
 from ..errors import FailedPreconditionError, InvalidArgumentError
 from ..graph import Graph, Operation, Tensor, get_default_graph
@@ -301,8 +301,32 @@ def _unshared(a: np.ndarray) -> bool:
     parameter, and getrefcount's own argument.)
     """
     return (
-        type(a) is np.ndarray and a.base is None and a.flags.writeable and sys.getrefcount(a) <= 4
+        type(a) is np.ndarray
+        and a.base is None
+        and a.flags.writeable
+        and sys.getrefcount(a) <= 4
+        and refcounts.trusted()  # the count checked at import (below); no tracer
     )
+
+
+class _Held:
+    _value: Any = None
+
+
+def _unshared_probe() -> str | None:
+    """``_assign_add``'s pattern: unshared reads so; with another holder, it does not."""
+    var = _Held()
+    var._value = np.zeros(2)
+    old = var._value
+    if not _unshared(old):
+        return "an unshared value read as shared"
+    other = [old]
+    wrong = "a shared value read as unshared" if _unshared(old) else None
+    del other
+    return wrong
+
+
+refcounts.calibrate("variables", _unshared_probe)
 
 
 ASSIGN_VARIABLE = register_op(

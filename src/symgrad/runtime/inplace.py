@@ -6,7 +6,10 @@ instead of into a new array; this saves an allocation (and its page faults) per 
 lowers peak memory.  Whether nobody *else* holds the array is checked when the step
 runs, by reference count (as NumPy does for its own temporaries): a fed array, a
 constant, a variable's value, or an array another slot still refers to is never
-overwritten, and a view (``base`` set) never is either.
+overwritten, and a view (``base`` set) never is either.  The count each kernel compares
+with is checked at import on probes run as a plan runs its steps; where that check fails,
+or while reference counts are not trusted (``symgrad.refcounts``: a tracer, the switch),
+steps make new arrays.
 
 What can be decided when the plan is compiled is decided then: a result whose static
 shape is that of the input needs no shape check at run time, and a result known to be
@@ -24,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import refcounts
 from ..graph import Operation
 from ..op_registry import OPS
 
@@ -34,6 +38,7 @@ _OWNED_REFS = 3
 MIN_ELEMENTS = 1 << 14
 
 _getrefcount = sys.getrefcount
+_trusted = refcounts.trusted
 
 
 def inplace_kernel(
@@ -43,6 +48,8 @@ def inplace_kernel(
 
     ``position`` is an input that dies at this step and that the step reads only once.
     """
+    if not refcounts.enabled():
+        return None
     opdef = OPS.get(op.type)
     if opdef is not None and opdef.inplace is not None and not opdef.elementwise:
         # an update of input 0, such as a list's row write: a copy saved at any size
@@ -78,6 +85,7 @@ def _owned(a: Any) -> bool:
         and a.base is None
         and a.flags.writeable
         and _getrefcount(a) <= _OWNED_REFS + 1  # + this function's parameter
+        and _trusted()
     )
 
 
@@ -95,6 +103,7 @@ def _unary(ufunc: Any, kernel: Callable[..., Any], check: Any) -> Callable[..., 
             and a.base is None
             and a.flags.writeable
             and _getrefcount(a) <= _OWNED_REFS
+            and _trusted()
         ):
             return ufunc(a, out=a)
         return kernel(a)
@@ -111,6 +120,7 @@ def _into_first(ufunc: Any, kernel: Callable[..., Any], check: Any) -> Callable[
                 and a.base is None
                 and a.flags.writeable
                 and _getrefcount(a) <= _OWNED_REFS
+                and _trusted()
             ):
                 return ufunc(a, b, out=a)
             return kernel(a, b)
@@ -123,6 +133,7 @@ def _into_first(ufunc: Any, kernel: Callable[..., Any], check: Any) -> Callable[
             and a.base is None
             and a.flags.writeable
             and _getrefcount(a) <= _OWNED_REFS
+            and _trusted()
             and check(a, b)
         ):
             return ufunc(a, b, out=a)
@@ -140,6 +151,7 @@ def _into_second(ufunc: Any, kernel: Callable[..., Any], check: Any) -> Callable
                 and b.base is None
                 and b.flags.writeable
                 and _getrefcount(b) <= _OWNED_REFS
+                and _trusted()
             ):
                 return ufunc(a, b, out=b)
             return kernel(a, b)
@@ -152,6 +164,7 @@ def _into_second(ufunc: Any, kernel: Callable[..., Any], check: Any) -> Callable
             and b.base is None
             and b.flags.writeable
             and _getrefcount(b) <= _OWNED_REFS
+            and _trusted()
             and check(b, a)
         ):
             return ufunc(a, b, out=b)
@@ -164,3 +177,61 @@ def _fits(a: np.ndarray, other: Any) -> bool:
     """``a op other`` has ``a``'s shape: ``other`` is a scalar or a trailing slice of it."""
     so = np.shape(other)
     return len(so) <= a.ndim and a.shape[a.ndim - len(so) :] == so
+
+
+# -------------------------------------------------------------------------------------
+# The check, checked: each kernel run as a plan's generated code runs it (its argument a
+# local the line then deletes) must write over an array nothing else holds, and must not
+# write over one that another holder keeps.
+
+_CALLER = """
+def unshared(k, make, x):
+    s0 = make()
+    s1 = k({args})
+    del s0
+    return s1
+
+def shared(k, make, x):
+    s0 = make()
+    s2 = s0
+    s1 = k({args})
+    del s0
+    return s1 is s2
+"""
+
+
+def _callers(args: str) -> tuple[Callable[..., Any], Callable[..., Any]]:
+    """A plan's line ``s1 = k(...)`` with ``s0`` in ``args``; and the same with ``s0``
+    also held by another local."""
+    namespace: dict[str, Any] = {}
+    exec(compile(_CALLER.format(args=args), "<symgrad plan probe>", "exec"), namespace)
+    return namespace["unshared"], namespace["shared"]
+
+
+def _probe() -> str | None:
+    x = np.ones(4)
+    cases = [
+        ("unary", _unary(np.negative, np.negative, None), "s0"),
+        ("updating", _updating(np.add, np.add), "s0, x"),
+        ("into_first", _into_first(np.add, np.add, None), "s0, x"),
+        ("into_first checked", _into_first(np.add, np.add, _fits), "s0, x"),
+        ("into_second", _into_second(np.add, np.add, None), "x, s0"),
+        ("into_second checked", _into_second(np.add, np.add, _fits), "x, s0"),
+    ]
+    made: list[int] = []
+
+    def make() -> np.ndarray:
+        a = np.zeros(4)
+        made.append(id(a))
+        return a
+
+    for name, kernel, args in cases:
+        unshared, shared = _callers(args)
+        if id(unshared(kernel, make, x)) != made[-1]:
+            return f"{name}: an unshared array was copied"
+        if shared(kernel, make, x):
+            return f"{name}: a shared array was written in place"
+    return None
+
+
+refcounts.calibrate("runtime.inplace", _probe)
