@@ -132,6 +132,9 @@ class Session:
                 "source: symgrad.why_none(ys, xs) says why."
             )
         if isinstance(fetch, Variable):
+            read = getattr(fetch, "_graph_element", None)  # an assignment's read after it
+            if read is not None:
+                return read  # type: ignore[no-any-return]
             read = self._reads.get(id(fetch))
             if read is None:
                 with self.graph.as_default():
