@@ -143,7 +143,7 @@ def _while(tf: Any, vs: list[Any], st: tuple[Any, ...]) -> Any:
     return tf.compat.v1.while_loop(cond, body, start)[1]
 
 
-def _statement(tf: Any, vs: list[Any], st: tuple[Any, ...], outs: list[Any]) -> Any:
+def _statement(tf: Any, vs: list[Any], st: tuple[Any, ...], outs: list[Any], ordered: bool) -> Any:
     """Build or run one statement; append what it returns to ``outs``; return a tensor
     that a later statement may be ordered after."""
     kind = st[0]
@@ -157,6 +157,9 @@ def _statement(tf: Any, vs: list[Any], st: tuple[Any, ...], outs: list[Any]) -> 
         v = vs[i]
         x = getattr(v, how)(c.astype(v.dtype.as_numpy_dtype) * _view(tf, vs, ref, v.dtype))
         if kind == "assign_used":
+            # In a TF1 graph (``ordered``) a later statement ordered after ``x`` runs after
+            # the assignment, not after x's read: order after a read of it instead.
+            x = x.read_value() if ordered else x
             outs.append(x)
         return x
     if kind == "scatter":
@@ -181,7 +184,7 @@ def _statements(tf: Any, p: Program, vs: list[Any], ordered: bool) -> tuple[list
     for st in p.params:
         deps = [last] if ordered and last is not None else []
         with tf.control_dependencies(deps) if deps else contextlib.nullcontext():
-            last = _statement(tf, vs, st, outs)
+            last = _statement(tf, vs, st, outs, ordered)
     return outs, last
 
 

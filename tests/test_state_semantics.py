@@ -146,12 +146,14 @@ def test_a_tf1_assignment_fetched_is_its_value_after_it():
     with tf.Graph().as_default():
         v = tf.Variable([1.0, 2.0])
         x = v.assign_add([0.5, 0.5])
+        assert x.op.type == "AssignVariableOp"  # TF: AssignAddVariableOp, the assignment
         with tf.control_dependencies([x]):
             y = v.assign_add([1.0, 1.0])
+        g = tf.group(x, y)
         with v1.Session() as s:
             s.run(v.initializer)
-            got_x, _ = s.run([x, y])
-            assert got_x.tolist() == [1.5, 2.5] and s.run(v).tolist() == [2.5, 3.5]
+            got = [s.run(x).tolist(), s.run(y).tolist(), s.run(g), s.run(v).tolist()]
+    assert got == [[1.5, 2.5], [3.0, 4.0], None, [4.5, 5.5]]  # TF 2.21
 
 
 # --------------------------------------------------------------------------------------

@@ -5,7 +5,8 @@ of ``x`` (as a tensor, ``numpy()``, ``read_value()``) reads ``v`` then, ordered 
 assignment: eagerly the value now; inside ``function`` the value at that point of the
 program (``x = v.assign_sub(a); v.assign_sub(b); return x`` returns ``v`` after both); in
 a TF1 graph a read created with the assignment, after it by a control edge, which is what
-``Session.run(x)``, ``control_dependencies([x])`` and ``group(x)`` take.
+``Session.run(x)`` fetches.  ``x.op`` is the assignment, which ``control_dependencies([x])``
+and ``group(x)`` take, as TF's.
 """
 
 from __future__ import annotations
@@ -78,9 +79,9 @@ class UnreadVariable(Variable):
 
     @property
     def op(self) -> Operation:
-        """The assignment (in a TF1 graph: the read after it, which runs it)."""
-        element = self._graph_element
-        return element.op if element is not None else self._parent_op
+        """The assignment, as TF's: ``control_dependencies([x])`` and ``group(x)`` order
+        after it (not after a read of it)."""
+        return self._parent_op
 
     def __repr__(self) -> str:
         return super().__repr__().replace(f"'{self.name}'", "'UnreadVariable'", 1)
