@@ -20,7 +20,7 @@ from stateful_run import TF1_MODES, execute
 
 import symgrad
 
-SEEDS = range(336)
+SEEDS = range(364)
 
 
 def _config() -> Any:
