@@ -92,6 +92,18 @@ def test_a_tf1_read_runs_before_the_write_no_edge_orders_it_after():
             assert s.run(b) == np.float32(0.5) - np.float32(0.1) * (np.float32(2.0) + 1.0)
 
 
+def test_a_fetched_variable_is_a_copy_a_write_into_it_does_not_change_the_variable():
+    with tf.Graph().as_default():
+        v = tf.Variable([1.0, 2.0])
+        with v1.Session() as s:
+            s.run(v.initializer)
+            a = s.run(v)
+            a[0] = 100.0  # writable, as TF's
+            b = s.run(v.read_value())
+            b[1] = 7.0
+            assert s.run(v).tolist() == [1.0, 2.0]  # TF 2.21
+
+
 # --------------------------------------------------------------------------------------
 # What assign* returns: the variable, read where it is used
 
