@@ -802,13 +802,23 @@ class NameScope:
 
 
 set_top_level_graph(Graph(eager=True))
+_top_level_eager = True  # False after compat.v1.disable_eager_execution()
+
+
+def set_top_level_eager(eager: bool) -> None:
+    """A new top-level graph: eager (TF2), or a graph that builds ops and runs them only
+    in ``Session.run`` (TF1, ``compat.v1.disable_eager_execution``)."""
+    global _top_level_eager
+    if bool(eager) != _top_level_eager:
+        _top_level_eager = bool(eager)
+        set_top_level_graph(Graph(eager=_top_level_eager))
 
 
 def reset_default_graph() -> None:
     """Forget the top-level graph's names and variables (TF1's ``reset_default_graph``)."""
     if current.graphs:
         raise AssertionError("Do not use reset_default_graph() inside a Graph.as_default() block.")
-    set_top_level_graph(Graph(eager=True))
+    set_top_level_graph(Graph(eager=_top_level_eager))
 
 
 def name_scope(name: str | None, default_name: str | None = None, values: Any = None) -> Any:

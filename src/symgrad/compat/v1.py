@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..graph import keep_eager_history as _keep_eager_history
+from ..graph import set_top_level_eager as _set_top_level_eager
 
 # The tf.math names TF 2 also exports at the top of tf.compat.v1 (but not of tf).
 from ..math import (  # noqa: F401
@@ -75,13 +76,14 @@ from . import v1_test as test  # noqa: F401
 
 
 def disable_eager_execution() -> None:
-    """Accepted for TF2-era TF1 programs; symgrad needs no mode switch (see compat).
-
-    Random ops at top level then take their seeds by TF1's graph rules (the graph's
-    seed and op counter), so a TF1 program draws the numbers it draws on TF, and the
-    top level keeps its whole history, as TF's graph does (``Session.run`` re-runs it)."""
+    """The top level becomes a TF1 graph, as TF's: ops built there run only in
+    ``Session.run`` (an update built inside ``with Session()`` is applied when run, once;
+    a ``cond`` decides at each run), variables wait for their initializer, and random
+    ops take their seeds by TF1's graph rules.  Call it first, as TF asks: the top-level
+    graph is replaced (``enable_eager_execution`` makes it eager again)."""
     _random.graph_rules(True)
     _keep_eager_history(True)
+    _set_top_level_eager(False)
 
 
 def disable_v2_behavior() -> None:
@@ -92,8 +94,10 @@ def disable_v2_behavior() -> None:
 def enable_eager_execution(*_: Any, **__: Any) -> None:
     """Accepted for TF1-era programs; symgrad runs ops eagerly at top level already.
 
-    Random seeds at top level follow TF2's eager rules again."""
+    Random seeds at top level follow TF2's eager rules again, and a top level made a
+    graph by ``disable_eager_execution`` is replaced by an eager one."""
     _random.graph_rules(False)
+    _set_top_level_eager(True)
 
 
 def __getattr__(name: str) -> Any:

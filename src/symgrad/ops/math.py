@@ -500,7 +500,7 @@ div = divide
 
 
 def _floordiv(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    if x.dtype.kind in "iu" and np.any(y == 0):
+    if x.dtype.kind in "iu" and x.size and np.any(y == 0):  # (as TF: none for no elements)
         raise ZeroDivisionError("Integer division by zero")
     return np.floor_divide(x, y)
 
@@ -521,7 +521,7 @@ no_gradient("FloorDiv")
 
 
 def _floormod(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    if x.dtype.kind in "iu" and np.any(y == 0):
+    if x.dtype.kind in "iu" and x.size and np.any(y == 0):  # (as TF: none for no elements)
         raise ZeroDivisionError("Integer division by zero")
     return np.mod(x, y)
 

@@ -188,7 +188,7 @@ def _mul_no_nan_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
 
 def _truncate_div(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     if x.dtype.kind in "iu":
-        if np.any(y == 0):
+        if x.size and np.any(y == 0):
             raise ZeroDivisionError("Integer division by zero")
         q = np.floor_divide(x, y)
         return q + ((np.remainder(x, y) != 0) & ((x < 0) != (y < 0)))  # type: ignore[no-any-return]

@@ -490,15 +490,16 @@ class Variable:
         return self.value().eval(session=session)
 
     # -- writes
-    def _write(self, value: Any, mode: str, name: str | None) -> Tensor:
+    def _write(self, value: Any, mode: str, name: str | None) -> UnreadVariable:
         v = convert_to_tensor(value, dtype=self.dtype)
         _check_static(self, v, mode)  # here, so the error is TF's text alone
-        return apply_op(
+        op = apply_op(
             "AssignVariableOp",
             [v],
             {"var": self, "mode": mode},
             name or mode.title().replace("_", ""),
-        ).output(0)
+        )
+        return UnreadVariable(self, op)
 
     def assign(
         self,
@@ -506,7 +507,7 @@ class Variable:
         use_locking: bool = False,
         name: str | None = None,
         read_value: bool = True,
-    ) -> Tensor:
+    ) -> UnreadVariable:
         return self._write(value, "assign", name)
 
     def assign_add(
@@ -515,7 +516,7 @@ class Variable:
         use_locking: bool = False,
         name: str | None = None,
         read_value: bool = True,
-    ) -> Tensor:
+    ) -> UnreadVariable:
         return self._write(delta, "assign_add", name)
 
     def assign_sub(
@@ -524,7 +525,7 @@ class Variable:
         use_locking: bool = False,
         name: str | None = None,
         read_value: bool = True,
-    ) -> Tensor:
+    ) -> UnreadVariable:
         return self._write(delta, "assign_sub", name)
 
     def sparse_read(self, indices: Any, name: str | None = None) -> Tensor:
@@ -533,15 +534,21 @@ class Variable:
 
     def scatter_add(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> Any:
         """Add IndexedSlices rows into this variable (a duplicate index adds twice)."""
-        return variable_scatter.scatter(self, sparse_delta, "ResourceScatterAdd", name)
+        return UnreadVariable(
+            self, variable_scatter.scatter(self, sparse_delta, "ResourceScatterAdd", name).op
+        )
 
     def scatter_sub(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> Any:
         """Subtract IndexedSlices rows from this variable."""
-        return variable_scatter.scatter(self, sparse_delta, "ResourceScatterSub", name)
+        return UnreadVariable(
+            self, variable_scatter.scatter(self, sparse_delta, "ResourceScatterSub", name).op
+        )
 
     def scatter_update(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> Any:
         """Set the rows of this variable named by an IndexedSlices."""
-        return variable_scatter.scatter(self, sparse_delta, "ResourceScatterUpdate", name)
+        return UnreadVariable(
+            self, variable_scatter.scatter(self, sparse_delta, "ResourceScatterUpdate", name).op
+        )
 
     def scatter_nd_update(self, indices: Any, updates: Any, name: Any = None) -> Any:
         """Set the slices at nd-``indices`` (tf.tensor_scatter_nd_update, assigned)."""
@@ -568,6 +575,10 @@ class Variable:
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         return np.asarray(self.numpy(), dtype=dtype)
+
+
+# isort: split
+from .unread_variable import UnreadVariable  # noqa: E402  (it subclasses Variable)
 
 
 def global_variables() -> list[Variable]:
@@ -604,16 +615,20 @@ def assign(
     validate_shape: Any = None,
     use_locking: Any = None,
     name: str | None = None,
-) -> Tensor:
+) -> UnreadVariable:
     """``tf.compat.v1.assign(ref, value)``: ``ref.assign(value)`` (checked the same way)."""
     return _variable(ref, "assign").assign(value, name=name)
 
 
-def assign_add(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Tensor:
+def assign_add(
+    ref: Any, value: Any, use_locking: Any = None, name: str | None = None
+) -> UnreadVariable:
     """``tf.compat.v1.assign_add(ref, value)``: ``ref.assign_add(value)``."""
     return _variable(ref, "assign_add").assign_add(value, name=name)
 
 
-def assign_sub(ref: Any, value: Any, use_locking: Any = None, name: str | None = None) -> Tensor:
+def assign_sub(
+    ref: Any, value: Any, use_locking: Any = None, name: str | None = None
+) -> UnreadVariable:
     """``tf.compat.v1.assign_sub(ref, value)``: ``ref.assign_sub(value)``."""
     return _variable(ref, "assign_sub").assign_sub(value, name=name)

@@ -24,7 +24,7 @@ from ..op_registry import ERRSTATE, ERRSTATE_IGNORE, OPS
 from ..ops.variables import atomic
 from . import rewrite
 from .inplace import inplace_kernel
-from .schedule import updates_early
+from .schedule import reads_first, unused_reads_dropped, updates_early
 
 Key = tuple[int, int]
 
@@ -39,7 +39,14 @@ def topo_order(roots: Sequence[Operation], stop: set[Key] | None = None) -> list
     stop = stop or set()
 
     def predecessors(op: Operation) -> list[Operation]:
-        preds = list(op.control_inputs)  # walked after the inputs, which go first to last
+        # Control inputs are walked after the inputs, which go first to last.  A control
+        # input whose outputs are all fed (a loop variable's placeholder in a loop body)
+        # has nothing left to run: the feed stands for it, as in TF.
+        preds = [
+            c
+            for c in op.control_inputs
+            if not c.num_outputs or any((id(c), i) not in stop for i in range(c.num_outputs))
+        ]
         preds.extend(t.op for t in reversed(op.inputs) if (id(t.op), t.value_index) not in stop)
         return preds
 
@@ -68,7 +75,7 @@ class Plan:
     ) -> None:
         fed = {tensor_key(t): i for i, t in enumerate(feeds)}
         roots = [t.op for t in fetches if tensor_key(t) not in fed] + list(targets)
-        order = topo_order(roots, set(fed))
+        order = reads_first(topo_order(roots, set(fed)))
         slots: dict[Key, int] = dict(fed)
         self.ops = order  # keeps every op (and so every key's id) alive with the plan
         consts: dict[int, Any] = {}
@@ -95,7 +102,7 @@ class Plan:
                 step.fn = specialize(step.op, [consts.get(s) for s in step.ins]) or step.fn
         self.fetch_slots = [alias.get(s, s) for s in self.fetch_slots]
         keep = set(self.fetch_slots) | set(self.feed_slots)
-        raw = updates_early(raw, keep)
+        raw = updates_early(unused_reads_dropped(raw, keep), keep)
         self.consts = consts
         self.steps = _schedule(raw, keep | set(consts))
         self._generated = _generate(self) if len(self.steps) <= GENERATE_LIMIT else None

@@ -24,8 +24,51 @@ control dependency (``control_dependencies``, a ``group``) is left where it is.
 
 from __future__ import annotations
 
+from ..graph import Operation
 from ..op_registry import OPS
 from .rewrite import Step
+
+
+def reads_first(order: list[Operation]) -> list[Operation]:
+    """``order`` (topological) with every op that no write depends on first.
+
+    TF1's rule, by construction: in a graph run, a read of a variable that no control
+    edge (or data path) orders after a write runs before every write (TF's executor runs
+    a read as soon as the variable's handle is ready, before the updates that wait for
+    gradients; ``gate_gradients``).  A write is any stateful op but a plain read.  Inside
+    ``function`` stateful ops are chained in program order by control edges, so this
+    changes nothing there.  Both parts keep their topological order, so the result is
+    one too.
+    """
+    after: set[int] = set()  # ids of writes and of every op that depends on one
+    for op in order:
+        rec = OPS[op.type]
+        if (
+            (rec.stateful and rec.variable != "read")
+            or any(id(t.op) in after for t in op.inputs)
+            or any(id(c) in after for c in op.control_inputs)
+        ):
+            after.add(id(op))
+    if not after:
+        return order
+    return [op for op in order if id(op) not in after] + [op for op in order if id(op) in after]
+
+
+def unused_reads_dropped(steps: list[Step], keep: set[int]) -> list[Step]:
+    """``steps`` without the variable reads whose value no step uses and no one fetched.
+
+    Such a read changes nothing, and the steps are already in order, so every ordering
+    it stood in (``control_dependencies([v.assign(...)])`` orders after the read that
+    follows the assignment, as TF's) holds without it.  ``group(*assignments)`` builds
+    them, one per update, as TF's does."""
+    used = set(keep)
+    for s in steps:
+        used.update(s.ins)
+    return [
+        s
+        for s in steps
+        if OPS[s.op.type].variable != "read" or any(slot in used for slot in s.outs)
+    ]
 
 
 def updates_early(steps: list[Step], keep: set[int]) -> list[Step]:

@@ -13,6 +13,7 @@ import numpy as np
 from ..context import current
 from ..graph import Graph, Operation, Tensor, get_default_graph
 from ..indexed_slices import IndexedSlices, IndexedSlicesValue
+from ..op_registry import OPS
 from ..ops.core import to_array
 from ..ops.variables import Variable
 from .plan import Plan, tensor_key
@@ -84,7 +85,10 @@ class Session:
             ]
         )
         it = iter(call.plan.run(feed_values))
-        out = [_to_user(next(it)) if is_tensor else None for is_tensor in call.tensor_leaves]
+        out = [
+            (_to_user(next(it)) if kind == 1 else _copied(next(it))) if kind else None
+            for kind in call.tensor_leaves
+        ]
         flat = call.flat  # one fetch, or a flat list/tuple of them: no rebuild closures
         if flat is list:
             return out
@@ -119,7 +123,7 @@ class Session:
             (items, tuple(feed_dict or ())),
             plan,
             rebuild,
-            [isinstance(x, Tensor) for x in leaves],
+            [(2 if _aliases_a_variable(x) else 1) if isinstance(x, Tensor) else 0 for x in leaves],
             [(t, t.dtype.np, _static_shape(t)) for t in feeds],
             flat,
         )
@@ -132,6 +136,9 @@ class Session:
                 "source: symgrad.why_none(ys, xs) says why."
             )
         if isinstance(fetch, Variable):
+            read = getattr(fetch, "_graph_element", None)  # an assignment's read after it
+            if read is not None:
+                return read  # type: ignore[no-any-return]
             read = self._reads.get(id(fetch))
             if read is None:
                 with self.graph.as_default():
@@ -200,7 +207,7 @@ class _Call:
     held: Any
     plan: Plan
     rebuild: Callable[[Iterator[Any]], Any]
-    tensor_leaves: list[bool]
+    tensor_leaves: list[int]  # 0: an op; 1: a tensor; 2: one that may be a variable's array
     feeds: list[tuple[Tensor, np.dtype[Any], tuple[int, ...] | None]]
     flat: type | None  # list, tuple, object (a single fetch), or None: use ``rebuild``
 
@@ -249,6 +256,25 @@ def _read_only(arr: np.ndarray) -> np.ndarray:
     view = arr.view()
     view.flags.writeable = False
     return view
+
+
+def _aliases_a_variable(t: Tensor) -> bool:
+    """Whether ``t``'s value may be a variable's own array: a read, or a view of one."""
+    op = t.op
+    while OPS[op.type].view:
+        if OPS[op.type].variable == "read":
+            return True
+        if not op.inputs:
+            return False
+        op = op.inputs[0].op
+    return False
+
+
+def _copied(value: Any) -> Any:
+    """A fetched read for the user: a copy, as TF's (a write into it leaves the variable)."""
+    if isinstance(value, np.ndarray) and value.ndim:
+        return value.copy()
+    return _to_user(value)
 
 
 def _to_user(value: Any) -> Any:

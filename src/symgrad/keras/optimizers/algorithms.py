@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ...graph import Tensor
 from ...ops import array, math
 from ...ops.control import group
@@ -224,8 +226,11 @@ class Adagrad(Optimizer):
         if self.built:
             return
         super().build(var_list)
+        # Keras's Constant initializer converts the Python float to a float32 tensor
+        # before the cast: a float64 accumulator starts at float32(0.1), as in TF.
+        start = float(np.float32(self.initial_accumulator_value))
         self._accumulators = self.add_optimizer_variables(
-            var_list, "accumulator", initializer=self.initial_accumulator_value
+            var_list, "accumulator", initializer=start
         )
 
     def update_step(self, gradient: Tensor, variable: Any, learning_rate: Any) -> Any:
