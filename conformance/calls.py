@@ -372,11 +372,20 @@ SHAPE = {
     "scatter_nd": Call(
         lambda tf, i, u: tf.scatter_nd(i, u, [4, 3]), [("i4", (5, 1)), ("n", (5, 3))], diff=[1]
     ),
+    "boolean_mask": Call(
+        lambda tf, x: [  # the reshapes give the graph build its static shapes
+            tf.reshape(tf.boolean_mask(x, [[True, False, True], [False, False, True]]), [3, 4]),
+            tf.reshape(tf.boolean_mask(x, [True, False, True, True], axis=2), [2, 3, 3]),
+        ],
+        [("n", (2, 3, 4))],
+    ),
     "tensor_scatter_nd": Call(
         lambda tf, x, u: [
             tf.tensor_scatter_nd_update(x, [[3], [0]], u),
             tf.tensor_scatter_nd_add(x, [[1], [1]], u * u),
             tf.tensor_scatter_nd_sub(x, [[2, 1], [0, 2]], u[:, 0]),
+            tf.tensor_scatter_nd_max(x, [[3], [0], [3]], tf.concat([u, u[:1]], 0)),
+            tf.tensor_scatter_nd_min(x, [[2, 1], [0, 2]], u[:, 1]),
         ],
         [("n", (4, 3)), ("n", (2, 3))],
     ),

@@ -117,8 +117,9 @@ _BY_NAME.update(
 )
 
 
-def as_dtype(value: DType | str | type | np.dtype[Any]) -> DType:
+def as_dtype(type_value: DType | str | type | np.dtype[Any]) -> DType:
     """Convert a DType, a TF dtype name, or a NumPy dtype/type to a DType."""
+    value = type_value
     if isinstance(value, DType):
         return value
     if isinstance(value, str):
@@ -143,3 +144,24 @@ def as_dtype(value: DType | str | type | np.dtype[Any]) -> DType:
         f"Cannot convert {value!r} to a dtype: {key} is not supported "
         f"(supported: {', '.join(d.name for d in ALL)})"
     )
+
+
+# tf.dtypes's names symgrad has (``bool_`` is ``tf.bool``; ``ALL`` is symgrad's own list).
+__all__ = [
+    "DType",
+    "as_dtype",
+    "complex64",
+    "complex128",
+    "double",
+    "float16",
+    "float32",
+    "float64",
+    "half",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint32",
+    "uint64",
+]

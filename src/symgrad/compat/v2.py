@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+# Names not defined here resolve in tf (the API walk lists them too).
+_FALLBACK = "symgrad"
+
 
 def __getattr__(name: str) -> Any:
     import symgrad

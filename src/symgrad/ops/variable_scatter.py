@@ -10,7 +10,7 @@ run that raises puts the old value back (``variables.atomic``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -108,11 +108,12 @@ def scatter(var: Any, sparse_delta: Any, op_type: str, name: str | None = None) 
 def scatter_nd(var: Any, indices: Any, updates: Any, mode: str, name: Any = None) -> Any:
     """``Variable.scatter_nd_{mode}``: the variable assigned its tensor scatter, whose
     value it returns (as TF's ResourceScatterNd* ops followed by a read)."""
-    scattered = {
+    scatters: dict[str, Callable[..., Any]] = {
         "update": tensor_scatter.tensor_scatter_nd_update,
         "add": tensor_scatter.tensor_scatter_nd_add,
         "sub": tensor_scatter.tensor_scatter_nd_sub,
-    }[mode](var, indices, updates)
+    }
+    scattered = scatters[mode](var, indices, updates)
     return var.assign(scattered, name=name)
 
 
