@@ -168,6 +168,9 @@ def _scatter_variable(tf: Any, x: Any) -> Any:
     v.scatter_update(tf.IndexedSlices(x[:2], [3, 0]))
     v.scatter_add(tf.IndexedSlices(x, [0, 1, 0]))
     v.scatter_sub(tf.IndexedSlices(x[2:] * 2.0, [2]))
+    v.scatter_max(tf.IndexedSlices(x[1:] * 3.0, [1, 1]))
+    v.scatter_min(tf.IndexedSlices(x[:1] - 1.0, [3]))
+    v.scatter_mul(tf.IndexedSlices(x[:2], [2, 2]))
     return v.read_value()
 
 

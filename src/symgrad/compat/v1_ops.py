@@ -13,6 +13,7 @@ from typing import Any
 
 from .. import dtypes as dt
 from ..graph import Tensor, executing_eagerly
+from ..indexed_slices import IndexedSlices
 from ..ops import array as _array
 from ..ops import core as _core
 from ..ops import gather as _gather
@@ -256,3 +257,30 @@ def while_loop(
     if single and not return_same_structure and not executing_eagerly():
         return out[0]
     return out
+
+
+# TF1's functional forms of the variable row updates (``ref`` is a Variable).
+
+
+def scatter_update(
+    ref: Any, indices: Any, updates: Any, use_locking: bool = True, name: str | None = None
+) -> Tensor:
+    return ref.scatter_update(IndexedSlices(updates, indices), use_locking, name)
+
+
+def scatter_add(
+    ref: Any, indices: Any, updates: Any, use_locking: bool = False, name: str | None = None
+) -> Tensor:
+    return ref.scatter_add(IndexedSlices(updates, indices), use_locking, name)
+
+
+def scatter_sub(
+    ref: Any, indices: Any, updates: Any, use_locking: bool = False, name: str | None = None
+) -> Tensor:
+    return ref.scatter_sub(IndexedSlices(updates, indices), use_locking, name)
+
+
+def scatter_nd_update(
+    ref: Any, indices: Any, updates: Any, use_locking: bool = True, name: str | None = None
+) -> Tensor:
+    return ref.scatter_nd_update(indices, updates, name)

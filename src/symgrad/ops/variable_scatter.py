@@ -1,5 +1,5 @@
 """Row updates of a Variable: ``ResourceScatterAdd``, ``ResourceScatterSub``,
-``ResourceScatterUpdate`` -- how sparse (IndexedSlices) gradients are applied -- and
+``ResourceScatterUpdate``, ``ResourceScatterMax``/``Min``/``Mul`` -- how sparse (IndexedSlices) gradients are applied -- and
 ``Unique``, with which optimizers sum the rows of duplicate indices first.
 
 Each op writes only the rows named by ``indices`` (a duplicate index is applied once per
@@ -29,6 +29,17 @@ _MODES = {
     "ResourceScatterAdd": "add",
     "ResourceScatterSub": "sub",
     "ResourceScatterUpdate": "update",
+    "ResourceScatterMax": "max",
+    "ResourceScatterMin": "min",
+    "ResourceScatterMul": "mul",
+}
+# The modes that fold each row in with a ufunc (duplicates fold in turn, as TF's kernels).
+_UFUNCS = {
+    "add": np.add,
+    "sub": np.subtract,
+    "max": np.maximum,
+    "min": np.minimum,
+    "mul": np.multiply,
 }
 
 
@@ -64,12 +75,10 @@ def _scatter_kernel(op_type: str) -> Any:
         variables_mod._remember(var)
         new = old if variables_mod._unshared(old) else old.copy()
         updates = updates.reshape(idx.shape + old.shape[1:])
-        if mode == "add":
-            np.add.at(new, idx, updates)
-        elif mode == "sub":
-            np.subtract.at(new, idx, updates)
-        else:
+        if mode == "update":
             new[idx] = updates
+        else:
+            _UFUNCS[mode].at(new, idx, updates)
         var._value = new
         var._version += 1
         return new

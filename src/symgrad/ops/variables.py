@@ -535,6 +535,23 @@ class Variable:
         """Set the rows of this variable named by an IndexedSlices."""
         return variable_scatter.scatter(self, sparse_delta, "ResourceScatterUpdate", name)
 
+    def scatter_max(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> Any:
+        """Each row named by an IndexedSlices becomes the maximum of it and the update."""
+        return variable_scatter.scatter(self, sparse_delta, "ResourceScatterMax", name)
+
+    def scatter_min(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> Any:
+        return variable_scatter.scatter(self, sparse_delta, "ResourceScatterMin", name)
+
+    def scatter_mul(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> Any:
+        return variable_scatter.scatter(self, sparse_delta, "ResourceScatterMul", name)
+
+    def __int__(self) -> int:
+        """``int(v)`` of a scalar variable: its current value (TF's, through a read)."""
+        return int(self.value())
+
+    def __float__(self) -> float:
+        return float(self.value())
+
     def scatter_nd_update(self, indices: Any, updates: Any, name: Any = None) -> Any:
         """Set the slices at nd-``indices`` (tf.tensor_scatter_nd_update, assigned)."""
         return variable_scatter.scatter_nd(self, indices, updates, "update", name)
