@@ -1,6 +1,7 @@
 """Row updates of a Variable: ``ResourceScatterAdd``, ``ResourceScatterSub``,
 ``ResourceScatterUpdate`` -- how sparse (IndexedSlices) gradients are applied --,
-``ResourceScatterMax``/``Min``/``Mul`` (``Variable.scatter_max`` ...) and ``Unique``, with which optimizers sum the rows of duplicate indices first.
+``ResourceScatterMax``/``Min``/``Mul`` (``Variable.scatter_max`` ...) and ``Unique``,
+with which optimizers sum the rows of duplicate indices first.
 
 Each op writes only the rows named by ``indices`` (a duplicate index is applied once per
 occurrence, in order, as TF's CPU kernels do) and outputs the variable's new value.  Like
