@@ -127,8 +127,8 @@ def wrong_kinds() -> dict[str, str]:
     wrong = {}
     for path, obj in api.walk().items():
         k, r = api.kind(path), api.rest(path)
-        if k == api.TF2 and not has(path):
-            wrong[path] = "listed as TF 2.21's, but TF has no such name"
+        if k == api.TF2 and not (has(path) and has("tf." + r)):
+            wrong[path] = "listed as TF 2.21's, but TF 2.21 has no tf." + r
         elif k == api.TF1 and (has("tf." + r) or not has("tf.compat.v1." + r)):
             wrong[path] = "listed as TF1-only, but TF has tf." + r
         elif k == api.SYMGRAD and has(path) and not isinstance(obj, types.ModuleType):

@@ -83,7 +83,9 @@ from ..graph import name_scope as name_scope
 from ..ops.boolean_mask import boolean_mask_v1 as boolean_mask  # noqa: F401
 from ..variable_scope import AUTO_REUSE, GraphKeys, get_variable, variable_scope  # noqa: F401
 from . import v1_linalg as linalg  # noqa: F401
+from . import v1_losses as losses  # noqa: F401
 from . import v1_math as math  # noqa: F401
+from . import v1_metrics as metrics  # noqa: F401
 from . import v1_nn as nn  # noqa: F401
 from . import v1_random as random  # noqa: F401
 
@@ -100,6 +102,8 @@ from .v1_ops import (  # noqa: F401
     gather,
     gather_nd,
     global_variables,
+    local_variables,
+    local_variables_initializer,
     norm,
     ones_like,
     pad,

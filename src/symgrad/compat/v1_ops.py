@@ -7,7 +7,6 @@ by keyword to the one implementation, so a positional TF1 call means what it mea
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +25,7 @@ from ..ops import statistics as _stats
 from ..ops import variables as _vars
 from ..ops import while_loop as _while
 from ..ops.bincount import bincount as _bincount
+from ..variable_scope import GraphKeys, get_collection
 from ._args import one_of
 
 
@@ -216,16 +216,23 @@ def zeros_like(
 
 
 def global_variables(scope: str | None = None) -> list[Any]:
-    """The graph's global variables whose name matches ``scope`` (``re.match``)."""
-    return _scoped(_vars.global_variables(), scope)
+    """The graph's global variables (not the local ones, as metrics make) whose name
+    matches ``scope`` (``re.match``)."""
+    return get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
 
 
 def trainable_variables(scope: str | None = None) -> list[Any]:
-    return _scoped(_vars.trainable_variables(), scope)
+    return get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
 
 
-def _scoped(variables: list[Any], scope: str | None) -> list[Any]:
-    return [v for v in variables if scope is None or re.match(scope, v.name)]
+def local_variables(scope: str | None = None) -> list[Any]:
+    """The graph's local variables (``LOCAL_VARIABLES``: the metrics' running state)."""
+    return get_collection(GraphKeys.LOCAL_VARIABLES, scope)
+
+
+def local_variables_initializer() -> Any:
+    """One op that initializes every local variable (a NoOp when there is none)."""
+    return _vars.variables_initializer(local_variables())
 
 
 def while_loop(
