@@ -81,6 +81,7 @@ from ..autodiff.gradients import gradients as gradients
 from ..autodiff.jacobians import hessians as hessians
 from ..graph import name_scope as name_scope
 from ..ops.boolean_mask import boolean_mask_v1 as boolean_mask  # noqa: F401
+from ..train.moving_averages import moving_average_variables  # noqa: F401
 from ..variable_scope import AUTO_REUSE, GraphKeys, get_variable, variable_scope  # noqa: F401
 from . import v1_linalg as linalg  # noqa: F401
 from . import v1_losses as losses  # noqa: F401

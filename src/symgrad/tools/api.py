@@ -99,23 +99,23 @@ TF1_ONLY = frozenset(
     losses.sparse_softmax_cross_entropy matrix_band_part matrix_determinant matrix_diag
     matrix_diag_part matrix_inverse matrix_set_diag matrix_solve matrix_solve_ls
     matrix_transpose matrix_triangular_solve metrics.accuracy metrics.auc metrics.mean
-    mod multinomial nn.conv2d_backprop_filter nn.conv2d_backprop_input
-    nn.conv3d_backprop_filter_v2 nn.depthwise_conv2d_native nn.fused_batch_norm
-    nn.xw_plus_b NoGradient NotDifferentiable placeholder placeholder_with_default
-    polygamma qr random.get_seed random.multinomial random.set_random_seed
-    random.stateless_multinomial random_normal random_shuffle random_uniform real
-    reciprocal reset_default_graph reverse_v2 rint rsqrt scatter_add scatter_nd_update
-    scatter_sub scatter_update segment_max segment_mean segment_min segment_prod
-    segment_sum self_adjoint_eig self_adjoint_eigvals Session set_random_seed
-    squared_difference svd test.compute_gradient_error trace train.AdagradOptimizer
-    train.AdamOptimizer train.create_global_step train.exponential_decay
-    train.get_global_step train.get_or_create_global_step train.global_step
-    train.GradientDescentOptimizer train.MomentumOptimizer train.Optimizer
-    train.piecewise_constant train.RMSPropOptimizer train.Saver trainable_variables
-    truncated_normal truncated_normal_initializer unsorted_segment_max
-    unsorted_segment_mean unsorted_segment_min unsorted_segment_prod
-    unsorted_segment_sqrt_n unsorted_segment_sum variable_scope variables_initializer
-    VariableScope variance_scaling_initializer zeta""".split()
+    mod moving_average_variables multinomial nn.conv2d_backprop_filter
+    nn.conv2d_backprop_input nn.conv3d_backprop_filter_v2 nn.depthwise_conv2d_native
+    nn.fused_batch_norm nn.xw_plus_b NoGradient NotDifferentiable placeholder
+    placeholder_with_default polygamma qr random.get_seed random.multinomial
+    random.set_random_seed random.stateless_multinomial random_normal random_shuffle
+    random_uniform real reciprocal reset_default_graph reverse_v2 rint rsqrt scatter_add
+    scatter_nd_update scatter_sub scatter_update segment_max segment_mean segment_min
+    segment_prod segment_sum self_adjoint_eig self_adjoint_eigvals Session
+    set_random_seed squared_difference svd test.compute_gradient_error trace
+    train.AdagradOptimizer train.AdamOptimizer train.create_global_step
+    train.exponential_decay train.get_global_step train.get_or_create_global_step
+    train.global_step train.GradientDescentOptimizer train.MomentumOptimizer
+    train.Optimizer train.piecewise_constant train.RMSPropOptimizer train.Saver
+    trainable_variables truncated_normal truncated_normal_initializer
+    unsorted_segment_max unsorted_segment_mean unsorted_segment_min
+    unsorted_segment_prod unsorted_segment_sqrt_n unsorted_segment_sum variable_scope
+    variables_initializer VariableScope variance_scaling_initializer zeta""".split()
 )
 
 

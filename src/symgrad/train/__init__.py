@@ -14,6 +14,7 @@ from .checkpoint_format import (
     list_variables,
     load_variable,
 )
+from .moving_averages import ExponentialMovingAverage
 from .optimizer_v1 import Optimizer
 from .optimizers_v1 import (
     AdagradOptimizer,
@@ -39,6 +40,7 @@ __all__ = [
     "CheckpointFormatError",
     "CheckpointLoadStatus",
     "CheckpointManager",
+    "ExponentialMovingAverage",
     "GradientDescentOptimizer",
     "MomentumOptimizer",
     "Optimizer",
