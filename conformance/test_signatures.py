@@ -18,7 +18,8 @@ _INTERNAL = "made by symgrad (tf.as_dtype, ops, the default graph), not by user 
 _RAISED = "raised by symgrad with (message, op); TF's take (node_def, op, message)"
 _KERAS = (
     "Keras 3's optimizer takes the base keywords (weight_decay, clipnorm, ..., name) "
-    "explicitly; symgrad's pass them through **kwargs to the same base class"
+    "explicitly; symgrad's pass them through **kwargs to the same base class (a positional "
+    "one is a TypeError, not a silent change of meaning)"
 )
 _DISPATCH = "TF's is (*inputs, **kwargs) and accepts only the keywords symgrad names"
 
@@ -47,12 +48,14 @@ ALLOWED: dict[str, str] = {
 
 
 def _allowed(path: str) -> str | None:
-    """The reason a path may differ: its own entry, or its tf.compat.v1 / tf.optimizers
-    twin's (the same object reached by another path)."""
-    for prefix, twin in (("tf.compat.v1.", "tf."), ("tf.optimizers.", "tf.keras.optimizers.")):
-        if path not in ALLOWED and path.startswith(prefix):
-            return ALLOWED.get(twin + path[len(prefix) :])
-    return ALLOWED.get(path)
+    """The reason a path may differ: its own entry, or its tf.compat.v1 / v2 /
+    tf.optimizers twin's (the same object reached by another path)."""
+    if path in ALLOWED:
+        return ALLOWED[path]
+    twin = "tf." + api.rest(path)
+    if twin.startswith("tf.optimizers."):
+        twin = "tf.keras." + twin[len("tf.") :]
+    return ALLOWED.get(twin)
 
 
 def test_every_name_has_tensorflows_signature() -> None:

@@ -74,7 +74,7 @@ TF_NAMESPACES = frozenset(
     special strings summary sysconfig test train types utils v1 v2 version xla""".split()
 )
 # Namespaces a walk does not enter again (TF's own cycles: tf.compat.v1.compat ...).
-_SKIP = ("tf.compat.v1.compat", "tf.compat.v2.compat", "tf.compat.v1.keras", "tf.compat.v2")
+_SKIP = ("tf.compat.v1.compat", "tf.compat.v2.compat", "tf.compat.v1.keras")
 START, END = "<!-- api:start -->", "<!-- api:end -->"
 TF2, TF1, SYMGRAD = "TF 2.21", "TF1-only", "symgrad's own"
 
@@ -162,6 +162,8 @@ def _names(ns: Any) -> set[str]:
         names -= set(getattr(ns, "_NOT_INHERITED", ()))
         if fallback_name == "symgrad":
             names -= OWN
+        if getattr(ns, "_TF2_ONLY", False):
+            names -= TF1_ONLY
     return names
 
 

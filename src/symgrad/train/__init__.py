@@ -1,8 +1,8 @@
 """``tf.train`` and ``tf.compat.v1.train``: optimizers, the global step, learning rate
 decays, checkpoints and the Saver (re-exports only).
 
-symgrad has one namespace for TF1 and TF2, so the TF1 optimizers
-(``GradientDescentOptimizer`` ...) are here beside TF2's ``Checkpoint``.
+TF1-only names that conflict with nothing stay beside TF2's: the TF1 optimizers
+(``GradientDescentOptimizer`` ...) are here beside ``Checkpoint``.
 """
 
 from __future__ import annotations
