@@ -68,3 +68,13 @@ def test_tf2_only_and_tf1_only_names_where_tf_has_them() -> None:
     assert tf.compat.v1.placeholder is tf.placeholder  # TF1-only, no TF2 conflict: kept
     assert tf.compat.v1.random_normal_initializer().stddev == 1.0  # TF1's default
     assert tf.random_normal_initializer().stddev == 0.05  # TF2's
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["math.foo", "linalg.foo", "random.gamma", "nn.ctc_loss", "test.foo", "dtypes.bfloat16"],
+)
+def test_every_namespace_names_what_it_lacks(path: str) -> None:
+    ns, name = path.split(".")
+    with pytest.raises(AttributeError, match=f"TensorFlow API tf.{ns}.{name} yet.*README.md"):
+        getattr(getattr(tf, ns), name)

@@ -7,6 +7,9 @@ was, for memory-bound training (see ``docs/semantics.md``).
 
 from __future__ import annotations
 
+from . import _missing
 from .ops.variables import atomic_runs_enabled, set_atomic_runs
 
 __all__ = ["atomic_runs_enabled", "set_atomic_runs"]
+
+__getattr__ = _missing.module_getattr("tf.config")

@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from . import _missing
+
 
 class DType:
     """A tensor element type: ``symgrad.float32`` and friends.
@@ -165,3 +167,5 @@ __all__ = [
     "uint32",
     "uint64",
 ]
+
+__getattr__ = _missing.module_getattr("tf.dtypes")
