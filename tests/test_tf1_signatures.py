@@ -78,3 +78,11 @@ def test_every_namespace_names_what_it_lacks(path: str) -> None:
     ns, name = path.split(".")
     with pytest.raises(AttributeError, match=f"TensorFlow API tf.{ns}.{name} yet.*README.md"):
         getattr(getattr(tf, ns), name)
+
+
+def test_tf1_cross_entropies_need_both_arguments() -> None:
+    nn = tf.compat.v1.nn
+    with pytest.raises(ValueError, match="Both `labels` and `logits` must be provided for soft"):
+        nn.softmax_cross_entropy_with_logits([0.0, 1.0])
+    with pytest.raises(ValueError, match="must be provided for sparse_softmax_cross_entropy"):
+        nn.sparse_softmax_cross_entropy_with_logits([0])

@@ -71,6 +71,7 @@ def softmax_cross_entropy_with_logits(
     """TF1's (deprecated) form; as TF, the gradient does not flow into ``labels``."""
     from ..ops.core import stop_gradient
 
+    _both(labels, logits, "softmax_cross_entropy_with_logits")
     return softmax_cross_entropy_with_logits_v2(stop_gradient(labels), logits, axis, name, dim)
 
 
@@ -87,7 +88,17 @@ def softmax_cross_entropy_with_logits_v2(
 def sparse_softmax_cross_entropy_with_logits(
     labels: Any = None, logits: Any = None, name: str | None = None
 ) -> Tensor:
+    _both(labels, logits, "sparse_softmax_cross_entropy_with_logits")
     return _ops_nn.sparse_softmax_cross_entropy_with_logits(labels, logits, name=name)
+
+
+def _both(labels: Any, logits: Any, what: str) -> None:
+    """TF1's defaults are None so that both must be named; TF's error when one is not."""
+    if labels is None or logits is None:
+        raise ValueError(
+            f"Both `labels` and `logits` must be provided for {what}"
+            f"Received: labels={labels} and logits={logits}"
+        )
 
 
 def in_top_k(predictions: Any, targets: Any, k: Any, name: str | None = None) -> Tensor:
