@@ -231,7 +231,7 @@ def markdown() -> str:
             names = groups[ns]
             lines.append(f"| `{ns}` ({len(names)}) | {', '.join(names)} |")
         lines.append("")
-    lines.append("`tf.compat.v2` is `tf`.")
+    lines.append("`tf.compat.v2` is `tf` without the TF1-only names (its names are walked too).")
     return "\n".join([*lines, "", END])
 
 
