@@ -130,6 +130,19 @@ def _shapes(tf: Any) -> list[Any]:
     ]
 
 
+def _names_third(tf: Any) -> list[Any]:
+    """TF1 puts ``name`` earlier than TF2: a string third/fourth is the name, not data."""
+    v1, x = tf.compat.v1, tf.constant(X)
+    params = tf.constant(X * 10.0)
+    return [
+        v1.argmax(x, 1, "am"),
+        v1.gather_nd(x, [[0, 1], [2, 3]], "g"),
+        v1.gather(x, [1], None, "g", 1),
+        v1.nn.embedding_lookup(params, [2, 0], "mod", "e", True, 1.0),  # max_norm sixth
+        tf.constant_initializer([1.0, 2.0, 3.0], False)([3]),  # support_partition second
+    ]
+
+
 def _while_loop(tf: Any) -> list[Any]:
     def loop() -> Any:
         return tf.compat.v1.while_loop(lambda i: i < 5, lambda i: [i + 2], [tf.constant(0)])
@@ -176,6 +189,7 @@ CALLS: dict[str, Callable[[Any], list[Any]]] = {
     "reductions": _reductions,
     "softmaxes": _softmaxes,
     "shapes": _shapes,
+    "names_third": _names_third,
     "while_loop": _while_loop,
     "pools": _pools,
     "in_top_k": _in_top_k,

@@ -340,6 +340,19 @@ EXPECTED = {
         array(1.0),
         array(1.0),
     ],
+    "names_third": [
+        array([1, 2, 3]),
+        array([1.4781746, 1.4484867], dtype=float32),
+        array([[1.4781746], [0.46731204], [-1.0402876]], dtype=float32),
+        array(
+            [
+                [-0.56246793, -0.44343242, 0.32523263, 0.61743116],
+                [0.07576016, 0.747824, 0.32432395, -0.5743115],
+            ],
+            dtype=float32,
+        ),
+        array([1.0, 2.0, 3.0], dtype=float32),
+    ],
     "while_loop": [array([6], dtype=int32), array(True), array(6, dtype=int32), array(False)],
     "pools": [
         array(
