@@ -168,6 +168,9 @@ def _scatter_variable(tf: Any, x: Any) -> Any:
     v.scatter_update(tf.IndexedSlices(x[:2], [3, 0]))
     v.scatter_add(tf.IndexedSlices(x, [0, 1, 0]))
     v.scatter_sub(tf.IndexedSlices(x[2:] * 2.0, [2]))
+    v.scatter_max(tf.IndexedSlices(x[1:] * 3.0, [1, 1]))
+    v.scatter_min(tf.IndexedSlices(x[:1] - 1.0, [3]))
+    v.scatter_mul(tf.IndexedSlices(x[:2], [2, 2]))
     return v.read_value()
 
 
@@ -372,11 +375,20 @@ SHAPE = {
     "scatter_nd": Call(
         lambda tf, i, u: tf.scatter_nd(i, u, [4, 3]), [("i4", (5, 1)), ("n", (5, 3))], diff=[1]
     ),
+    "boolean_mask": Call(
+        lambda tf, x: [  # the reshapes give the graph build its static shapes
+            tf.reshape(tf.boolean_mask(x, [[True, False, True], [False, False, True]]), [3, 4]),
+            tf.reshape(tf.boolean_mask(x, [True, False, True, True], axis=2), [2, 3, 3]),
+        ],
+        [("n", (2, 3, 4))],
+    ),
     "tensor_scatter_nd": Call(
         lambda tf, x, u: [
             tf.tensor_scatter_nd_update(x, [[3], [0]], u),
             tf.tensor_scatter_nd_add(x, [[1], [1]], u * u),
             tf.tensor_scatter_nd_sub(x, [[2, 1], [0, 2]], u[:, 0]),
+            tf.tensor_scatter_nd_max(x, [[3], [0], [3]], tf.concat([u, u[:1]], 0)),
+            tf.tensor_scatter_nd_min(x, [[2, 1], [0, 2]], u[:, 1]),
         ],
         [("n", (4, 3)), ("n", (2, 3))],
     ),

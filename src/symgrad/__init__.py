@@ -6,13 +6,15 @@
 
 from __future__ import annotations
 
-from . import compat, config, dtypes, errors, math, nn, op_registry, ops, random
+from . import _missing, compat, config, dtypes, errors, math, nn, op_registry, ops, random
 from . import linalg as linalg
 from . import testing as test
 from .autodiff.custom_gradient import custom_gradient
 from .autodiff.forward import ForwardAccumulator
-from .autodiff.gradients import AggregationMethod, UnconnectedGradients, gradients
-from .autodiff.jacobians import hessian_vector_product, hessians
+from .autodiff.gradients import AggregationMethod, UnconnectedGradients
+from .autodiff.gradients import gradients_v2 as gradients
+from .autodiff.jacobians import hessian_vector_product
+from .autodiff.jacobians import hessians_v2 as hessians
 from .autodiff.tape import GradientTape
 from .context import default_graph_stack, init_scope, inside_function
 from .dtypes import (
@@ -51,9 +53,9 @@ from .graph import (
     executing_eagerly,
     get_default_graph,
     get_default_session,
-    name_scope,
     reset_default_graph,
 )
+from .graph import name_scope_v2 as name_scope
 from .op_registry import register_op
 from .ops.array import (
     broadcast_to,
@@ -75,6 +77,7 @@ from .ops.array import (
     zeros,
     zeros_like,
 )
+from .ops.boolean_mask import boolean_mask
 from .ops.case import case
 from .ops.complex import angle, complex, conj, imag, real
 from .ops.cond import cond, switch_case
@@ -169,10 +172,8 @@ from .ops.variables import (
     assign,
     assign_add,
     assign_sub,
-    global_variables,
     global_variables_initializer,
     initialize_all_variables,
-    trainable_variables,
     variables_initializer,
 )
 from .ops.while_loop import while_loop
@@ -193,16 +194,17 @@ from .clip_ops import (
     global_norm,
 )
 from .indexed_slices import IndexedSlices
-from .init_ops import (
-    constant_initializer,
+from .init_ops import (  # TF1-only names (TF2 has them under compat.v1 only)
     glorot_normal_initializer,
     glorot_uniform_initializer,
-    initializers,
+    truncated_normal_initializer,
+    variance_scaling_initializer,
+)
+from .init_ops_v2 import (  # TF2's (compat.v1 has TF1's)
+    constant_initializer,
     ones_initializer,
     random_normal_initializer,
     random_uniform_initializer,
-    truncated_normal_initializer,
-    variance_scaling_initializer,
     zeros_initializer,
 )
 from .module import Module
@@ -228,6 +230,12 @@ from . import autograph
 # Gradient helpers real code calls (issue 17, point 7).
 from .autodiff.helpers import grad_pass_through, recompute_grad
 
+# TF1-only names take TF1's signature (tf.compat.v1's).
+from .compat.v1_ops import global_variables, trainable_variables
+
+# TF2's names for tf.Variable's distribution arguments; tf.optimizers is tf.keras.optimizers.
+from .keras import optimizers
+
 # tf.Assert: a run-time check in a graph (tf.case's checks use it).
 from .ops.assertion import Assert
 
@@ -239,13 +247,18 @@ from .ops.rounding import floor, round, scalar_mul
 # tf.tensor_scatter_nd_update/add/sub (session 6).
 from .ops.tensor_scatter import (
     tensor_scatter_nd_add,
+    tensor_scatter_nd_max,
+    tensor_scatter_nd_min,
     tensor_scatter_nd_sub,
     tensor_scatter_nd_update,
 )
 from .ops.vectorized_map import vectorized_map
+from .variable_enums import VariableAggregation, VariableSynchronization
 
 newaxis = None
 __version__ = "0.1.0"
+
+__getattr__ = _missing.module_getattr("tf")
 
 # The op types symgrad itself ships (user-declared ops are registered later).
 op_registry.BUILTIN_OPS = frozenset(op_registry.OPS)

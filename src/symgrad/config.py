@@ -12,7 +12,7 @@ does the same from the start.
 
 from __future__ import annotations
 
-from . import refcounts
+from . import _missing, refcounts
 from .ops.variables import atomic_runs_enabled, set_atomic_runs
 
 __all__ = [
@@ -32,3 +32,6 @@ def set_refcount_checks(enabled: bool) -> None:
 def refcount_checks_enabled() -> bool:
     """Whether reference counts decide (switched on, and the import-time checks passed)."""
     return refcounts.enabled()
+
+
+__getattr__ = _missing.module_getattr("tf.config")

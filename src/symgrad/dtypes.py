@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from . import _missing
+
 
 class DType:
     """A tensor element type: ``symgrad.float32`` and friends.
@@ -117,8 +119,9 @@ _BY_NAME.update(
 )
 
 
-def as_dtype(value: DType | str | type | np.dtype[Any]) -> DType:
+def as_dtype(type_value: DType | str | type | np.dtype[Any]) -> DType:
     """Convert a DType, a TF dtype name, or a NumPy dtype/type to a DType."""
+    value = type_value
     if isinstance(value, DType):
         return value
     if isinstance(value, str):
@@ -143,3 +146,26 @@ def as_dtype(value: DType | str | type | np.dtype[Any]) -> DType:
         f"Cannot convert {value!r} to a dtype: {key} is not supported "
         f"(supported: {', '.join(d.name for d in ALL)})"
     )
+
+
+# tf.dtypes's names symgrad has (``bool_`` is ``tf.bool``; ``ALL`` is symgrad's own list).
+__all__ = [
+    "DType",
+    "as_dtype",
+    "complex64",
+    "complex128",
+    "double",
+    "float16",
+    "float32",
+    "float64",
+    "half",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint32",
+    "uint64",
+]
+
+__getattr__ = _missing.module_getattr("tf.dtypes")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from . import _missing
+
 
 class OpError(Exception):
     """An error raised while running an op; ``.op`` is the Operation when known."""
@@ -38,3 +40,6 @@ class OutOfRangeError(OpError):
 
 class InaccessibleTensorError(ValueError):
     """A tensor of a finished inner graph (a loop body, a branch) used outside it."""
+
+
+__getattr__ = _missing.module_getattr("tf.errors")

@@ -7,6 +7,7 @@ eigenvalues or singular values coincide.
 
 from __future__ import annotations
 
+from . import _missing
 from .clip_ops import global_norm
 from .ops.contraction import einsum, tensordot
 from .ops.linalg import adjoint, band_part, matrix_transpose
@@ -67,3 +68,5 @@ from .ops.tensor_diag import tensor_diag, tensor_diag_part
 
 __all__ += ["l2_normalize", "tensor_diag", "tensor_diag_part"]
 __all__ += ["matvec"]
+
+__getattr__ = _missing.module_getattr("tf.linalg")

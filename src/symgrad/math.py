@@ -7,6 +7,7 @@ and under ``tf.compat.v1`` (see ``symgrad.compat.v1``).
 
 from __future__ import annotations
 
+from . import _missing
 from .ops.array import invert_permutation
 from .ops.bincount import bincount
 from .ops.complex import angle, conj, imag, real
@@ -231,3 +232,5 @@ __all__ += [
     "scalar_mul",
     "zero_fraction",
 ]
+
+__getattr__ = _missing.module_getattr("tf.math")

@@ -1,36 +1,37 @@
-"""``tf.nn``: the neural-network functions under their TensorFlow names (re-exports only).
+"""``tf.nn``: the neural-network functions under their TensorFlow names.
 
-``tf.compat.v1.nn`` is this namespace too (symgrad's compat.v1 is its one namespace), so
-the names TF exports only there live here as well: xw_plus_b, fused_batch_norm,
-depthwise_conv2d_native, conv2d_backprop_input, conv2d_backprop_filter and
-conv3d_backprop_filter_v2.
+The functions whose arguments TF2 changed are defined at the end with TF2's signatures
+(forwarding by keyword to the implementation); ``tf.compat.v1.nn`` has TF1's
+(:mod:`symgrad.compat.v1_nn`).  TF1-only names with no TF2 conflict stay here too:
+xw_plus_b, fused_batch_norm, depthwise_conv2d_native, conv2d_backprop_input,
+conv2d_backprop_filter and conv3d_backprop_filter_v2.
 """
 
 from __future__ import annotations
 
-from .embedding_ops import embedding_lookup
+from typing import Any
+
+from . import _missing
+from . import embedding_ops as _embedding
+from .graph import Tensor
+from .ops import conv_api as _conv
+from .ops import dropout as _dropout
+from .ops import losses as _losses
+from .ops import normalization as _norm
+from .ops import pooling as _pool
 from .ops.activations import elu, gelu, leaky_relu, relu6, selu, silu, swish
 from .ops.bias import bias_add, xw_plus_b
 from .ops.conv_api import (
-    conv1d,
     conv1d_transpose,
-    conv2d,
     conv2d_backprop_filter,
     conv2d_backprop_input,
-    conv2d_transpose,
-    conv3d,
     conv3d_backprop_filter_v2,
-    conv3d_transpose,
     conv_transpose,
-    convolution,
-    depthwise_conv2d,
     depthwise_conv2d_backprop_filter,
     depthwise_conv2d_backprop_input,
     depthwise_conv2d_native,
-    separable_conv2d,
 )
-from .ops.dropout import dropout
-from .ops.losses import sigmoid_cross_entropy_with_logits, weighted_cross_entropy_with_logits
+from .ops.losses import sigmoid_cross_entropy_with_logits
 from .ops.math import sigmoid, tanh
 from .ops.nn import (
     l2_loss,
@@ -41,13 +42,11 @@ from .ops.nn import (
     softplus,
     sparse_softmax_cross_entropy_with_logits,
 )
-from .ops.normalization import batch_normalization, fused_batch_norm, l2_normalize, moments
+from .ops.normalization import batch_normalization, fused_batch_norm, l2_normalize
 from .ops.pooling import (
-    avg_pool,
     avg_pool1d,
     avg_pool2d,
     avg_pool3d,
-    max_pool,
     max_pool1d,
     max_pool2d,
     max_pool3d,
@@ -112,3 +111,163 @@ from .ops.safe_math import softsign
 from .ops.sorting import top_k
 
 __all__ += ["in_top_k", "softsign", "top_k", "zero_fraction"]
+
+
+# TF2's signatures for the functions whose TF1 arguments differ (tf.compat.v1.nn has TF1's).
+
+
+def dropout(
+    x: Any, rate: Any, noise_shape: Any = None, seed: int | None = None, name: str | None = None
+) -> Tensor:
+    """Zero each entry with probability ``rate``, scale the rest by 1 / (1 - rate)."""
+    return _dropout.dropout(x, rate=rate, noise_shape=noise_shape, seed=seed, name=name)
+
+
+def moments(
+    x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: str | None = None
+) -> tuple[Tensor, Tensor]:
+    return _norm.moments(x, axes, shift=shift, keepdims=keepdims, name=name)
+
+
+def max_pool(
+    input: Any,
+    ksize: Any,
+    strides: Any,
+    padding: Any,
+    data_format: str | None = None,
+    name: str | None = None,
+) -> Tensor:
+    return _pool.max_pool(input, ksize, strides, padding, data_format, name)
+
+
+def avg_pool(
+    input: Any,
+    ksize: Any,
+    strides: Any,
+    padding: Any,
+    data_format: str | None = None,
+    name: str | None = None,
+) -> Tensor:
+    return _pool.avg_pool(input, ksize, strides, padding, data_format, name)
+
+
+def conv1d(
+    input: Any,
+    filters: Any,
+    stride: Any,
+    padding: Any,
+    data_format: str = "NWC",
+    dilations: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    return _conv.conv1d(input, filters, stride, padding, data_format, dilations, name)
+
+
+def conv2d(
+    input: Any,
+    filters: Any,
+    strides: Any,
+    padding: Any,
+    data_format: str = "NHWC",
+    dilations: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    return _conv.conv2d(input, filters, strides, padding, data_format, dilations, name)
+
+
+def conv3d(
+    input: Any,
+    filters: Any,
+    strides: Any,
+    padding: Any,
+    data_format: str = "NDHWC",
+    dilations: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    return _conv.conv3d(input, filters, strides, padding, data_format, dilations, name)
+
+
+def convolution(
+    input: Any,
+    filters: Any,
+    strides: Any = None,
+    padding: str = "VALID",
+    data_format: str | None = None,
+    dilations: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    return _conv.convolution(input, filters, strides, padding, data_format, dilations, name)
+
+
+def conv2d_transpose(
+    input: Any,
+    filters: Any,
+    output_shape: Any,
+    strides: Any,
+    padding: str = "SAME",
+    data_format: str = "NHWC",
+    dilations: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    return _conv.conv2d_transpose(
+        input, filters, output_shape, strides, padding, data_format, dilations, name
+    )
+
+
+def conv3d_transpose(
+    input: Any,
+    filters: Any,
+    output_shape: Any,
+    strides: Any,
+    padding: str = "SAME",
+    data_format: str = "NDHWC",
+    dilations: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    return _conv.conv3d_transpose(
+        input, filters, output_shape, strides, padding, data_format, dilations, name
+    )
+
+
+def depthwise_conv2d(
+    input: Any,
+    filter: Any,
+    strides: Any,
+    padding: Any,
+    data_format: str | None = None,
+    dilations: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    return _conv.depthwise_conv2d(input, filter, strides, padding, data_format, dilations, name)
+
+
+def separable_conv2d(
+    input: Any,
+    depthwise_filter: Any,
+    pointwise_filter: Any,
+    strides: Any,
+    padding: Any,
+    data_format: str | None = None,
+    dilations: Any = None,
+    name: str | None = None,
+) -> Tensor:
+    return _conv.separable_conv2d(
+        input, depthwise_filter, pointwise_filter, strides, padding, data_format, dilations, name
+    )
+
+
+def embedding_lookup(
+    params: Any, ids: Any, max_norm: Any = None, name: str | None = None
+) -> Tensor:
+    return _embedding.embedding_lookup(params, ids, max_norm=max_norm, name=name)
+
+
+def weighted_cross_entropy_with_logits(
+    labels: Any, logits: Any, pos_weight: Any, name: str | None = None
+) -> Tensor:
+    return _losses.weighted_cross_entropy_with_logits(
+        labels=labels, logits=logits, pos_weight=pos_weight, name=name
+    )
+
+
+__getattr__ = _missing.module_getattr("tf.nn")

@@ -9,8 +9,8 @@ Re-exports only; the ops are in :mod:`symgrad.ops.random` (seeds, stateful ops),
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import Any
 
+from . import _missing
 from .ops.random import (
     categorical,
     get_seed,
@@ -75,8 +75,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    raise AttributeError(
-        f"module 'symgrad.random' has no attribute '{name}' (symgrad does not "
-        "implement tf.random." + name + "; it has " + ", ".join(__all__) + ")"
-    )
+__getattr__ = _missing.module_getattr("tf.random")

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _missing
 from . import dtypes as dt
 from .autodiff.gradients import gradients
 from .autodiff.tape import GradientTape
@@ -552,3 +553,6 @@ def _inner(a: np.ndarray, b: np.ndarray) -> float:
 
 def _label(fn: Any) -> str:
     return getattr(fn, "__name__", None) or repr(fn)
+
+
+__getattr__ = _missing.module_getattr("tf.test")

@@ -29,6 +29,7 @@ from .init_ops import Initializer, glorot_uniform_initializer, zeros_initializer
 from .ops.core import convert_to_tensor
 from .ops.variables import Variable
 from .shapes import TensorShape, as_shape
+from .variable_enums import VariableAggregation, VariableSynchronization
 
 
 class _ReuseMode:
@@ -233,7 +234,7 @@ def _truthy(reuse: Any) -> bool:
 
 @contextlib.contextmanager
 def variable_scope(
-    name_or_scope: Any = None,
+    name_or_scope: Any,
     default_name: str | None = None,
     values: Any = None,
     initializer: Any = None,
@@ -364,8 +365,8 @@ def get_variable(
     use_resource: Any = None,
     custom_getter: Any = None,
     constraint: Any = None,
-    synchronization: Any = None,
-    aggregation: Any = None,
+    synchronization: Any = VariableSynchronization.AUTO,
+    aggregation: Any = VariableAggregation.NONE,
 ) -> Variable:
     """The variable ``<scope>/name``: made on first use, shared under ``reuse``."""
     if partitioner is not None or custom_getter is not None:

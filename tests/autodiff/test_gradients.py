@@ -222,8 +222,10 @@ def test_aggregation_methods_agree_and_bad_one_errors():
     assert len(set(vals)) == 1
     with pytest.raises(ValueError, match=r"Invalid `aggregation_method` specified 7"):
         tf.gradients(y, x, aggregation_method=7)
+    assert tf.gradients(y, x, gate_gradients=True)[0].numpy() == vals[0]
+    v1 = tf.compat.v1  # TF1's signature keeps colocate_gradients_with_ops
     assert (
-        tf.gradients(y, x, gate_gradients=True, colocate_gradients_with_ops=True)[0].numpy()
+        v1.gradients(y, x, gate_gradients=True, colocate_gradients_with_ops=True)[0].numpy()
         == vals[0]
     )
 

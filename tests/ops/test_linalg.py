@@ -3056,11 +3056,14 @@ V1 = {
 
 def test_namespaces() -> None:
     for name in LINALG:
-        assert getattr(tf.linalg, name) is getattr(tf.compat.v1.linalg, name)
+        if name != "norm":  # TF1's norm has keep_dims (conformance/test_signatures.py)
+            assert getattr(tf.linalg, name) is getattr(tf.compat.v1.linalg, name)
     assert tf.norm is tf.linalg.norm and tf.eye is tf.linalg.eye
     assert tf.matmul is tf.linalg.matmul
     for v1_name, name in V1.items():
-        assert getattr(tf.compat.v1, v1_name) is getattr(tf.linalg, name), v1_name
+        if v1_name != "norm":
+            assert getattr(tf.compat.v1, v1_name) is getattr(tf.linalg, name), v1_name
+    assert tf.compat.v1.norm is tf.compat.v1.linalg.norm  # TF1's, with keep_dims
     for v1_only in ("matrix_inverse", "self_adjoint_eig", "matrix_diag", "matrix_solve_ls"):
         assert not hasattr(tf, v1_only), f"TF2 has no tf.{v1_only}"
 

@@ -490,10 +490,13 @@ def test_dropout_seeds_and_sessions():
 def test_dropout_keep_prob_noise_shape_and_rate_zero():
     x = np.ones((3, 4), np.float32)
     assert tf.nn.dropout(x, 0.0).numpy().tolist() == x.tolist()
-    y = tf.nn.dropout(x, keep_prob=0.5, noise_shape=[3, 1], seed=4).numpy()
+    # keep_prob is TF1's (tf.compat.v1.nn.dropout); TF2's tf.nn.dropout has only rate
+    y = tf.compat.v1.nn.dropout(x, keep_prob=0.5, noise_shape=[3, 1], seed=4).numpy()
     assert all(len(set(row)) == 1 for row in y)  # one draw per row, broadcast along it
     with pytest.raises(ValueError, match="Cannot specify both"):
-        tf.nn.dropout(x, 0.5, keep_prob=0.5)
+        tf.compat.v1.nn.dropout(x, 0.5, rate=0.5)
+    with pytest.raises(TypeError, match="keep_prob"):
+        tf.nn.dropout(x, keep_prob=0.5)
 
 
 # TF 2.21, x = np.arange(1, 13, dtype=np.float32).reshape(3, 4); each mask is TF's

@@ -228,3 +228,27 @@ def _as_tensor_of(graph: Graph, ys: Sequence[Tensor], t: Any, what: str) -> Any:
 def in_graph(graph: Graph) -> Any:
     """A context in which ``graph`` is the default graph (nothing to do if it is already)."""
     return contextlib.nullcontext() if get_default_graph() is graph else graph.as_default()
+
+
+def gradients_v2(
+    ys: Any,
+    xs: Any,
+    grad_ys: Any = None,
+    name: str = "gradients",
+    gate_gradients: bool = False,
+    aggregation_method: Any = None,
+    stop_gradients: Any = None,
+    unconnected_gradients: Any = UnconnectedGradients.NONE,
+) -> list[Tensor | None]:
+    """``tf.gradients``: TF2's signature (no ``colocate_gradients_with_ops``); TF1's is
+    ``tf.compat.v1.gradients`` (:func:`gradients`)."""
+    return gradients(
+        ys,
+        xs,
+        grad_ys=grad_ys,
+        name=name,
+        gate_gradients=gate_gradients,
+        aggregation_method=aggregation_method,
+        stop_gradients=stop_gradients,
+        unconnected_gradients=unconnected_gradients,
+    )

@@ -240,3 +240,16 @@ def hessian_vector_product(ys: Any, xs: Any, v: Any) -> list[Tensor | None]:
     if not products:
         return [None] * len(xs_l)
     return gradients(products, xs_l)
+
+
+def hessians_v2(
+    ys: Any,
+    xs: Any,
+    gate_gradients: bool = False,
+    aggregation_method: Any = None,
+    name: str = "hessians",
+) -> list[Tensor | None]:
+    """``tf.hessians``: TF2's signature; TF1's is ``tf.compat.v1.hessians``."""
+    return hessians(
+        ys, xs, name=name, gate_gradients=gate_gradients, aggregation_method=aggregation_method
+    )

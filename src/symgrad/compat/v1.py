@@ -1,4 +1,10 @@
-"""``tf.compat.v1``: symgrad's namespace (see :mod:`symgrad.compat`)."""
+"""``tf.compat.v1``: TF1's API.
+
+The names whose TF1 signature differs from TF2's are defined with TF1's (``v1_ops``,
+``v1_nn``, ``v1_math``, ``v1_linalg``, ``VariableV1``, TF1's initializers, gradients and
+name_scope); every other name resolves to ``tf`` (``_FALLBACK``), except the TF2-only
+names in ``_NOT_INHERITED``.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +15,6 @@ from ..graph import set_top_level_eager as _set_top_level_eager
 
 # The tf.math names TF 2 also exports at the top of tf.compat.v1 (but not of tf).
 from ..math import (  # noqa: F401
-    bincount,
     digamma,
     erfc,
     expm1,
@@ -53,7 +58,7 @@ from ..ops.linalg_solve import inv as matrix_inverse  # noqa: F401
 from ..ops.linalg_solve import solve as matrix_solve  # noqa: F401
 from ..ops.linalg_solve import triangular_solve as matrix_triangular_solve  # noqa: F401
 from ..ops.reverse import reverse as reverse_v2  # noqa: F401
-from ..ops.rounding import ceil, count_nonzero, rint  # noqa: F401  (tf.math names, issue 16)
+from ..ops.rounding import ceil, rint  # noqa: F401  (tf.math names, issue 16)
 from ..ops.tensor_diag import tensor_diag as diag  # noqa: F401  (TF1's tf.diag, issue 16)
 from ..ops.tensor_diag import tensor_diag_part as diag_part  # noqa: F401
 from ..ops.variables import assign as assign
@@ -69,10 +74,69 @@ from ..indexed_slices import (  # noqa: F401
     convert_to_tensor_or_indexed_slices,
 )
 from ..init_ops import initializers  # noqa: F401
+
+# isort: split
+# TF1's signatures where TF2 changed them (issue 23).
+from .. import init_ops as _init_v1
+from ..autodiff.gradients import gradients as gradients
+from ..autodiff.jacobians import hessians as hessians
+from ..graph import name_scope as name_scope
+from ..ops.boolean_mask import boolean_mask_v1 as boolean_mask  # noqa: F401
+from ..train.moving_averages import moving_average_variables  # noqa: F401
 from ..variable_scope import AUTO_REUSE, GraphKeys, get_variable, variable_scope  # noqa: F401
+from . import v1_linalg as linalg  # noqa: F401
+from . import v1_losses as losses  # noqa: F401
+from . import v1_math as math  # noqa: F401
+from . import v1_metrics as metrics  # noqa: F401
+from . import v1_nn as nn  # noqa: F401
+from . import v1_random as random  # noqa: F401
 
 # tf.compat.v1.test: TF1's (x, x_shape, y, y_shape) gradient checker (issue 17, point 7).
 from . import v1_test as test  # noqa: F401
+from .v1_ops import (  # noqa: F401
+    argmax,
+    argmin,
+    bincount,
+    constant,
+    convert_to_tensor,
+    count_nonzero,
+    expand_dims,
+    gather,
+    gather_nd,
+    global_variables,
+    local_variables,
+    local_variables_initializer,
+    norm,
+    ones_like,
+    pad,
+    reduce_all,
+    reduce_any,
+    reduce_logsumexp,
+    reduce_max,
+    reduce_mean,
+    reduce_min,
+    reduce_prod,
+    reduce_sum,
+    scatter_add,
+    scatter_nd_update,
+    scatter_sub,
+    scatter_update,
+    shape,
+    size,
+    squeeze,
+    trainable_variables,
+    transpose,
+    while_loop,
+    zeros_like,
+)
+from .v1_variable import VariableV1 as Variable  # noqa: F401
+
+# TF1's initializers (tf has TF2's, with other defaults and draws).
+constant_initializer = _init_v1.Constant
+ones_initializer = _init_v1.Ones
+zeros_initializer = _init_v1.Zeros
+random_normal_initializer = _init_v1.RandomNormal
+random_uniform_initializer = _init_v1.RandomUniform
 
 
 def disable_eager_execution() -> None:
@@ -91,7 +155,9 @@ def disable_v2_behavior() -> None:
     disable_eager_execution()
 
 
-def enable_eager_execution(*_: Any, **__: Any) -> None:
+def enable_eager_execution(
+    config: Any = None, device_policy: Any = None, execution_mode: Any = None
+) -> None:
     """Accepted for TF1-era programs; symgrad runs ops eagerly at top level already.
 
     Random seeds at top level follow TF2's eager rules again, and a top level made a
@@ -100,13 +166,21 @@ def enable_eager_execution(*_: Any, **__: Any) -> None:
     _set_top_level_eager(True)
 
 
+# Names not defined here resolve in tf (the API walk lists them too), but for these TF2
+# names that TF1 does not have.
+_FALLBACK = "symgrad"
+_NOT_INHERITED = frozenset({"optimizers", "inside_function"})
+
+
 def __getattr__(name: str) -> Any:
     import symgrad
 
+    from .._missing import missing
+    from ..tools.api import OWN
+
+    if name in _NOT_INHERITED or name in OWN:
+        raise missing("tf.compat.v1", name)
     try:
         return getattr(symgrad, name)
     except AttributeError:
-        raise AttributeError(
-            f"module 'symgrad.compat.v1' has no attribute '{name}' "
-            "(symgrad has no such TensorFlow API)"
-        ) from None
+        raise missing("tf.compat.v1", name) from None

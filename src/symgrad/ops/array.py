@@ -194,7 +194,7 @@ FILL = register_op(
 )
 
 
-def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
+def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> Tensor:
     """A tensor of shape ``dims`` filled with the scalar ``value``."""
     return apply_op("Fill", [int_tensor(dims, "dims"), convert_to_tensor(value)], name=name).output(
         0
@@ -214,12 +214,16 @@ def _fill_batch(c: Call) -> list[Tensor]:
     return [broadcast_to(reshape(c.xs[1], [c.k] + [1] * len(dims)), [c.k] + dims)]
 
 
-def zeros(shape: Any, dtype: Any = dt.float32, name: str | None = None) -> Tensor:
+def zeros(
+    shape: Any, dtype: Any = dt.float32, name: str | None = None, layout: Any = None
+) -> Tensor:
     """A tensor of zeros: a Const when small and built into a graph, else a Fill (as TF)."""
     return _filled(shape, 0, dtype, name or "zeros")
 
 
-def ones(shape: Any, dtype: Any = dt.float32, name: str | None = None) -> Tensor:
+def ones(
+    shape: Any, dtype: Any = dt.float32, name: str | None = None, layout: Any = None
+) -> Tensor:
     """A tensor of ones: a Const when small and built into a graph, else a Fill (as TF)."""
     return _filled(shape, 1, dtype, name or "ones")
 
@@ -300,7 +304,9 @@ def is_zeros(t: Tensor) -> bool:
     return v is not None and not np.any(v)
 
 
-def zeros_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:
+def zeros_like(
+    input: Any, dtype: Any = None, name: str | None = None, layout: Any = None
+) -> Tensor:
     """Zeros with ``input``'s shape (and dtype unless given)."""
     t = convert_to_tensor(input)
     d = dt.as_dtype(dtype) if dtype is not None else t.dtype
@@ -310,7 +316,7 @@ def zeros_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor
     return cast(out, d) if d is not t.dtype else out
 
 
-def ones_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:
+def ones_like(input: Any, dtype: Any = None, name: str | None = None, layout: Any = None) -> Tensor:
     """Ones with ``input``'s shape (and dtype unless given)."""
     t = convert_to_tensor(input)
     d = dt.as_dtype(dtype) if dtype is not None else t.dtype

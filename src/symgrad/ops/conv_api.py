@@ -327,7 +327,7 @@ def conv2d_backprop_input(
     padding: Any = None,
     use_cudnn_on_gpu: bool = True,
     data_format: str = "NHWC",
-    dilations: Any = None,
+    dilations: Any = (1, 1, 1, 1),
     name: str | None = None,
     filters: Any = None,
 ) -> Tensor:
@@ -345,7 +345,7 @@ def conv2d_backprop_filter(
     padding: Any,
     use_cudnn_on_gpu: bool = True,
     data_format: str = "NHWC",
-    dilations: Any = None,
+    dilations: Any = (1, 1, 1, 1),
     name: str | None = None,
 ) -> Tensor:
     x = convert_to_tensor(input)
@@ -367,7 +367,7 @@ def conv3d_backprop_filter_v2(
     strides: Any,
     padding: str,
     data_format: str = "NDHWC",
-    dilations: Any = None,
+    dilations: Any = (1, 1, 1, 1, 1),
     name: str | None = None,
 ) -> Tensor:
     x = convert_to_tensor(input)
@@ -419,7 +419,7 @@ def depthwise_conv2d_native(
     strides: Any,
     padding: Any,
     data_format: str = "NHWC",
-    dilations: Any = None,
+    dilations: Any = (1, 1, 1, 1),
     name: str | None = None,
 ) -> Tensor:
     x = convert_to_tensor(input)
@@ -436,7 +436,7 @@ def depthwise_conv2d_backprop_input(
     strides: Any,
     padding: Any,
     data_format: str = "NHWC",
-    dilations: Any = None,
+    dilations: Any = (1, 1, 1, 1),
     name: str | None = None,
 ) -> Tensor:
     g = convert_to_tensor(out_backprop)
@@ -458,7 +458,7 @@ def depthwise_conv2d_backprop_filter(
     strides: Any,
     padding: Any,
     data_format: str = "NHWC",
-    dilations: Any = None,
+    dilations: Any = (1, 1, 1, 1),
     name: str | None = None,
 ) -> Tensor:
     x = convert_to_tensor(input)

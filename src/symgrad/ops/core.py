@@ -177,7 +177,7 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str = "Cons
 
 
 def convert_to_tensor(
-    value: Any, dtype: Any = None, name: str | None = None, dtype_hint: Any = None
+    value: Any, dtype: Any = None, dtype_hint: Any = None, name: str | None = None
 ) -> Tensor:
     """A Tensor for ``value``: tensors pass through, Variables are read, the rest constant."""
     d = dt.as_dtype(dtype) if dtype is not None else None

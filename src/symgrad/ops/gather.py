@@ -421,7 +421,13 @@ GATHER_ND = register_op(
 )
 
 
-def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: str | None = None) -> Tensor:
+def gather_nd(
+    params: Any,
+    indices: Any,
+    batch_dims: int = 0,
+    name: str | None = None,
+    bad_indices_policy: str = "",
+) -> Tensor:
     """``out[i...] = params[indices[i..., :]]`` (the last axis of indices is a position)."""
     if batch_dims:
         raise NotImplementedError("gather_nd with batch_dims != 0 is not implemented")
@@ -488,7 +494,9 @@ SCATTER_ND = register_op(
 )
 
 
-def scatter_nd(indices: Any, updates: Any, shape: Any, name: str | None = None) -> Tensor:
+def scatter_nd(
+    indices: Any, updates: Any, shape: Any, bad_indices_policy: str = "", name: str | None = None
+) -> Tensor:
     """Zeros of ``shape`` with ``updates`` added at ``indices`` (duplicates add)."""
     idx = array.int_tensor(indices, "indices")
     s = convert_to_tensor(shape, None if isinstance(shape, Tensor) else idx.dtype)

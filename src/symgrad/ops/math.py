@@ -701,5 +701,5 @@ for _t in (
     no_gradient(_t)
 
 
-def logical_xor(x: Any, y: Any, name: str | None = None) -> Tensor:
+def logical_xor(x: Any, y: Any, name: str | None = "LogicalXor") -> Tensor:
     return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)

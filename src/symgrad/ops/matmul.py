@@ -82,6 +82,8 @@ def matmul(
     a_is_sparse: bool = False,
     b_is_sparse: bool = False,
     output_type: Any = None,
+    grad_a: bool = False,
+    grad_b: bool = False,
     name: str | None = None,
 ) -> Tensor:
     """Matrix product ``a @ b``: MatMul for rank 2, BatchMatMulV2 for rank >= 3 or mixed."""

@@ -76,7 +76,7 @@ register_op(
 # States from seeds
 
 
-def create_rng_state(seed: Any, alg: Any = "philox") -> np.ndarray:
+def create_rng_state(seed: Any, alg: Any) -> np.ndarray:
     """The int64[3] state a seed gives (TF's ``create_rng_state``): an int is cut into
     64-bit words, lowest first; a vector is zero-padded on the left."""
     _alg(alg)
@@ -134,7 +134,7 @@ class Generator:
 
     @classmethod
     def from_seed(cls, seed: Any, alg: Any = None) -> Generator:
-        return cls(state=create_rng_state(seed), alg=_alg(alg))
+        return cls(state=create_rng_state(seed, "philox"), alg=_alg(alg))
 
     @classmethod
     def from_state(cls, state: Any, alg: Any) -> Generator:
@@ -164,7 +164,7 @@ class Generator:
         self._state_var.assign(np.asarray(state, np.int64))
 
     def reset_from_seed(self, seed: Any) -> None:
-        self.reset(create_rng_state(seed))
+        self.reset(create_rng_state(seed, "philox"))
 
     def reset_from_key_counter(self, key: Any, counter: Any) -> None:
         self.reset(_key_counter_state(key, counter))

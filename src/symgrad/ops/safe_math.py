@@ -293,13 +293,20 @@ def _softsign_grad_infer(inputs: Sequence[Tensor]) -> Spec:
     return g.shape.merge_with(x.shape), d
 
 
-softsign = unary_op(
+_softsign = unary_op(
     "Softsign",
     lambda x: x / (1 + np.abs(x)),
     "softsign",
     FLOATS,
     cases=[Case([randn(3, 4)], lambda x: x / (1 + np.abs(x)))],
 )
+
+
+def softsign(features: Any, name: str | None = None) -> Tensor:
+    """``features / (1 + |features|)`` (TF's argument name is ``features``)."""
+    return _softsign(features, name=name)
+
+
 SOFTSIGN_GRAD = register_op(
     "SoftsignGrad",
     _softsign_grad_infer,
@@ -340,13 +347,18 @@ def log_sigmoid(x: Any, name: str | None = None) -> Tensor:
 # --------------------------------------------------------------------------------------
 # NextAfter: the next representable float after x1 towards x2
 
-nextafter = binary_op(
+_nextafter = binary_op(
     "NextAfter",
     np.nextafter,
     "nextafter",
     (dt.float32, dt.float64),
     cases=[Case([randn(2, 3), randn(3)], np.nextafter)],
 )
+
+
+def nextafter(x1: Any, x2: Any, name: str | None = None) -> Tensor:
+    """The next float after ``x1`` towards ``x2`` (TF's argument names)."""
+    return _nextafter(x1, x2, name=name)
 
 
 @binary_grad("NextAfter")

@@ -64,17 +64,19 @@ for _opdef in (SHAPE, SIZE, RANK):
     _opdef.no_gradient()
 
 
-def shape(input: Any, out_type: Any = dt.int32, name: str | None = None) -> Tensor:
+def shape(input: Any, out_type: Any = None, name: str | None = None) -> Tensor:
     """The shape of ``input`` as a 1-D int tensor (a constant when statically known)."""
     t = convert_to_tensor(input)
+    out = dt.int32 if out_type is None else dt.as_dtype(out_type)
     if t.shape.is_fully_defined() and not t.graph.eager:
-        return constant(t.shape.as_list(), dt.as_dtype(out_type), name=name or "Shape")
-    return apply_op("Shape", [t], {"out_type": dt.as_dtype(out_type)}, name).output(0)
+        return constant(t.shape.as_list(), out, name=name or "Shape")
+    return apply_op("Shape", [t], {"out_type": out}, name).output(0)
 
 
-def size(input: Any, out_type: Any = dt.int32, name: str | None = None) -> Tensor:
+def size(input: Any, out_type: Any = None, name: str | None = None) -> Tensor:
     t = convert_to_tensor(input)
-    return apply_op("Size", [t], {"out_type": dt.as_dtype(out_type)}, name).output(0)
+    out = dt.int32 if out_type is None else dt.as_dtype(out_type)
+    return apply_op("Size", [t], {"out_type": out}, name).output(0)
 
 
 def rank(input: Any, name: str | None = None) -> Tensor:
@@ -322,7 +324,9 @@ TRANSPOSE = register_op(
 )
 
 
-def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str | None = None) -> Tensor:
+def transpose(
+    a: Any, perm: Any = None, conjugate: bool = False, name: str | None = "transpose"
+) -> Tensor:
     """Permute axes (default: reverse them)."""
     x = convert_to_tensor(a)
     if perm is None:

@@ -15,6 +15,7 @@ Two implementations, chosen when the array is made, as in TensorFlow 2:
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import numpy as np
@@ -423,3 +424,13 @@ class _GraphTensorArray(TensorArray):
             return TensorShape(None)
         rows = None if self._dynamic_size else buf.shape.dims[0]  # type: ignore[index]
         return TensorShape([rows, *buf.shape.dims[1:]])  # type: ignore[index]
+
+
+def _constructor_signature() -> inspect.Signature:
+    """``tf.TensorArray(...)``'s signature: its implementations' ``__init__`` (``__new__``
+    picks one), for ``inspect.signature`` and help()."""
+    sig = inspect.signature(_GraphTensorArray.__init__)
+    return sig.replace(parameters=list(sig.parameters.values())[1:])
+
+
+setattr(TensorArray, "__signature__", _constructor_signature())  # noqa: B010

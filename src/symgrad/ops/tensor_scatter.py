@@ -1,4 +1,5 @@
-"""TensorScatterUpdate, TensorScatterAdd, TensorScatterSub (``tf.tensor_scatter_nd_*``).
+"""TensorScatterUpdate, TensorScatterAdd, TensorScatterSub, TensorScatterMax and
+TensorScatterMin (``tf.tensor_scatter_nd_*``).
 
 A copy of ``tensor`` whose slices at nd-``indices`` (the last axis of ``indices`` is a
 position in ``tensor``'s leading axes, as in GatherNd) are replaced by, added to or
@@ -24,7 +25,7 @@ from ..shapes import TensorShape
 from . import array, joining
 from . import math as math_ops
 from .core import convert_to_tensor, same_dtype
-from .gather import _nd_depth, gather_nd
+from .gather import _nd_depth, gather_nd, scatter_nd
 
 
 def _dims(s: TensorShape) -> str:
@@ -74,6 +75,8 @@ def _kernel(kind: str) -> Callable[..., np.ndarray]:
         values = u.reshape(len(rows), *t.shape[k:])
         if kind == "update":
             out[pos] = values  # duplicates: the last one is kept (TF leaves it unspecified)
+        elif kind in _FOLDS:
+            _FOLDS[kind].at(out, pos, values)
         else:
             np.add.at(out, pos, values if kind == "add" else -values)
         return out
@@ -81,11 +84,17 @@ def _kernel(kind: str) -> Callable[..., np.ndarray]:
     return kernel
 
 
+_FOLDS = {"max": np.maximum, "min": np.minimum}
+
+
 def _ref(kind: str) -> Callable[..., np.ndarray]:
     def ref(t: np.ndarray, idx: np.ndarray, u: np.ndarray) -> np.ndarray:
         out = t.copy()
         for i, v in zip(idx.reshape(-1, idx.shape[-1]), u.reshape(-1, *t.shape[idx.shape[-1] :])):
             p = tuple(i)
+            if kind in _FOLDS:
+                out[p] = _FOLDS[kind](out[p], v)
+                continue
             out[p] = v if kind == "update" else out[p] + v if kind == "add" else out[p] - v
         return out
 
@@ -118,6 +127,8 @@ def _record(op_type: str, kind: str) -> Any:
 TENSOR_SCATTER_UPDATE = _record("TensorScatterUpdate", "update")
 TENSOR_SCATTER_ADD = _record("TensorScatterAdd", "add")
 TENSOR_SCATTER_SUB = _record("TensorScatterSub", "sub")
+TENSOR_SCATTER_MAX = _record("TensorScatterMax", "max")
+TENSOR_SCATTER_MIN = _record("TensorScatterMin", "min")
 
 
 @TENSOR_SCATTER_UPDATE.gradient
@@ -140,6 +151,22 @@ def _sub_grad(op: Any, grad: Tensor) -> tuple[Tensor, None, Tensor]:
     return grad, None, math_ops.negative(gather_nd(grad, op.inputs[1]))
 
 
+@TENSOR_SCATTER_MAX.gradient
+@TENSOR_SCATTER_MIN.gradient
+def _max_min_grad(op: Any, grad: Tensor) -> tuple[Tensor, None, Tensor]:
+    """TF's rule: the gradient goes to every input equal to the output, split evenly
+    between ties (the tensor's entry and the updates that reached it)."""
+    x, idx, y = op.inputs
+    out = op.outputs[0]
+    x_ind = array.cast(math_ops.equal(x, out), grad.dtype)
+    y_ind = array.cast(math_ops.equal(y, gather_nd(out, idx)), grad.dtype)
+    ys_ind = scatter_nd(idx, y_ind, array.shape(x, out_type=idx.dtype))
+    ind = math_ops.add(x_ind, ys_ind)  # every entry >= 1
+    dx = math_ops.divide(math_ops.multiply(grad, x_ind), ind)
+    dy = math_ops.multiply(gather_nd(math_ops.divide(grad, ind), idx), y_ind)
+    return dx, None, dy
+
+
 def _apply(op_type: str, tensor: Any, indices: Any, updates: Any, name: str | None) -> Tensor:
     t = convert_to_tensor(tensor)
     u = updates if isinstance(updates, Tensor) else convert_to_tensor(updates, t.dtype)
@@ -160,14 +187,28 @@ def tensor_scatter_nd_update(
 
 
 def tensor_scatter_nd_add(
-    tensor: Any, indices: Any, updates: Any, name: str | None = None
+    tensor: Any, indices: Any, updates: Any, bad_indices_policy: str = "", name: str | None = None
 ) -> Tensor:
     """``tensor`` with ``updates`` added at ``indices`` (duplicates add)."""
     return _apply("TensorScatterAdd", tensor, indices, updates, name)
 
 
 def tensor_scatter_nd_sub(
-    tensor: Any, indices: Any, updates: Any, name: str | None = None
+    tensor: Any, indices: Any, updates: Any, bad_indices_policy: str = "", name: str | None = None
 ) -> Tensor:
     """``tensor`` with ``updates`` subtracted at ``indices`` (duplicates add up)."""
     return _apply("TensorScatterSub", tensor, indices, updates, name)
+
+
+def tensor_scatter_nd_max(
+    tensor: Any, indices: Any, updates: Any, bad_indices_policy: str = "", name: str | None = None
+) -> Tensor:
+    """``tensor`` with each slice at ``indices`` the maximum of it and ``updates``."""
+    return _apply("TensorScatterMax", tensor, indices, updates, name)
+
+
+def tensor_scatter_nd_min(
+    tensor: Any, indices: Any, updates: Any, bad_indices_policy: str = "", name: str | None = None
+) -> Tensor:
+    """``tensor`` with each slice at ``indices`` the minimum of it and ``updates``."""
+    return _apply("TensorScatterMin", tensor, indices, updates, name)

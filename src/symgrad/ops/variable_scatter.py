@@ -1,6 +1,7 @@
 """Row updates of a Variable: ``ResourceScatterAdd``, ``ResourceScatterSub``,
-``ResourceScatterUpdate`` -- how sparse (IndexedSlices) gradients are applied -- and
-``Unique``, with which optimizers sum the rows of duplicate indices first.
+``ResourceScatterUpdate`` -- how sparse (IndexedSlices) gradients are applied --,
+``ResourceScatterMax``/``Min``/``Mul`` (``Variable.scatter_max`` ...) and ``Unique``,
+with which optimizers sum the rows of duplicate indices first.
 
 Each op writes only the rows named by ``indices`` (a duplicate index is applied once per
 occurrence, in order, as TF's CPU kernels do) and outputs the variable's new value.  Like
@@ -10,7 +11,7 @@ run that raises puts the old value back (``variables.atomic``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -29,6 +30,17 @@ _MODES = {
     "ResourceScatterAdd": "add",
     "ResourceScatterSub": "sub",
     "ResourceScatterUpdate": "update",
+    "ResourceScatterMax": "max",
+    "ResourceScatterMin": "min",
+    "ResourceScatterMul": "mul",
+}
+# The modes that fold each row in with a ufunc (duplicates fold in turn, as TF's kernels).
+_UFUNCS = {
+    "add": np.add,
+    "sub": np.subtract,
+    "max": np.maximum,
+    "min": np.minimum,
+    "mul": np.multiply,
 }
 
 
@@ -64,12 +76,10 @@ def _scatter_kernel(op_type: str) -> Any:
         variables_mod._remember(var)
         new = old if variables_mod._unshared(old) else old.copy()
         updates = updates.reshape(idx.shape + old.shape[1:])
-        if mode == "add":
-            np.add.at(new, idx, updates)
-        elif mode == "sub":
-            np.subtract.at(new, idx, updates)
-        else:
+        if mode == "update":
             new[idx] = updates
+        else:
+            _UFUNCS[mode].at(new, idx, updates)
         var._value = new
         var._version += 1
         return new
@@ -108,11 +118,12 @@ def scatter(var: Any, sparse_delta: Any, op_type: str, name: str | None = None) 
 def scatter_nd(var: Any, indices: Any, updates: Any, mode: str, name: Any = None) -> Any:
     """``Variable.scatter_nd_{mode}``: the variable assigned its tensor scatter, whose
     value it returns (as TF's ResourceScatterNd* ops followed by a read)."""
-    scattered = {
+    scatters: dict[str, Callable[..., Any]] = {
         "update": tensor_scatter.tensor_scatter_nd_update,
         "add": tensor_scatter.tensor_scatter_nd_add,
         "sub": tensor_scatter.tensor_scatter_nd_sub,
-    }[mode](var, indices, updates)
+    }
+    scattered = scatters[mode](var, indices, updates)
     return var.assign(scattered, name=name)
 
 

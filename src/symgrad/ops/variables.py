@@ -33,6 +33,7 @@ from ..errors import FailedPreconditionError, InvalidArgumentError
 from ..graph import Graph, Operation, Tensor, get_default_graph
 from ..op_registry import Spec, apply_op, register_op
 from ..shapes import TensorShape, as_shape
+from ..variable_enums import VariableAggregation, VariableSynchronization
 from . import array, control, variable_scatter
 from . import gather as gather_ops
 from .core import constant, convert_to_tensor, to_array
@@ -367,13 +368,28 @@ class Variable:
     def __init__(
         self,
         initial_value: Any = None,
-        trainable: bool = True,
+        trainable: bool | None = None,
         validate_shape: bool = True,
+        caching_device: Any = None,
         name: str | None = None,
+        variable_def: Any = None,
         dtype: Any = None,
+        import_scope: Any = None,
+        constraint: Any = None,
+        synchronization: Any = VariableSynchronization.AUTO,
+        aggregation: Any = VariableAggregation.NONE,
         shape: Any = None,
-        **_: Any,
+        experimental_enable_variable_lifting: Any = None,
+        **kwargs: Any,
     ) -> None:
+        # TF's signature (its metaclass's ``_variable_call``; caching_device, variable_def,
+        # import_scope, constraint and the distribution arguments are accepted and unused:
+        # one device, no SavedModel).  TF1's extra keywords (collections ...) are
+        # tf.compat.v1.Variable's; any other keyword is an error, as in TF.
+        for key in kwargs:
+            if key not in ("expected_shape", "collections", "use_resource"):
+                raise TypeError(f"Variable.__init__() got an unexpected keyword argument '{key}'")
+        trainable = True if trainable is None else trainable
         if initial_value is None:
             raise ValueError("initial_value must be specified.")
         graph = get_default_graph()
@@ -549,6 +565,23 @@ class Variable:
         return UnreadVariable(
             self, variable_scatter.scatter(self, sparse_delta, "ResourceScatterUpdate", name).op
         )
+
+    def scatter_max(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> Any:
+        """Each row named by an IndexedSlices becomes the maximum of it and the update."""
+        return variable_scatter.scatter(self, sparse_delta, "ResourceScatterMax", name)
+
+    def scatter_min(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> Any:
+        return variable_scatter.scatter(self, sparse_delta, "ResourceScatterMin", name)
+
+    def scatter_mul(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> Any:
+        return variable_scatter.scatter(self, sparse_delta, "ResourceScatterMul", name)
+
+    def __int__(self) -> int:
+        """``int(v)`` of a scalar variable: its current value (TF's, through a read)."""
+        return int(self.value())
+
+    def __float__(self) -> float:
+        return float(self.value())
 
     def scatter_nd_update(self, indices: Any, updates: Any, name: Any = None) -> Any:
         """Set the slices at nd-``indices`` (tf.tensor_scatter_nd_update, assigned)."""

@@ -58,15 +58,21 @@ class AutoGraphError(NotImplementedError):
 # Entry points: convert a function, and the call wrapper converted code uses
 
 
-def do_not_convert(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Mark ``func`` to run as written inside converted code."""
+def do_not_convert(func: Callable[..., Any] | None = None) -> Any:
+    """Mark ``func`` to run as written inside converted code (a decorator, with or
+    without the call)."""
+    if func is None:
+        return do_not_convert
     func.__ag_do_not_convert__ = True  # type: ignore[attr-defined]
     return func
 
 
-def to_graph(func: Any) -> Any:
-    """``func`` with its control flow converted (``tf.autograph.to_graph``)."""
-    return convert(func, strict=True)
+def to_graph(
+    entity: Any, recursive: bool = True, experimental_optional_features: Any = None
+) -> Any:
+    """``entity`` with its control flow converted (``tf.autograph.to_graph``); functions it
+    calls are converted when they run (``recursive`` is always on)."""
+    return convert(entity, strict=True)
 
 
 def call(f: Any) -> Any:

@@ -302,7 +302,15 @@ def _py_for(iterated: Any, extra_test: Fn | None, body: Callable[[Any], None], w
         body(x)
 
 
-def set_loop_options(**options: Any) -> None:
+_UNSPECIFIED = object()  # TF's marker for an option not given
+
+
+def set_loop_options(
+    parallel_iterations: Any = _UNSPECIFIED,
+    swap_memory: Any = _UNSPECIFIED,
+    maximum_iterations: Any = _UNSPECIFIED,
+    shape_invariants: Any = _UNSPECIFIED,
+) -> None:
     """``tf.autograph.experimental.set_loop_options``: read by the converter from the first
     statements of a loop body (``shape_invariants=[(var, shape)]``,
     ``maximum_iterations=n``); called as is, it does nothing (as in TF)."""

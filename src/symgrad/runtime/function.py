@@ -467,10 +467,10 @@ def function(
     reduce_retracing: bool = False,
     experimental_implements: Any = None,
     experimental_autograph_options: Any = None,
+    experimental_attributes: Any = None,
     experimental_relax_shapes: Any = None,
     experimental_compile: Any = None,
     experimental_follow_type_hints: Any = None,
-    name: str | None = None,
 ) -> Any:
     """Compile ``func`` into a graph traced once per input signature (``tf.function``).
 
@@ -482,5 +482,5 @@ def function(
     symgrad.Tensor(10.0, shape=(), dtype=float32)
     """
     if func is None:
-        return lambda f: Function(f, input_signature, name, autograph)
-    return Function(func, input_signature, name, autograph)
+        return lambda f: Function(f, input_signature, None, autograph)
+    return Function(func, input_signature, None, autograph)

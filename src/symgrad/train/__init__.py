@@ -1,8 +1,8 @@
 """``tf.train`` and ``tf.compat.v1.train``: optimizers, the global step, learning rate
 decays, checkpoints and the Saver (re-exports only).
 
-symgrad has one namespace for TF1 and TF2, so the TF1 optimizers
-(``GradientDescentOptimizer`` ...) are here beside TF2's ``Checkpoint``.
+TF1-only names that conflict with nothing stay beside TF2's: the TF1 optimizers
+(``GradientDescentOptimizer`` ...) are here beside ``Checkpoint``.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from .checkpoint_format import (
     list_variables,
     load_variable,
 )
+from .moving_averages import ExponentialMovingAverage
 from .optimizer_v1 import Optimizer
 from .optimizers_v1 import (
     AdagradOptimizer,
@@ -39,6 +40,7 @@ __all__ = [
     "CheckpointFormatError",
     "CheckpointLoadStatus",
     "CheckpointManager",
+    "ExponentialMovingAverage",
     "GradientDescentOptimizer",
     "MomentumOptimizer",
     "Optimizer",

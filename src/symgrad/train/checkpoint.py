@@ -259,6 +259,7 @@ class CheckpointManager:
         step_counter: Any = None,
         checkpoint_interval: Any = None,
         init_fn: Any = None,
+        last_checkpoint_step: Any = None,
     ) -> None:
         if max_to_keep is not None and max_to_keep <= 0:
             raise ValueError(

@@ -53,7 +53,9 @@ class Optimizer:
     GATE_OP = 1
     GATE_GRAPH = 2
 
-    def __init__(self, use_locking: bool, name: str) -> None:
+    def __init__(
+        self, use_locking: bool, name: str, use_own_namescope_for_non_slot_vars: bool = False
+    ) -> None:
         if not name:
             raise ValueError("Must specify the optimizer name")
         self._use_locking = use_locking

@@ -109,6 +109,7 @@ class AdamOptimizer(Optimizer):
         epsilon: Any = 1e-8,
         use_locking: bool = False,
         name: str = "Adam",
+        use_own_namescope_for_non_slot_vars: bool = False,
     ) -> None:
         super().__init__(use_locking, name)
         self._lr, self._beta1, self._beta2, self._epsilon = learning_rate, beta1, beta2, epsilon

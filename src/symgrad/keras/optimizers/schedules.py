@@ -101,7 +101,8 @@ class PiecewiseConstantDecay(LearningRateSchedule):
         return {"boundaries": self.boundaries, "values": self.values, "name": self.name}
 
 
-def serialize(schedule: LearningRateSchedule) -> dict[str, Any]:
+def serialize(learning_rate_schedule: LearningRateSchedule) -> dict[str, Any]:
+    schedule = learning_rate_schedule
     return {"class_name": type(schedule).__name__, "config": schedule.get_config()}
 
 

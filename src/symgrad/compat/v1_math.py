@@ -1,0 +1,35 @@
+"""``tf.compat.v1.math``: TF1's signatures where TF2 changed them (``keep_dims``,
+``reduction_indices``, ``dim``, ``in_top_k(predictions, targets, k)``); every other name
+resolves to ``tf.math``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import math as _math
+from .v1_nn import in_top_k, log_softmax, softmax  # noqa: F401  (TF1's signatures)
+from .v1_ops import (  # noqa: F401
+    argmax,
+    argmin,
+    bincount,
+    count_nonzero,
+    reduce_all,
+    reduce_any,
+    reduce_logsumexp,
+    reduce_max,
+    reduce_mean,
+    reduce_min,
+    reduce_prod,
+    reduce_sum,
+)
+
+_FALLBACK = "symgrad.math"
+
+
+def __getattr__(name: str) -> Any:
+    from .._missing import missing
+
+    try:
+        return getattr(_math, name)
+    except AttributeError:
+        raise missing("tf.compat.v1.math", name) from None

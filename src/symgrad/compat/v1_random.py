@@ -1,0 +1,22 @@
+"""``tf.compat.v1.random``: ``tf.random`` without the TF2-only ``set_seed`` (TF1's is
+``set_random_seed``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import random as _random
+
+_FALLBACK = "symgrad.random"
+_NOT_INHERITED = frozenset({"set_seed"})
+
+
+def __getattr__(name: str) -> Any:
+    from .._missing import missing
+
+    if name in _NOT_INHERITED:
+        raise missing("tf.compat.v1.random", name)
+    try:
+        return getattr(_random, name)
+    except AttributeError:
+        raise missing("tf.compat.v1.random", name) from None
