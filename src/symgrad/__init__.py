@@ -55,7 +55,6 @@ from .graph import (
     get_default_session,
     reset_default_graph,
 )
-from .graph import name_scope_v2 as name_scope
 from .op_registry import register_op
 from .ops.array import (
     broadcast_to,
@@ -182,6 +181,7 @@ from .runtime.session import InteractiveSession, Session
 from .shapes import TensorShape
 from .tools import disable_check_numerics, enable_check_numerics, explain, render, why_none
 from .user_ops import custom_op
+from .variable_scope import name_scope_v2 as name_scope
 
 # isort: split
 # Training: clipping, optimizers, variable scopes, modules and checkpoints (issue 17).

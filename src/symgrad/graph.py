@@ -876,8 +876,3 @@ def walk_ops(
                 if p not in seen:
                     push(p)
     return order
-
-
-def name_scope_v2(name: str) -> Any:
-    """``tf.name_scope(name)`` (TF2's signature; ``tf.compat.v1.name_scope`` is TF1's)."""
-    return name_scope(name)

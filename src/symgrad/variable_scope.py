@@ -453,3 +453,8 @@ def _create(
             if loss is not None:
                 add_to_collection(GraphKeys.REGULARIZATION_LOSSES, loss)
     return v
+
+
+def name_scope_v2(name: str) -> Any:
+    """``tf.name_scope(name)`` (TF2's signature; ``tf.compat.v1.name_scope`` is TF1's)."""
+    return name_scope(name)
