@@ -138,12 +138,19 @@ random_normal_initializer = _init_v1.RandomNormal
 random_uniform_initializer = _init_v1.RandomUniform
 
 
+# Whether the program called disable_eager_execution (TF1 graph-only APIs, such as the
+# metrics, are then allowed at the top level).
+_EAGER_DISABLED = False
+
+
 def disable_eager_execution() -> None:
     """Accepted for TF2-era TF1 programs; symgrad needs no mode switch (see compat).
 
     Random ops at top level then take their seeds by TF1's graph rules (the graph's
     seed and op counter), so a TF1 program draws the numbers it draws on TF, and the
     top level keeps its whole history, as TF's graph does (``Session.run`` re-runs it)."""
+    global _EAGER_DISABLED
+    _EAGER_DISABLED = True
     _random.graph_rules(True)
     _keep_eager_history(True)
 
@@ -159,6 +166,8 @@ def enable_eager_execution(
     """Accepted for TF1-era programs; symgrad runs ops eagerly at top level already.
 
     Random seeds at top level follow TF2's eager rules again."""
+    global _EAGER_DISABLED
+    _EAGER_DISABLED = False
     _random.graph_rules(False)
 
 

@@ -31,7 +31,9 @@ def _metric_variable(shape: list[int], name: str) -> VariableV1:
 
 
 def _graph_only(what: str) -> None:
-    if executing_eagerly():
+    from . import v1
+
+    if executing_eagerly() and not v1._EAGER_DISABLED:
         raise RuntimeError(f"tf.metrics.{what} is not supported when eager execution is enabled.")
 
 
