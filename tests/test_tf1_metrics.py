@@ -50,6 +50,33 @@ def test_streaming_metrics_give_tensorflows_numbers() -> None:
             assert [float(v) for v in sess.run([acc, m, a])] == [0.0, 0.0, 0.0]
 
 
-def test_metrics_are_graph_only_as_in_tensorflow() -> None:
+def test_metrics_are_graph_only_as_in_tensorflow(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (an earlier test of this process may have called disable_eager_execution)
+    monkeypatch.setattr(v1, "_EAGER_DISABLED", False)
     with pytest.raises(RuntimeError, match="tf.metrics.mean is not supported when eager"):
         v1.metrics.mean(tf.constant([1.0]))
+
+
+_TOP_LEVEL_TF1 = """
+import symgrad as tf
+v1 = tf.compat.v1
+v1.disable_eager_execution()
+y = v1.placeholder(tf.int64, [None])
+p = v1.placeholder(tf.int64, [None])
+acc, up = v1.metrics.accuracy(y, p)
+with v1.Session() as s:
+    s.run(v1.local_variables_initializer())
+    print(s.run(up, {y: [1, 0], p: [1, 1]}), s.run(up, {y: [1, 1], p: [1, 1]}), s.run(acc))
+"""
+
+
+def test_metrics_at_the_top_level_of_a_tf1_program() -> None:
+    """After disable_eager_execution the top level is TF1's graph: metrics are allowed
+    (TF 2.21 prints 0.5 0.75 0.75).  A fresh interpreter: the switch is process-wide."""
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", _TOP_LEVEL_TF1], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["0.5", "0.75", "0.75"]
