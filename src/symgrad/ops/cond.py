@@ -13,7 +13,8 @@ The gradient of such an op is the same kind of op over the branches' gradient gr
 each re-creates its branch on the op's inputs and differentiates it, returning zeros for
 the inputs it does not use.  So a tensor used only in the branch not taken gets zeros
 (TF's ``gradients`` and tapes inside ``function`` do the same; an eager tape gets None,
-as it never saw that branch), and higher orders differentiate the gradient op again.
+as it never saw that branch); an input that every branch cuts (``stop_gradient``, an
+integer cast) gets None, as TF's; higher orders differentiate the gradient op again.
 A variable a branch reads is captured as one outer read (``function_reads``), through
 which its gradient leaves the op; the batching rule is in ``control_flow_batch``.
 """
@@ -306,9 +307,11 @@ def _branch_grad(
     seeds: Sequence[Tensor | None],
     shapes: Sequence[TensorShape],
     diff: Sequence[int],
+    connected: set[int],
 ) -> list[Tensor]:
     """One branch's gradient w.r.t. every differentiable input of the op (zeros where
-    the branch does not use it), re-creating the branch on the op's inputs."""
+    the branch does not use it), re-creating the branch on the op's inputs; the inputs
+    it does carry gradient to are added to ``connected``."""
     local = [_local(t) for t in ins]
     feeds = [local[j] for j in feed_index]
     mapping = f.replay(feeds, given=read_values(f, feeds))
@@ -327,6 +330,7 @@ def _branch_grad(
     grads: dict[int, Tensor] = {
         j: g for j, g in zip(feed_index, found, strict=True) if g is not None
     }
+    connected.update(grads)
     return [grads[i] if i in grads else array.zeros_like(local[i]) for i in diff]
 
 
@@ -342,9 +346,10 @@ def _functional_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
         None if not o.dtype.is_differentiable else array.zeros_like(o) if g is None else g
         for o, g in zip(op.outputs, grads, strict=True)
     ]
+    connected: set[int] = set()
     match = MatchSlices(
         [
-            functools.partial(_branch_grad, f, m, ins, seeds, joined(branches), diff)
+            functools.partial(_branch_grad, f, m, ins, seeds, joined(branches), diff, connected)
             for f, m in zip(branches, maps, strict=True)
         ]
     )
@@ -353,7 +358,8 @@ def _functional_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
     found = _functional(op.type, selector, fns, names, "gradients", "gradients", match.settle)
     out: list[Tensor | None] = [None] * len(ins)
     for i, g in zip(diff, found, strict=True):
-        out[i] = g
+        # An input that every branch cuts gets None, as in TF (not the op's zeros).
+        out[i] = g if i in connected else None
     return [None, *out]
 
 

@@ -39,6 +39,8 @@ Edge = tuple[Operation, int]
 
 # TF registers these with a rule that returns [None] (not NoGradient): a dead end too.
 NONE_RULES = frozenset({"Floor", "Ceil", "Round", "Rint"})
+# ... and rules that return None for some inputs only (TF has no derivative there).
+NONE_INPUTS = {"Zeta": (0,), "Polygamma": (0,), "TruncateDiv": (0, 1)}
 # Rules that return a real zero gradient: x gets zeros, not None.
 ZERO_RULES = frozenset({"Sign"})
 
@@ -69,6 +71,7 @@ class Cut:
     path: tuple[str, ...]
     detail: str
     within: str = ""  # e.g. "the body of While 'while'": where op sits, if in a subgraph
+    in_loop: bool = False  # within a loop body: the loop's gradient gives zeros, not None
 
     @property
     def location(self) -> str:
@@ -230,10 +233,11 @@ def _explain_one(
     cuts = [c for c in cuts if c.kind != "zero_gradient"] or cuts
     if not cuts:  # only reachable through control inputs or nothing
         return _unconnected(x, ys, ops)
-    # The gradient of If / While gives zeros (not None) for an input its subgraph cuts.
-    inner = [c for c in cuts if c.within]
+    # The gradient of a While gives zeros (not None) for an input its body cuts; that of
+    # an If / Case gives None for an input every branch cuts (as TF's cond_v2).
+    inner = [c for c in cuts if c.in_loop]
     if inner:
-        outer = [c for c in cuts if not c.within]
+        outer = [c for c in cuts if not c.in_loop]
         return Explanation(x, name, "zeros", inner[0].kind, inner + outer)
     return Explanation(x, name, "None", cuts[0].kind, cuts)
 
@@ -293,7 +297,7 @@ def _forward(
             add("dtype", producer, tname, k[0], detail + "no gradient")
             continue
         for c, index in consumers.get(k, ()):
-            kind, detail = _edge_block(c, stops, tname)
+            kind, detail = _edge_block(c, index, stops, tname)
             if kind is not None and not (through_zero and kind == "zero_gradient"):
                 parent.setdefault(id(c), k[0])
                 add(kind, c, tname, id(c), detail)
@@ -323,7 +327,7 @@ def _reach(outputs: Sequence[Tensor], feeds: Sequence[Tensor]) -> tuple[list[int
     return sorted(index[k] for k in reached), cuts
 
 
-def _edge_block(c: Operation, stops: set[int], tname: str) -> tuple[str | None, str]:
+def _edge_block(c: Operation, index: int, stops: set[int], tname: str) -> tuple[str | None, str]:
     """Why gradient cannot cross into consumer ``c`` (None: it can)."""
     if id(c) in stops:
         return "stop_gradients", f"its output is listed in stop_gradients=, so {tname} is cut"
@@ -341,6 +345,8 @@ def _edge_block(c: Operation, stops: set[int], tname: str) -> tuple[str | None, 
         return "no_gradient", f"op type {c.type} is registered NoGradient ({rule[1]})"
     if eff in NONE_RULES:
         return "no_gradient", f"the gradient rule of {eff} returns None"
+    if index in NONE_INPUTS.get(eff, ()):
+        return "no_gradient", f"the gradient rule of {eff} returns None for input {index}"
     if eff in ZERO_RULES:
         return "zero_gradient", f"the gradient rule of {eff} returns zeros"
     return None, ""
