@@ -165,3 +165,31 @@ def test_why_none_and_render_agree_with_gradients_on_control_flow(name, mode):
         tf.function(build)(x)
     got, why, drawn = found[0]
     assert why == got and drawn == got
+
+
+def _tape_verdicts(fn: Any, values: list[np.ndarray]) -> tuple[list[bool], list[bool]]:
+    xs = [tf.constant(v) for v in values]
+    with tf.GradientTape() as tape:
+        tape.watch(xs)
+        ys = [tf.convert_to_tensor(y) for y in _flat(fn(tf, *xs))]
+    ys = [y for y in ys if y.dtype.is_floating]
+    sources = [x for x in xs if x.dtype.is_floating] + list(tape.watched_variables())
+    grads = tape.gradient(ys, sources)
+    why = tape.why_none(ys, sources)
+    ints = [x for x in xs if not x.dtype.is_floating]  # None, and explained so
+    assert all(e is not None and e.result == "None" for e in tape.why_none(ys, ints))
+    return [g is not None for g in grads], [e is None or e.result == "zeros" for e in why]
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_tape_why_none_agrees_with_the_tape_eagerly(name):
+    if name in RAISES:
+        return
+    got, why = _tape_verdicts(CALLS[name].fn, _inputs(name))
+    assert why == got
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_tape_why_none_agrees_with_the_tape_on_control_flow(name):
+    got, why = _tape_verdicts(PROGRAMS[name], [np.array([0.3, -0.2, 0.4])])
+    assert why == got
