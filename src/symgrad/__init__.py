@@ -223,10 +223,12 @@ from .variable_scope import (
 # isort: split
 # Rounding and tf.scalar_mul at the top level, as TF exports them (issue 16).
 # AutoGraph: tensor control flow in `function` (issue 15).
-from . import autograph
+# tf.debugging: asserts, check_numerics, the NaN locator behind TF's names (issue 27).
+from . import autograph, debugging
 
 # Gradient helpers real code calls (issue 17, point 7).
 from .autodiff.helpers import grad_pass_through, recompute_grad
+from .debugging import assert_equal, assert_greater, assert_less, assert_rank
 
 # tf.Assert: a run-time check in a graph (tf.case's checks use it).
 from .ops.assertion import Assert

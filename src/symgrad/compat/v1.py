@@ -70,8 +70,32 @@ from ..indexed_slices import (  # noqa: F401
 from ..init_ops import initializers  # noqa: F401
 from ..variable_scope import AUTO_REUSE, GraphKeys, get_variable, variable_scope  # noqa: F401
 
+# tf.compat.v1.debugging and TF1's assert_* (data= before summarize), check_numerics.
+from . import v1_debugging as debugging  # noqa: F401
+
 # tf.compat.v1.test: TF1's (x, x_shape, y, y_shape) gradient checker (issue 17, point 7).
 from . import v1_test as test  # noqa: F401
+from .v1_debugging import (  # noqa: F401
+    assert_equal,
+    assert_greater,
+    assert_greater_equal,
+    assert_integer,
+    assert_less,
+    assert_less_equal,
+    assert_near,
+    assert_negative,
+    assert_non_negative,
+    assert_non_positive,
+    assert_none_equal,
+    assert_positive,
+    assert_rank,
+    assert_rank_at_least,
+    assert_rank_in,
+    assert_scalar,
+    assert_type,
+    check_numerics,
+    is_numeric_tensor,
+)
 
 
 def disable_eager_execution() -> None:
