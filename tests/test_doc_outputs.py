@@ -5,9 +5,9 @@ plain ``` block (the output it prints) must print that output: whitespace collap
 file paths reduced to ``<file>:<line>`` (docs show short names), op names without their
 counting suffix (``Const_83`` as ``Const``), the two-digit errors of
 ``check-gradients`` (``8.6e-10``) read as any such number, and ``...`` in the shown
-output matching anything; what is shown may be a part of what is printed.  The counts the docs quote (the registry check's
-``N OK, 0 FAIL, M SKIP``) are checked against the tool, and no doc points to a file
-outside the repository.
+output matching anything; what is shown may be a part of what is printed.  The counts
+the docs quote (the registry check's ``N OK, 0 FAIL, M SKIP``) are checked against the
+tool, and no doc points to a file outside the repository.
 """
 
 from __future__ import annotations
@@ -37,9 +37,14 @@ def _pairs(text: str) -> list[tuple[str, str | None]]:
             continue
         nxt = found[i + 1] if i + 1 < len(found) else None
         shown = None
-        if nxt is not None and nxt.group(2) == "" and not nxt.group(1):
-            if text[m.end() : nxt.start()].strip() == "" and not nxt.group(3).startswith("$ "):
-                shown = nxt.group(3)  # (a "$ ..." transcript is a command's: see below)
+        if (
+            nxt is not None
+            and nxt.group(2) == ""
+            and not nxt.group(1)
+            and text[m.end() : nxt.start()].strip() == ""
+            and not nxt.group(3).startswith("$ ")  # a command's transcript: see below
+        ):
+            shown = nxt.group(3)
         out.append((code, shown))
     return out
 

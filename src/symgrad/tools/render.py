@@ -121,6 +121,10 @@ def build_view(ys: Any, xs: Any = None, grads: Any = None, stop_gradients: Any =
     a ``tf.function`` (its latest trace is drawn) or a ConcreteFunction."""
     if isinstance(ys, Function | ConcreteFunction):
         return _function_view(ys, xs)
+    return _tensors_view(ys, xs, grads, stop_gradients)
+
+
+def _tensors_view(ys: Any, xs: Any, grads: Any, stop_gradients: Any) -> View:
     ys_l = [convert_to_tensor(y) for y in as_list(ys)]
     xs_l = (
         []
