@@ -51,6 +51,8 @@ def _pairs(text: str) -> list[tuple[str, str | None]]:
 
 def normalize(text: str) -> str:
     text = re.sub(r"[\w./<>-]*\.py:\d+", "<file>:<line>", text)
+    text = re.sub(r"[\w./<>-]*\.py lines", "<file> lines", text)
+    text = re.sub(r"\blines? \d+(-\d+)?", "lines <n>", text)
     text = re.sub(r"\b\d\.\de-\d\d\b", "<err>", text)
     text = re.sub(r" at 0x[0-9a-f]+", "", text)
     # eager op names count up over all the blocks run before: Const_83 reads as Const
