@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import batching
 from ..cases import Case, randn
 from ..errors import InvalidArgumentError
 from ..graph import Operation, Tensor, get_default_graph
@@ -155,7 +156,7 @@ CHECK_NUMERICS = register_op(
     stateful=True,
     pure=False,
     elementwise=True,
-    batch="a check with a side effect (the error); the batch is checked as a whole",
+    batch=batching.elementwise,  # the batch is checked as a whole
 )
 
 
