@@ -216,7 +216,7 @@ def test_graph_while_names_the_iteration_and_the_body_op(checking):
     e = info.value
     assert str(e).startswith("StatelessWhile 'logs' iteration 4: op 'Log' in body produced NaN\n")
     assert e.op.name == "lg" and e.op.graph is not x.graph  # the op in the body's graph
-    assert "input 0 (loop_var_2:0): -1.1696" in str(e)
+    assert "input 0 (x0:0 (loop variable 1)): -1.1696" in str(e)
 
 
 def test_nested_loops_in_a_function_name_both_iterations(checking):
@@ -319,3 +319,91 @@ def test_a_cond_where_one_branch_cuts_gives_zeros_as_tf():
         return tape.gradient(z, x)
 
     assert f(tf.constant(1.5)).numpy() == 0.0  # TF 2.21: 0.0
+
+
+# --------------------------------------------------------------------------------------
+# the NaN check in gradients of loops and branches
+
+
+def _numerics_error(f, *args) -> str:
+    tf.debugging.enable_check_numerics()
+    try:
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            f(*args)
+    finally:
+        tf.debugging.disable_check_numerics()
+    return str(info.value)
+
+
+def test_a_nan_in_a_loop_gradient_names_the_forward_iteration_and_the_sqrt_line():
+    w = tf.Variable(1.0, name="w")
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+
+            def body(i, a, s):
+                return i + 1, a + 1.0, s + tf.sqrt(tf.abs(a - 5.0)) * w  # Inf' at a = 5
+
+            line = lineno() - 2
+            _, _, r = tf.while_loop(lambda i, a, s: i < 8, body, [0, x, 0.0], name="loop")
+        found.append(line)
+        return tape.gradient(r, [x, w])
+
+    found: list[int] = []
+    text = _numerics_error(f, tf.constant(0.0))
+    head = text.splitlines()[0]
+    assert head == (
+        "While 'loop' iteration 5, in its gradient StatelessWhile 'loop_grad/while_grad' "
+        "(backward iteration 2): op 'SqrtGrad' in body produced +Inf"
+    ), head
+    assert (
+        f"this op computes part of the gradient of 'Sqrt' (type Sqrt, created at "
+        f"{__file__}:{found[0]})"
+    ) in text
+
+
+def test_a_nan_in_a_loop_names_loop_variables_and_captures_by_their_names():
+    c = tf.Variable(2.0, name="c")
+
+    @tf.function
+    def f(x):
+        body = lambda i, a: (i + 1, tf.math.log(a) * c)  # noqa: E731
+        return tf.while_loop(lambda i, a: i < 8, body, [0, x], name="loop")[1]
+
+    text = _numerics_error(f, tf.constant(4.0))
+    assert text.splitlines()[0] == "While 'loop' iteration 5: op 'Log' in body produced NaN"
+    assert "input 0 (x:0 (loop variable 1)): -" in text
+
+    @tf.function
+    def g(x):
+        shifted = x - 5.0
+        body = lambda i, a: (i + 1, a + tf.math.log(shifted))  # noqa: E731
+        return tf.while_loop(lambda i, a: i < 8, body, [0, x], name="loop")[1]
+
+    text = _numerics_error(g, tf.constant(4.0))
+    assert "  input 0 (sub:0 (captured)): -1.0" in text and "capture:0" not in text
+
+
+def test_a_nan_in_a_branch_names_the_branch():
+    @tf.function
+    def f(x):
+        return tf.cond(x > 0.0, lambda: tf.sqrt(x - 5.0), lambda: x, name="choose")
+
+    text = _numerics_error(f, tf.constant(4.0))
+    assert text.startswith("the true_fn branch of StatelessIf 'choose' > !!! Detected")
+    assert "input 0 (sub:0): -1.0" in text
+
+    @tf.function
+    def g(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            r = tf.cond(x > 0.0, lambda: tf.sqrt(x - 4.0), lambda: x, name="choose")
+        return tape.gradient(r, x)
+
+    text = _numerics_error(g, tf.constant(4.0))
+    assert text.startswith(
+        "the true_fn branch of StatelessIf 'choose_grad/gradients' (the gradient of "
+        "StatelessIf 'choose') > !!! Detected"
+    ), text.splitlines()[0]

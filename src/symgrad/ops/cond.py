@@ -30,6 +30,7 @@ import numpy as np
 from .. import context
 from ..autodiff.backprop import backprop, key
 from ..cases import Case, fixed, ints, randn
+from ..errors import InvalidArgumentError
 from ..graph import Tensor, get_default_graph
 from ..op_registry import Spec, apply_op, register_op
 from ..runtime.concrete_function import ConcreteFunction, packer
@@ -40,6 +41,7 @@ from . import math as math_ops
 from .branch_grads import MatchSlices, join, joined, seed
 from .control_flow_batch import branches_rule
 from .function_reads import capture_reads, check_no_assign, read_values
+from .numerics_where import in_branch, mirror
 from .tensor_array_cond import BranchArrays
 from .variables import Variable
 
@@ -63,14 +65,23 @@ def _branches_infer(
 
 
 def _run(
-    i: int, args: Sequence[Any], branches: Sequence[ConcreteFunction], maps: Sequence[Sequence[int]]
+    i: int,
+    args: Sequence[Any],
+    branches: Sequence[ConcreteFunction],
+    maps: Sequence[Sequence[int]],
+    is_if: bool = False,
 ) -> Any:
-    outs = branches[i].run_outputs([args[j] for j in maps[i]])
+    try:
+        outs = branches[i].run_outputs([args[j] for j in maps[i]])
+    except InvalidArgumentError as e:  # enable_check_numerics: say which branch
+        labels = ["true_fn", "false_fn"] if len(maps) == 2 and is_if else None
+        names = labels or [f"branches[{k}]" for k in range(len(maps))]
+        raise in_branch(e, branches, i, names) from None
     return outs[0] if len(outs) == 1 else tuple(outs)  # plans take one output bare
 
 
 def _if_kernel(pred: Any, *args: Any, branches: Any, maps: Any) -> Any:
-    return _run(0 if bool(pred) else 1, args, branches, maps)
+    return _run(0 if bool(pred) else 1, args, branches, maps, is_if=True)
 
 
 def _case_kernel(index: Any, *args: Any, branches: Any, maps: Any) -> Any:
@@ -356,6 +367,7 @@ def _functional_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
     fns = [match.wrap(i) for i in range(len(branches))]
     names = [f"branches[{i}]" for i in range(len(fns))]
     found = _functional(op.type, selector, fns, names, "gradients", "gradients", match.settle)
+    mirror(found, op)
     out: list[Tensor | None] = [None] * len(ins)
     for i, g in zip(diff, found, strict=True):
         # An input that every branch cuts gets None, as in TF (not the op's zeros).
