@@ -230,6 +230,9 @@ UNARY = {
     "sigmoid": _unary("sigmoid"),
     "sign": _unary("sign", "a"),
     "sin": _unary("sin"),
+    "check_numerics": Call(
+        lambda tf, x: tf.debugging.check_numerics(tf.sin(x), "checked"), [("n", (3, 4))]
+    ),
     "sinh": _unary("math.sinh"),
     "softplus": _unary("math.softplus"),
     "softsign": _unary(

@@ -3,7 +3,8 @@
 First every seed program, run with ``import symgrad as tf``, is printed beside the numbers
 the seed shows.  Then ``train_digits.py`` trains a small classifier on scikit-learn's
 handwritten digits, TF1 style and TF2 style, saves the loss curves and the gradient graph
-of one step, and explains a None gradient with ``tf.why_none``.  Last, ``cnn_digits.py``
+of one step, and explains a None gradient with ``tf.why_none`` (two more before it: a cut
+inside a loop, a tape that did not record the loss).  Last, ``cnn_digits.py``
 trains a small CNN from stateless random seeds for two epochs and is shown beside what
 TensorFlow printed for it.  Exit status 0 when every seed matches, test accuracy is above
 0.9, both styles print the same losses and the CNN prints TensorFlow's numbers.
@@ -122,6 +123,28 @@ def run_training(out: Path) -> bool:
     return result.accuracy > MIN_ACCURACY and same
 
 
+def run_why_none() -> bool:
+    """Two None gradients explained: a cut inside a loop, and a tape that missed the loss."""
+    import symgrad as tf
+
+    print("\n=== why is my gradient None? (tf.why_none)\n")
+    x = tf.constant(2.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        body = lambda i, a: (i + 1, tf.stop_gradient(a * x))  # noqa: E731  (the cut)
+        _, r = tf.while_loop(lambda i, a: i < 5, body, [0, x])
+    loop = tape.why_none(r, x)
+    print(f"  inside a loop: tape.gradient(r, x) = {tape.gradient(r, x)}\n{loop}\n")
+    w = tf.Variable(3.0, name="w")
+    with tf.GradientTape() as tape:
+        y = w * 2.0
+    loss = y * y  # the mistake: computed after the with block
+    print(f"  for a tape: tape.gradient(loss, w) = {tape.gradient(loss, w)}")
+    after = tape.why_none(loss, w)
+    print(after)
+    return "iterations 0-4" in str(loop) and "after the tape's with block" in str(after)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="symgrad's demo")
     parser.add_argument(
@@ -134,9 +157,10 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     results = [run_seed(script, title) for script, title in SEEDS]
     print(f"\n{sum(results)} of {len(results)} seed programs print the seeds' numbers.")
+    explained = run_why_none()
     trained = run_training(args.out)
     cnn = run_cnn()
-    ok = all(results) and trained and cnn
+    ok = all(results) and explained and trained and cnn
     cnn_text = "prints TensorFlow's numbers" if cnn else "FAILED"
     training = (
         f"passed (test accuracy > {MIN_ACCURACY}, TF1 == TF2)" if trained else "FAILED (see above)"

@@ -196,3 +196,14 @@ def test_progress_bar_redraws_one_line_on_a_terminal():
     last = text.rstrip("\n").split("\r")[-1]
     assert last == "  TF1 [" + "#" * 30 + "] epoch  2/2 loss 0.2500 test acc 0.875"
     assert "[" + "#" * 15 + "." * 15 + "] epoch  1/2" in text
+
+
+def test_demo_explains_a_cut_in_a_loop_and_a_tape_that_missed_the_loss(demo):
+    text = demo[0].stdout
+    assert "=== why is my gradient None? (tf.why_none)" in text
+    assert "inside a loop: tape.gradient(r, x) = None" in text
+    assert re.search(
+        r"cut by tf\.stop_gradient: StopGradient at iterations 0-4, created at demo\.py:\d+", text
+    )
+    assert "for a tape: tape.gradient(loss, w) = None" in text
+    assert re.search(r"after the tape's with block \(demo\.py lines \d+-\d+\)", text)

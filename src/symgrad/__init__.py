@@ -225,10 +225,12 @@ from .variable_scope import (
 # isort: split
 # Rounding and tf.scalar_mul at the top level, as TF exports them (issue 16).
 # AutoGraph: tensor control flow in `function` (issue 15).
-from . import autograph
+# tf.debugging: asserts, check_numerics, the NaN locator behind TF's names (issue 27).
+from . import autograph, debugging
 
 # Gradient helpers real code calls (issue 17, point 7).
 from .autodiff.helpers import grad_pass_through, recompute_grad
+from .debugging import assert_equal, assert_greater, assert_less, assert_rank
 
 # TF1-only names take TF1's signature (tf.compat.v1's).
 from .compat.v1_ops import global_variables, trainable_variables

@@ -55,6 +55,41 @@ class DType:
     def size(self) -> int:
         return self.np.itemsize
 
+    @property
+    def max(self) -> Any:
+        """The largest value of the type (a NumPy scalar for floats, an int for integers)."""
+        return self._bound("maximum", 1)
+
+    @property
+    def min(self) -> Any:
+        """The smallest (most negative) value of the type."""
+        return self._bound("minimum", 0)
+
+    def _bound(self, what: str, end: int) -> Any:
+        if self.is_floating:
+            info = np.finfo(self.np)
+            return info.max if end else info.min
+        if self.is_integer:
+            iinfo = np.iinfo(self.np)
+            return int(iinfo.max if end else iinfo.min)
+        raise TypeError(f"Cannot find {what} value of {self} with type {self}.")
+
+    @property
+    def limits(self) -> tuple[Any, Any]:
+        """TF's image intensity range ``(0, max)``: (0, 1) for float32/float64, the
+        integer range for integers, (0, True) for bool; negative bounds clipped to 0."""
+        if self.name in ("float32", "float64"):
+            return 0, 1
+        if self.is_integer:
+            return 0, int(np.iinfo(self.np).max)
+        if self.is_bool:
+            return 0, True
+        raise ValueError(f"{self} does not have defined limits.")
+
+    def is_compatible_with(self, other: Any) -> bool:
+        """Whether a tensor of ``other`` dtype converts to this one (TF1's; equality)."""
+        return as_dtype(other) is self
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, DType):
             return self is other

@@ -301,3 +301,24 @@ def test_reexported_from_explain_and_tools():
     assert tf.explain.explain_gradient is explain_gradient
     assert tf.explain.trace_element is trace_element
     assert tf.tools.explain_gradient is explain_gradient
+
+
+def test_trace_element_through_a_while_names_loop_variables_captures_and_iterations():
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float64, [2], name="x")
+        w = tf.Variable([1.5, 0.5], dtype=tf.float64, name="w")
+        body = lambda i, a: (i + 1, tf.sin(a) * w)  # noqa: E731
+        _, y = tf.while_loop(lambda i, a: i < 3, body, [0, x], name="loop")
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            tx = tf.tools.trace_element(y, x, 0, 0, feed_dict={x: [0.3, 0.4]}, session=sess)
+            tw = tf.tools.trace_element(y, w, 0, 0, feed_dict={x: [0.3, 0.4]}, session=sess)
+            [gw] = sess.run(tf.gradients(y[0], [w]), {x: [0.3, 0.4]})
+    text = str(tx)
+    assert (
+        "loop (While: x:0 as loop variable 1, out as the final value of loop variable 1, "
+        "through iterations 0-2, " in text
+    )
+    assert "input 3" not in text
+    assert ", captured by the body, out as the final value of loop variable 1" in str(tw)
+    assert abs(tw.total - gw[0]) < 1e-12

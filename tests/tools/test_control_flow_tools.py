@@ -56,8 +56,9 @@ def test_integer_cast_in_a_cond_branch_is_named_with_its_branch():
         z = tf.cond(p, lambda: w * 3.0, to_int, name="reaches")
         z_cut = tf.cond(p, lambda: tf.stop_gradient(w, name="frozen"), to_int, name="choose")
         [e], [e_cut] = tf.why_none(z, [w]), tf.why_none(z_cut, [w])
+        assert tf.gradients(z_cut, [w]) == [None]  # TF 2.21: [None], every branch cuts
     assert e is None  # w reaches z through true_fn
-    assert (e_cut.result, e_cut.reason) == ("zeros", "stop_gradient")
+    assert (e_cut.result, e_cut.reason) == ("None", "stop_gradient")
     cuts = {c.op.name: c for c in e_cut.cuts}
     assert set(cuts) == {"frozen", "to_int"}
     assert cuts["frozen"].within == "the true_fn branch of StatelessIf 'choose'"
@@ -215,7 +216,7 @@ def test_graph_while_names_the_iteration_and_the_body_op(checking):
     e = info.value
     assert str(e).startswith("StatelessWhile 'logs' iteration 4: op 'Log' in body produced NaN\n")
     assert e.op.name == "lg" and e.op.graph is not x.graph  # the op in the body's graph
-    assert "input 0 (loop_var_2:0): -1.1696" in str(e)
+    assert "input 0 (x0:0 (loop variable 1)): -1.1696" in str(e)
 
 
 def test_nested_loops_in_a_function_name_both_iterations(checking):
@@ -241,3 +242,168 @@ def test_nested_loops_in_a_function_name_both_iterations(checking):
 def test_without_the_check_a_loop_just_computes_nan():
     _, x = tf.while_loop(lambda i, x: i < 6, log_body, [0, tf.constant(50.0)])
     assert np.isnan(x.numpy())
+
+
+# --------------------------------------------------------------------------------------
+# variables read inside bodies and branches; branches that all cut
+
+
+def test_a_variable_read_only_inside_a_loop_body_gets_its_gradient_and_no_explanation():
+    with tf.Graph().as_default():
+        v = tf.Variable(2.0, name="v")
+        x = tf.placeholder(tf.float32, [], name="x")
+        _, out = tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * v * v), [0, x])
+        loss = out * 1.0
+        gv, gx = tf.gradients(loss, [v, x])
+        why = tf.why_none(loss, [v, x])
+        text = tf.render.to_text(loss, [v, x], [gv, gx])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            value = sess.run(gv, {x: 1.5})
+    # loss = x v^6, d/dv = 6 x v^5 = 6 * 1.5 * 32 = 288
+    assert value == 288.0
+    assert list(why) == [None, None] and str(why) == "Every x receives a gradient."
+    assert "unconnected" not in text.split("legend")[0]
+
+
+def test_a_variable_read_in_a_cond_inside_a_loop_is_followed():
+    with tf.Graph().as_default():
+        v = tf.Variable(2.0, name="v")
+        x = tf.placeholder(tf.float32, [], name="x")
+
+        def body(i, a):
+            return i + 1, tf.cond(i > 0, lambda: a * v, lambda: a + 1.0)
+
+        loss = tf.while_loop(lambda i, a: i < 3, body, [0, x])[1]
+        [e] = tf.why_none(loss, [v])
+    assert e is None
+
+
+def test_a_cond_whose_branches_all_cut_gives_none_and_names_each_cut():
+    # TF 2.21 gives None here: tf.gradients in a graph and in a function, and a tape
+    # inside tf.function ([None], None, None).
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [], name="x")
+        p = tf.placeholder(tf.bool, [], name="p")
+        z = tf.cond(
+            p,
+            lambda: tf.stop_gradient(x * 2.0, name="frozen"),
+            lambda: tf.stop_gradient(x, name="held") + 1.0,
+            name="choose",
+        )
+        assert tf.gradients(z, [x]) == [None]
+        [e] = tf.why_none(z, [x])
+    assert (e.result, e.reason) == ("None", "stop_gradient")
+    assert {(c.op.name, c.within) for c in e.cuts} == {
+        ("frozen", "the true_fn branch of StatelessIf 'choose'"),
+        ("held", "the false_fn branch of StatelessIf 'choose'"),
+    }
+    assert str(e).startswith("The gradient w.r.t. x:0 is None: every path to ys is cut by ")
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            z = tf.cond(x > 0, lambda: tf.stop_gradient(x * 2.0), lambda: tf.stop_gradient(x))
+        return tape.gradient(z, x), tf.gradients(z, x)
+
+    assert f(tf.constant(1.5)) == (None, [None])
+
+
+def test_a_cond_where_one_branch_cuts_gives_zeros_as_tf():
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            z = tf.cond(x > 0, lambda: tf.stop_gradient(x * 2.0), lambda: x * 3.0)
+        return tape.gradient(z, x)
+
+    assert f(tf.constant(1.5)).numpy() == 0.0  # TF 2.21: 0.0
+
+
+# --------------------------------------------------------------------------------------
+# the NaN check in gradients of loops and branches
+
+
+def _numerics_error(f, *args) -> str:
+    tf.debugging.enable_check_numerics()
+    try:
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            f(*args)
+    finally:
+        tf.debugging.disable_check_numerics()
+    return str(info.value)
+
+
+def test_a_nan_in_a_loop_gradient_names_the_forward_iteration_and_the_sqrt_line():
+    w = tf.Variable(1.0, name="w")
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+
+            def body(i, a, s):
+                return i + 1, a + 1.0, s + tf.sqrt(tf.abs(a - 5.0)) * w  # Inf' at a = 5
+
+            line = lineno() - 2
+            _, _, r = tf.while_loop(lambda i, a, s: i < 8, body, [0, x, 0.0], name="loop")
+        found.append(line)
+        return tape.gradient(r, [x, w])
+
+    found: list[int] = []
+    text = _numerics_error(f, tf.constant(0.0))
+    head = text.splitlines()[0]
+    assert head == (
+        "While 'loop' iteration 5, in its gradient StatelessWhile 'loop_grad/while_grad' "
+        "(backward iteration 2): op 'SqrtGrad' in body produced +Inf"
+    ), head
+    assert (
+        f"this op computes part of the gradient of 'Sqrt' (type Sqrt, created at "
+        f"{__file__}:{found[0]})"
+    ) in text
+
+
+def test_a_nan_in_a_loop_names_loop_variables_and_captures_by_their_names():
+    c = tf.Variable(2.0, name="c")
+
+    @tf.function
+    def f(x):
+        body = lambda i, a: (i + 1, tf.math.log(a) * c)  # noqa: E731
+        return tf.while_loop(lambda i, a: i < 8, body, [0, x], name="loop")[1]
+
+    text = _numerics_error(f, tf.constant(4.0))
+    assert text.splitlines()[0] == "While 'loop' iteration 5: op 'Log' in body produced NaN"
+    assert "input 0 (x:0 (loop variable 1)): -" in text
+
+    @tf.function
+    def g(x):
+        shifted = x - 5.0
+        body = lambda i, a: (i + 1, a + tf.math.log(shifted))  # noqa: E731
+        return tf.while_loop(lambda i, a: i < 8, body, [0, x], name="loop")[1]
+
+    text = _numerics_error(g, tf.constant(4.0))
+    assert "  input 0 (sub:0 (captured)): -1.0" in text and "capture:0" not in text
+
+
+def test_a_nan_in_a_branch_names_the_branch():
+    @tf.function
+    def f(x):
+        return tf.cond(x > 0.0, lambda: tf.sqrt(x - 5.0), lambda: x, name="choose")
+
+    text = _numerics_error(f, tf.constant(4.0))
+    assert text.startswith("the true_fn branch of StatelessIf 'choose' > !!! Detected")
+    assert "input 0 (sub:0): -1.0" in text
+
+    @tf.function
+    def g(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            r = tf.cond(x > 0.0, lambda: tf.sqrt(x - 4.0), lambda: x, name="choose")
+        return tape.gradient(r, x)
+
+    text = _numerics_error(g, tf.constant(4.0))
+    assert text.startswith(
+        "the true_fn branch of StatelessIf 'choose_grad/gradients' (the gradient of "
+        "StatelessIf 'choose') > !!! Detected"
+    ), text.splitlines()[0]

@@ -170,3 +170,27 @@ def test_render_without_dot_says_to_install_graphviz(model, tmp_path, monkeypatc
     assert pathlib.Path(path).read_text().startswith("digraph")
     with pytest.raises(ValueError, match="format"):
         tf.render.render(model["y"], path=str(tmp_path / "g.gif"))
+
+
+def test_rendering_a_function_draws_its_latest_trace():
+    w = tf.Variable([0.5, -1.0], name="w")
+
+    @tf.function
+    def step(x):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.square(x * w))
+        w.assign_sub(0.1 * tape.gradient(loss, w))
+        return loss
+
+    with pytest.raises(ValueError, match="has not been traced yet: call it once"):
+        tf.render.to_text(step)
+    step(tf.constant([1.0, 2.0]))
+    text = tf.render.to_text(step)
+    forward, gradients = text.split("gradients (")
+    assert forward.startswith("forward (10 ops):")
+    assert "[x]" in forward.splitlines()[1] and forward.splitlines()[1].lstrip().startswith("x ")
+    assert "AssignVariableOp(mul_1:0)" in forward and "[y, stateful]" in forward
+    assert "[y, output Sum:0]" in forward
+    assert gradients.startswith("8 ops):") and "(grad of Square)" in gradients
+    assert tf.render.to_text(step.get_concrete_function(tf.constant([1.0, 2.0]))) == text
+    assert "cluster_gradients" in tf.render.to_dot(step)

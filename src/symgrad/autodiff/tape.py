@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sys
 import warnings
+import weakref
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .. import context, nest
 from ..errors import InvalidArgumentError
-from ..graph import Operation, Tensor, get_default_graph
+from ..graph import Operation, Tensor, get_default_graph, user_frame
 from ..ops.array import ones_like
 from ..ops.core import convert_to_tensor
 from ..ops.math import add_n, multiply
@@ -59,6 +61,13 @@ class GradientTape:
         self._recording = False
         self._entered = False
         self._used = False
+        # Where the with block and each stop_recording began, for why_none's answers.
+        self._block: tuple[str, int] | None = None
+        self._pauses: list[tuple[str, int]] = []
+        # After a non-persistent tape's use: the ids it had recorded and watched (no
+        # references: the ops are freed as TF's) and where it was used.
+        self._spent: tuple[frozenset[int], frozenset[tuple[int, int]]] | None = None
+        self._used_at: tuple[str, int] | None = None
         self._clear()
 
     def _clear(self) -> None:
@@ -75,6 +84,9 @@ class GradientTape:
                 "an already-active tape."
             )
         self._entered = True
+        self._block = user_frame()
+        _RECENT.append(weakref.ref(self))
+        del _RECENT[:-8]
         self._push()
         return self
 
@@ -97,6 +109,8 @@ class GradientTape:
             raise RuntimeError("Trying to stop recording a tape which is not recording.")
         if not self._recording:
             raise ValueError("Tape is not recording.")
+        caller = sys._getframe(2)  # past contextlib's __enter__: the with statement
+        self._pauses.append((caller.f_code.co_filename, caller.f_lineno))
         self._pop()
         try:
             yield
@@ -165,6 +179,13 @@ class GradientTape:
                     "The dtype of the watched tensor must be floating (e.g. tf.float32), got %s",
                     t.dtype.name,
                 )
+
+    def why_none(self, target: Any, sources: Any) -> Any:
+        """Why ``self.gradient(target, sources)`` gives None, per source (symgrad's own,
+        as ``symgrad.why_none(tape, target, sources)``)."""
+        from ..tools.tape_explain import why_none_on_tape
+
+        return why_none_on_tape(self, target, sources)
 
     def watched_variables(self) -> tuple[Any, ...]:
         """The variables this tape watches, in order of creation."""
@@ -280,6 +301,8 @@ class GradientTape:
     def _end_use(self) -> None:
         if not self._persistent:
             self._used = True
+            self._spent = (frozenset(self._recorded), frozenset(self._watched))
+            self._used_at = user_frame()
             kept = self._variables  # as TF, watched_variables() still lists them afterwards
             self._clear()
             self._variables = kept
@@ -330,6 +353,10 @@ class GradientTape:
         for i in unknown:  # ... unless it is itself a target (TF seeds it, see _own_seed)
             grads[i] = _own_seed(sources[i], targets, seeds, self._recorded)
         return grads
+
+
+# The tapes entered last (weakly): symgrad.why_none(y, x) on eager tensors asks them.
+_RECENT: list[weakref.ref[GradientTape]] = []
 
 
 class _Never:

@@ -84,6 +84,9 @@ from ..graph import name_scope as name_scope
 from ..ops.boolean_mask import boolean_mask_v1 as boolean_mask  # noqa: F401
 from ..train.moving_averages import moving_average_variables  # noqa: F401
 from ..variable_scope import AUTO_REUSE, GraphKeys, get_variable, variable_scope  # noqa: F401
+
+# tf.compat.v1.debugging and TF1's assert_* (data= before summarize), check_numerics.
+from . import v1_debugging as debugging  # noqa: F401
 from . import v1_linalg as linalg  # noqa: F401
 from . import v1_losses as losses  # noqa: F401
 from . import v1_math as math  # noqa: F401
@@ -137,6 +140,28 @@ ones_initializer = _init_v1.Ones
 zeros_initializer = _init_v1.Zeros
 random_normal_initializer = _init_v1.RandomNormal
 random_uniform_initializer = _init_v1.RandomUniform
+
+from .v1_debugging import (  # noqa: F401
+    assert_equal,
+    assert_greater,
+    assert_greater_equal,
+    assert_integer,
+    assert_less,
+    assert_less_equal,
+    assert_near,
+    assert_negative,
+    assert_non_negative,
+    assert_non_positive,
+    assert_none_equal,
+    assert_positive,
+    assert_rank,
+    assert_rank_at_least,
+    assert_rank_in,
+    assert_scalar,
+    assert_type,
+    check_numerics,
+    is_numeric_tensor,
+)
 
 
 def disable_eager_execution() -> None:

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from .. import batching
+from ..cases import Case, randn
 from ..errors import InvalidArgumentError
 from ..graph import Operation, Tensor, get_default_graph
 from ..op_registry import Spec, apply_op, register_op
@@ -125,3 +127,55 @@ def Assert(
             )
         return None
     return apply_op("Assert", [cond, *tensors], attrs, name or "Assert")
+
+
+# --------------------------------------------------------------------------------------
+# CheckNumerics: the identity that fails on a NaN or an Inf (tf.debugging.check_numerics)
+
+
+def _check_numerics_kernel(x: np.ndarray, message: str) -> np.ndarray:
+    if not np.isfinite(x).all():
+        kinds = [k for k, bad in (("Inf", np.isinf(x).any()), ("NaN", np.isnan(x).any())) if bad]
+        raise InvalidArgumentError(f"{message} : Tensor had {' and '.join(kinds)} values")
+    return x
+
+
+def _check_numerics_infer(inputs: Sequence[Tensor], **_: Any) -> Spec:
+    x = inputs[0]
+    if not x.dtype.is_floating:
+        raise TypeError(
+            f"input 'tensor' has dtype {x.dtype.name}, expected one of: float16, float32, float64"
+        )
+    return x.shape, x.dtype
+
+
+CHECK_NUMERICS = register_op(
+    "CheckNumerics",
+    _check_numerics_infer,
+    _check_numerics_kernel,
+    stateful=True,
+    pure=False,
+    elementwise=True,
+    batch=batching.elementwise,  # the batch is checked as a whole
+)
+
+
+def check_numerics(tensor: Any, message: str, name: str | None = None) -> Tensor:
+    """``tensor``, after failing with ``InvalidArgumentError`` if it has a NaN or an Inf."""
+    t = convert_to_tensor(tensor)
+    return apply_op("CheckNumerics", [t], {"message": str(message)}, name).output(0)
+
+
+CHECK_NUMERICS.add_cases(
+    Case([randn(3, 4)], lambda x: x, lambda x: check_numerics(x, "checked")),
+)
+
+
+@CHECK_NUMERICS.gradient
+def _check_numerics_grad(op: Any, grad: Tensor) -> Tensor:
+    """dx = check_numerics(g), as TF: a NaN in the gradient fails too (TF's text shows
+    the forward message as the bytes of its attr)."""
+    message = op.get_attr("message").encode()
+    return check_numerics(
+        grad, f"Not a number (NaN) or infinity (Inf) values detected in gradient. {message!r}"
+    )

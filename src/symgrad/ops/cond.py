@@ -13,7 +13,8 @@ The gradient of such an op is the same kind of op over the branches' gradient gr
 each re-creates its branch on the op's inputs and differentiates it, returning zeros for
 the inputs it does not use.  So a tensor used only in the branch not taken gets zeros
 (TF's ``gradients`` and tapes inside ``function`` do the same; an eager tape gets None,
-as it never saw that branch), and higher orders differentiate the gradient op again.
+as it never saw that branch); an input that every branch cuts (``stop_gradient``, an
+integer cast) gets None, as TF's; higher orders differentiate the gradient op again.
 A variable a branch reads is captured as one outer read (``function_reads``), through
 which its gradient leaves the op; the batching rule is in ``control_flow_batch``.
 """
@@ -29,6 +30,7 @@ import numpy as np
 from .. import context
 from ..autodiff.backprop import backprop, key
 from ..cases import Case, fixed, ints, randn
+from ..errors import InvalidArgumentError
 from ..graph import Tensor, get_default_graph
 from ..op_registry import Spec, apply_op, register_op
 from ..runtime.concrete_function import ConcreteFunction, packer
@@ -39,6 +41,7 @@ from . import math as math_ops
 from .branch_grads import MatchSlices, join, joined, seed
 from .control_flow_batch import branches_rule
 from .function_reads import capture_reads, check_no_assign, read_values
+from .numerics_where import in_branch, mirror
 from .tensor_array_cond import BranchArrays
 from .variables import Variable
 
@@ -62,14 +65,23 @@ def _branches_infer(
 
 
 def _run(
-    i: int, args: Sequence[Any], branches: Sequence[ConcreteFunction], maps: Sequence[Sequence[int]]
+    i: int,
+    args: Sequence[Any],
+    branches: Sequence[ConcreteFunction],
+    maps: Sequence[Sequence[int]],
+    is_if: bool = False,
 ) -> Any:
-    outs = branches[i].run_outputs([args[j] for j in maps[i]])
+    try:
+        outs = branches[i].run_outputs([args[j] for j in maps[i]])
+    except InvalidArgumentError as e:  # enable_check_numerics: say which branch
+        labels = ["true_fn", "false_fn"] if len(maps) == 2 and is_if else None
+        names = labels or [f"branches[{k}]" for k in range(len(maps))]
+        raise in_branch(e, branches, i, names) from None
     return outs[0] if len(outs) == 1 else tuple(outs)  # plans take one output bare
 
 
 def _if_kernel(pred: Any, *args: Any, branches: Any, maps: Any) -> Any:
-    return _run(0 if bool(pred) else 1, args, branches, maps)
+    return _run(0 if bool(pred) else 1, args, branches, maps, is_if=True)
 
 
 def _case_kernel(index: Any, *args: Any, branches: Any, maps: Any) -> Any:
@@ -306,9 +318,11 @@ def _branch_grad(
     seeds: Sequence[Tensor | None],
     shapes: Sequence[TensorShape],
     diff: Sequence[int],
+    connected: set[int],
 ) -> list[Tensor]:
     """One branch's gradient w.r.t. every differentiable input of the op (zeros where
-    the branch does not use it), re-creating the branch on the op's inputs."""
+    the branch does not use it), re-creating the branch on the op's inputs; the inputs
+    it does carry gradient to are added to ``connected``."""
     local = [_local(t) for t in ins]
     feeds = [local[j] for j in feed_index]
     mapping = f.replay(feeds, given=read_values(f, feeds))
@@ -327,6 +341,7 @@ def _branch_grad(
     grads: dict[int, Tensor] = {
         j: g for j, g in zip(feed_index, found, strict=True) if g is not None
     }
+    connected.update(grads)
     return [grads[i] if i in grads else array.zeros_like(local[i]) for i in diff]
 
 
@@ -342,18 +357,21 @@ def _functional_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
         None if not o.dtype.is_differentiable else array.zeros_like(o) if g is None else g
         for o, g in zip(op.outputs, grads, strict=True)
     ]
+    connected: set[int] = set()
     match = MatchSlices(
         [
-            functools.partial(_branch_grad, f, m, ins, seeds, joined(branches), diff)
+            functools.partial(_branch_grad, f, m, ins, seeds, joined(branches), diff, connected)
             for f, m in zip(branches, maps, strict=True)
         ]
     )
     fns = [match.wrap(i) for i in range(len(branches))]
     names = [f"branches[{i}]" for i in range(len(fns))]
     found = _functional(op.type, selector, fns, names, "gradients", "gradients", match.settle)
+    mirror(found, op)
     out: list[Tensor | None] = [None] * len(ins)
     for i, g in zip(diff, found, strict=True):
-        out[i] = g
+        # An input that every branch cuts gets None, as in TF (not the op's zeros).
+        out[i] = g if i in connected else None
     return [None, *out]
 
 

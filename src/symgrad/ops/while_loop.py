@@ -26,7 +26,8 @@ from ..shapes import TensorShape, as_shape
 from . import array, math, tensor_array_loop
 from .cond import row_builder, row_variable
 from .core import convert_to_tensor
-from .while_op import STATELESS_WHILE, WHILE, _at_iteration, _numerics_error, functional_while
+from .numerics_where import at_iteration, numerics_error
+from .while_op import STATELESS_WHILE, WHILE, functional_while
 
 
 def _bare_tensor_error(t: Tensor) -> str:
@@ -184,9 +185,9 @@ def _eager_loop(
             state = result
             i += 1
     except InvalidArgumentError as e:  # enable_check_numerics: say which iteration
-        if not _numerics_error(e):
+        if not numerics_error(e):
             raise
-        raise _at_iteration(e, "while_loop", i, "cond or body") from None
+        raise at_iteration(e, "while_loop", i, "cond or body") from None
     return nest.map_structure(convert_to_tensor, state)  # the body's structure, as TF
 
 

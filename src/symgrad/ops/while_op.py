@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import context, op_registry
+from .. import context
 from .. import dtypes as dt
 from ..autodiff.backprop import backprop, key
 from ..batching import NotVectorizable
@@ -54,6 +54,7 @@ from . import array, gather, math, tensor_array_grow
 from .control_flow_batch import while_rule
 from .core import convert_to_tensor, placeholder
 from .function_reads import capture_reads, check_no_assign, read_values
+from .numerics_where import MIRRORS, at_iteration, loop_name, numerics_error
 from .partial_sums import sum_with_parts
 
 
@@ -235,41 +236,10 @@ def _run_stepwise(
                 s.append(v)  # the recorder's extra outputs
             counter += 1
     except InvalidArgumentError as e:
-        if not _numerics_error(e):
+        if not numerics_error(e):
             raise
-        raise _at_iteration(e, _loop_name(body), counter, where) from None
+        raise at_iteration(e, loop_name(body), counter, where, body, state) from None
     return counter, state
-
-
-def _numerics_error(e: InvalidArgumentError) -> bool:
-    """Whether ``e`` is the NaN/Inf check's (enable_check_numerics) error."""
-    return op_registry.output_check is not None and (
-        hasattr(e, "iterations") or e.message.startswith("!!! Detected Infinity or NaN")
-    )
-
-
-def _at_iteration(e: InvalidArgumentError, loop: str, i: int, where: str) -> InvalidArgumentError:
-    """The NaN/Inf check's error from inside a loop, naming the loop and the iteration
-    (counted from 0) where the value first appeared; outer loops prefix theirs."""
-    inner: list[tuple[str, int]] = getattr(e, "iterations", [])
-    if inner:
-        text = f"{loop} iteration {i} > {e.message}"
-    else:
-        kinds = e.message.rsplit("Tensor had ", 1)[-1].removesuffix(" values")
-        op_type = getattr(e.op, "type", "?")
-        text = f"{loop} iteration {i}: op '{op_type}' in {where} produced {kinds}\n{e.message}"
-    new = InvalidArgumentError(text, e.op)
-    new.iterations = [(loop, i), *inner]  # type: ignore[attr-defined]
-    return new
-
-
-def _loop_name(body: ConcreteFunction) -> str:
-    """``While 'name'``: the loop op whose body this is (looked up on errors only)."""
-    outer = body.graph.outer_graph
-    for op in outer.get_operations():
-        if body in (op.attrs.get("body"), op.attrs.get("recorder")):
-            return f"{op.type} '{op.name}'"
-    return "while_loop"
 
 
 def _stack(
@@ -286,7 +256,7 @@ def _stack(
             return np.array(values, dtype=dtype)
         except ValueError:
             if strict:
-                raise tensor_array_grow.ragged(values, _loop_name(body), i) from None
+                raise tensor_array_grow.ragged(values, loop_name(body), i) from None
     return np.zeros((0, *shape), dtype)
 
 
@@ -450,6 +420,7 @@ def _while_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
         [TensorShape([])] + shapes,
         name="while_grad",
     )
+    MIRRORS[outs[0].op] = op
     result = none
     for n, i in enumerate(dv):
         result[2 + i] = outs[1 + n]

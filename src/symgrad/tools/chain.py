@@ -35,6 +35,7 @@ from ..graph import Graph, Operation, Tensor, get_default_session
 from ..indexed_slices import dense
 from ..ops.core import constant, convert_to_tensor
 from ..ops.variables import Variable
+from . import flow
 
 MAX_ENTRIES = 4096  # Jacobian entries explain_gradient shows; rule calls trace_element makes
 MAX_PATHS = 64  # paths trace_element lists
@@ -413,7 +414,7 @@ def _trace_path(hops: list[Hop], i: int, j: int, local: _LocalJacobians) -> Path
     shown = [(names, p) for _, names, p in chains] if n_chains <= _MAX_CHAINS else []
     return PathTrace(
         (tensors[0].op.name,) + tuple(op.name for op, _, _ in hops),
-        [_step(hop) for hop in hops],
+        [_step(hop, local.run) for hop in hops],
         factors,
         shown,
         n_chains,
@@ -422,12 +423,36 @@ def _trace_path(hops: list[Hop], i: int, j: int, local: _LocalJacobians) -> Path
     )
 
 
-def _step(hop: Hop) -> str:
+def _step(hop: Hop, run: Runner) -> str:
     op, idx, o = hop
+    if op.type in flow.WHILE_TYPES:
+        return f"{op.name} ({op.type}: {_loop_step(op, idx, o, run)}, {_where(op)})"
+    if op.type in flow.IF_TYPES and idx > 0:
+        name = op.inputs[idx].name
+        return f"{op.name} ({op.type}: {name} read by its branches, output {o}, {_where(op)})"
     many = sum(t.dtype.is_differentiable for t in op.inputs) > 1
     via = f", input {idx}" if many else ""
     out = f", output {o}" if op.num_outputs > 1 else ""
     return f"{op.name} ({op.type}{via}{out}, {_where(op)})"
+
+
+def _loop_step(op: Operation, idx: int, o: int, run: Runner) -> str:
+    """A loop crossed by a path: what enters (a loop variable's initial value, or a tensor
+    the body captures), what leaves, and over which iterations."""
+    n_vars, n_cond = op.get_attr("n_vars"), op.get_attr("n_cond")
+    name = op.inputs[idx].name
+    into = (
+        f"{name} as loop variable {idx - 2}"
+        if idx < 2 + n_vars
+        else f"{name}, captured by the {'cond' if idx < 2 + n_vars + n_cond else 'body'}"
+    )
+    leaves = (
+        f"the final value of loop variable {o - 2}"
+        if o < 2 + n_vars
+        else f"the stacked values of loop variable {o - 2 - n_vars}"
+    )
+    n = int(run([op.outputs[0]])[0]) - int(run([op.inputs[0]])[0])
+    return f"{into}, out as {leaves}, through iterations {'0-' + str(n - 1) if n > 1 else n - 1}"
 
 
 __all__ = ["MAX_ENTRIES", "MAX_PATHS", "ElementTrace", "PathTrace", "trace_element"]

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..autodiff.gradients import as_list
+from ..autodiff.tape import GradientTape
 from ..gradient_registry import gradient_registry
 from ..graph import Operation, Tensor, walk_ops
 from ..ops.core import convert_to_tensor
@@ -39,6 +40,8 @@ Edge = tuple[Operation, int]
 
 # TF registers these with a rule that returns [None] (not NoGradient): a dead end too.
 NONE_RULES = frozenset({"Floor", "Ceil", "Round", "Rint"})
+# ... and rules that return None for some inputs only (TF has no derivative there).
+NONE_INPUTS = {"Zeta": (0,), "Polygamma": (0,), "TruncateDiv": (0, 1)}
 # Rules that return a real zero gradient: x gets zeros, not None.
 ZERO_RULES = frozenset({"Sign"})
 
@@ -51,7 +54,13 @@ _WHAT = {
     "no_gradient": "cut by an op with no gradient",
     "override": "cut by a gradient_override_map entry",
     "zero_gradient": "through an op whose gradient is identically zero",
+    "outside": "cut by an op the tape did not record (it ran outside the with block)",
+    "stop_recording": "cut by an op run inside tape.stop_recording()",
+    "not_recorded": "cut by an op the tape did not record",
+    "tape_used": "cut by an op run after the tape was used",
 }
+# Reasons that concern x itself, told by ``Explanation.detail`` alone (tapes).
+PLAIN = frozenset({"not_watched"})
 
 
 @dataclass(frozen=True)
@@ -69,6 +78,7 @@ class Cut:
     path: tuple[str, ...]
     detail: str
     within: str = ""  # e.g. "the body of While 'while'": where op sits, if in a subgraph
+    in_loop: bool = False  # within a loop body: the loop's gradient gives zeros, not None
 
     @property
     def location(self) -> str:
@@ -117,6 +127,8 @@ class Explanation:
 
     def __str__(self) -> str:
         head = f"The gradient w.r.t. {self.x_name} is {self.result}"
+        if self.reason in PLAIN:
+            return f"{head}: {self.detail}"
         if self.reason == "unconnected":
             lines = [f"{head}: no path leads from it to any of ys. {self.detail}".rstrip()]
             if self.depends_on:
@@ -134,10 +146,40 @@ class Explanation:
                 + (f" ({n} cuts)" if n > 1 else "")
                 + "."
             ]
-        lines += ["  " + str(c) for c in self.cuts[:10]]
-        if n > 10:
-            lines.append(f"  ... and {n - 10} more cuts")
+        groups = grouped(self.cuts)
+        lines += ["  " + (str(g[0]) if len(g) == 1 else _group_text(g)) for g in groups[:10]]
+        if len(groups) > 10:
+            lines.append(f"  ... and {len(groups) - 10} more cuts")
         return "\n".join(lines)
+
+
+def grouped(cuts: Sequence[Cut]) -> list[list[Cut]]:
+    """Cuts made by the same line (the iterations of an eager loop) in one group each,
+    in creation order (an op's name counts up: StopGradient, StopGradient_1, ...)."""
+    groups: dict[tuple[str, str, str, str], list[Cut]] = {}
+    for c in cuts:
+        groups.setdefault((c.kind, c.op.type, c.location, c.within), []).append(c)
+    return [sorted(g, key=lambda c: _name_count(c.op.name)) for g in groups.values()]
+
+
+def _name_count(name: str) -> int:
+    m = re.search(r"_(\d+)$", name)
+    return int(m.group(1)) if m else 0
+
+
+def _group_text(g: list[Cut]) -> str:
+    first = g[0]
+    inside = f"\n    inside {first.within}" if first.within else ""
+    return (
+        f"{_WHAT[first.kind]}: {first.op.type} at iterations {_ranges(len(g))}, "
+        f"created at {short_location(first.op)}{inside}\n"
+        f"    {first.detail}\n"
+        f"    path (iteration 0): {' -> '.join(first.path)}"
+    )
+
+
+def _ranges(n: int) -> str:
+    return "0" if n == 1 else f"0-{n - 1}"
 
 
 class Explanations(list[Explanation | None]):
@@ -155,7 +197,14 @@ def why_none(ys: Any, xs: Any, stop_gradients: Any = None) -> Explanations:
     :class:`Explanation` whose ``reason`` is ``unconnected`` (no path at all; it lists the
     placeholders, variables and constants the ys do depend on) or the kind of the first
     :class:`Cut`.  ``print()`` it for a readable report.
+    ``why_none(tape, target, sources)`` explains ``tape.gradient(target, sources)``
+    instead (:mod:`.tape_explain`); on eager tensors the tape entered last that saw them
+    is asked.
     """
+    if isinstance(ys, GradientTape):
+        from .tape_explain import why_none_on_tape
+
+        return why_none_on_tape(ys, xs, stop_gradients)
     ys_l = [convert_to_tensor(y) for y in as_list(ys)]
     xs_l = [x if isinstance(x, Variable) else convert_to_tensor(x) for x in as_list(xs)]
     stops = (
@@ -168,6 +217,12 @@ def why_none(ys: Any, xs: Any, stop_gradients: Any = None) -> Explanations:
     out = Explanations()
     for x in xs_l:
         out.append(_explain_one(x, ys_l, y_keys, ops, consumers, stops))
+    if ys_l and all(y.op.graph.eager for y in ys_l) and None in out:
+        from .tape_explain import why_none_eager
+
+        # A path eager ops keep is a gradient only if a tape recorded it: ask the tape.
+        asked = why_none_eager(ys_l, [x for x, e in zip(xs_l, out) if e is None])
+        out = Explanations(asked.pop(0) if e is None else e for e in out)
     return out
 
 
@@ -230,10 +285,11 @@ def _explain_one(
     cuts = [c for c in cuts if c.kind != "zero_gradient"] or cuts
     if not cuts:  # only reachable through control inputs or nothing
         return _unconnected(x, ys, ops)
-    # The gradient of If / While gives zeros (not None) for an input its subgraph cuts.
-    inner = [c for c in cuts if c.within]
+    # The gradient of a While gives zeros (not None) for an input its body cuts; that of
+    # an If / Case gives None for an input every branch cuts (as TF's cond_v2).
+    inner = [c for c in cuts if c.in_loop]
     if inner:
-        outer = [c for c in cuts if not c.within]
+        outer = [c for c in cuts if not c.in_loop]
         return Explanation(x, name, "zeros", inner[0].kind, inner + outer)
     return Explanation(x, name, "None", cuts[0].kind, cuts)
 
@@ -256,6 +312,7 @@ def _forward(
     consumers: dict[Key, list[Edge]],
     stops: set[int],
     through_zero: bool,
+    block: Any = None,
 ) -> tuple[set[Key], list[Cut]]:
     """Breadth-first from x's tensors toward the ys over edges gradient would cross.
 
@@ -293,7 +350,7 @@ def _forward(
             add("dtype", producer, tname, k[0], detail + "no gradient")
             continue
         for c, index in consumers.get(k, ()):
-            kind, detail = _edge_block(c, stops, tname)
+            kind, detail = (block or _edge_block)(c, index, stops, tname)
             if kind is not None and not (through_zero and kind == "zero_gradient"):
                 parent.setdefault(id(c), k[0])
                 add(kind, c, tname, id(c), detail)
@@ -323,7 +380,7 @@ def _reach(outputs: Sequence[Tensor], feeds: Sequence[Tensor]) -> tuple[list[int
     return sorted(index[k] for k in reached), cuts
 
 
-def _edge_block(c: Operation, stops: set[int], tname: str) -> tuple[str | None, str]:
+def _edge_block(c: Operation, index: int, stops: set[int], tname: str) -> tuple[str | None, str]:
     """Why gradient cannot cross into consumer ``c`` (None: it can)."""
     if id(c) in stops:
         return "stop_gradients", f"its output is listed in stop_gradients=, so {tname} is cut"
@@ -341,6 +398,8 @@ def _edge_block(c: Operation, stops: set[int], tname: str) -> tuple[str | None, 
         return "no_gradient", f"op type {c.type} is registered NoGradient ({rule[1]})"
     if eff in NONE_RULES:
         return "no_gradient", f"the gradient rule of {eff} returns None"
+    if index in NONE_INPUTS.get(eff, ()):
+        return "no_gradient", f"the gradient rule of {eff} returns None for input {index}"
     if eff in ZERO_RULES:
         return "zero_gradient", f"the gradient rule of {eff} returns zeros"
     return None, ""

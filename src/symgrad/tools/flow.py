@@ -68,9 +68,10 @@ def _through_if(op: Operation, index: int, reach: Reach) -> tuple[list[int], lis
         if not places:
             continue  # this branch does not read the input
         fed = feeds(f)
-        found, inner = reach(f.outputs, [fed[len(f.inputs) + p] for p in places])
+        start = [t for p in places for t in _capture_starts(f, fed, p)]
+        found, inner = reach(f.outputs, start)
         outs.update(found)
-        cuts += [_inside(c, f"the {name} branch of {op.type} '{op.name}'") for c in inner]
+        cuts += [_inside(c, f"the {name} branch of {op.type} '{op.name}'", False) for c in inner]
     return sorted(outs), cuts
 
 
@@ -82,14 +83,14 @@ def _through_while(op: Operation, index: int, reach: Reach) -> tuple[list[int], 
     if 2 <= index < 2 + n_vars:
         start = [fed[1 + index - 2]]
     elif index >= 2 + n_vars + n_cond:
-        start = [fed[1 + n_vars + index - 2 - n_vars - n_cond]]
+        start = _capture_starts(body, fed, index - 2 - n_vars - n_cond)
     else:
         return [], []  # the counter, the maximum, or read by the condition only
     reached: set[int] = set()
     cuts: list[Any] = []
     while start:
         found, inner = reach(body.outputs, start)
-        cuts += [_inside(c, label) for c in inner]
+        cuts += [_inside(c, label, True) for c in inner]
         new = [j for j in found if j not in reached]
         reached.update(new)
         start = [fed[1 + j] for j in new]  # next iteration: fed as loop variable j
@@ -97,6 +98,30 @@ def _through_while(op: Operation, index: int, reach: Reach) -> tuple[list[int], 
     return sorted(2 + j for j in reached) + stacks, cuts
 
 
-def _inside(cut: Any, label: str) -> Any:
+def _capture_starts(f: Any, fed: list[Tensor], p: int) -> list[Tensor]:
+    """Where gradient entering capture ``p`` of ``f`` starts inside it.  A body reads a
+    variable itself; its capture of one outer read only routes the gradient of those
+    reads out (``ops.function_reads``), so that capture stands for every read of the
+    variable in ``f`` (a nested op's outer reads among them)."""
+    outer = f.captured[p]
+    start = [fed[len(f.inputs) + p]]
+    if outer.op.type != "ReadVariableOp":
+        return start
+    var = outer.op.get_attr("var")
+    first = next(t for t in f.captured if _reads(t, var))
+    if first is not outer:
+        return start  # the gradient of the reads leaves by the first capture of var
+    return start + [
+        op.outputs[0]
+        for op in f.graph.get_operations()
+        if op.type == "ReadVariableOp" and op.get_attr("var") is var
+    ]
+
+
+def _reads(t: Tensor, var: Any) -> bool:
+    return t.op.type == "ReadVariableOp" and t.op.get_attr("var") is var
+
+
+def _inside(cut: Any, label: str, loop: bool) -> Any:
     within = f"{cut.within}, in {label}" if cut.within else label
-    return dataclasses.replace(cut, within=within)
+    return dataclasses.replace(cut, within=within, in_loop=cut.in_loop or loop)

@@ -24,6 +24,7 @@ import numpy as np
 from .. import op_registry
 from ..errors import InvalidArgumentError
 from ..graph import Operation
+from ..ops.numerics_where import original, owner_op
 from .explain import forward_op_of
 
 # TF's SAFE_OPS (check_numerics_callback.py) plus sources: they make no new numbers.
@@ -95,9 +96,9 @@ def _message(op: Operation, index: int, a: np.ndarray, inputs: Sequence[Any], mo
     ]
     owner = forward_op_of(op)
     if owner is not None:
-        lines.append(f"  this op computes part of the gradient of {owner.describe()}")
+        lines.append(f"  this op computes part of the gradient of {original(owner).describe()}")
     for j, (t, v) in enumerate(zip(op.inputs, inputs)):
-        lines.append(f"  input {j} ({t.name}): {_summary(v)}")
+        lines.append(f"  input {j} ({input_name(t)}): {_summary(v)}")
     lines.append(f": Tensor had {_kinds(a)} values")
     return "\n".join(lines)
 
@@ -127,3 +128,38 @@ def _summary(v: Any) -> str:
         if finite.size and a.dtype.kind == "f":
             text += f", finite range [{finite.min()}, {finite.max()}]"
     return text
+
+
+def input_name(t: Any) -> str:
+    """A body's or branch's input as the user knows it: ``x:0 (loop variable 1)``,
+    ``w:0 (captured)``, a gradient loop's read of a forward value by the loop variable;
+    other tensors by their name."""
+    op = t.op
+    if op.type == "ReadVariableOp":
+        return f"{op.get_attr('var').name} (variable)"
+    if op.type == "GatherV2" and op.inputs[0].op.type == "Placeholder":
+        stacked = _outer_of(op.inputs[0])
+        loop = stacked.op if stacked is not None else None
+        if loop is not None and loop.type in ("While", "StatelessWhile"):
+            i = stacked.value_index - 2 - loop.get_attr("n_vars")  # type: ignore[union-attr]
+            if 0 <= i < loop.get_attr("n_vars"):
+                return f"{loop.inputs[2 + i].name} (loop variable {i}, this iteration's value)"
+    if op.type != "Placeholder":
+        return t.name
+    outer = _outer_of(t)
+    if outer is not None:
+        return f"{input_name(outer)} (captured)"
+    loop = owner_op(op.graph)
+    f = loop.attrs.get("body") if loop is not None else None
+    if f is not None and loop is not None and t in f.inputs[1:]:
+        i = f.inputs.index(t) - 1
+        return f"{loop.inputs[2 + i].name} (loop variable {i})"
+    return t.name
+
+
+def _outer_of(t: Any) -> Any:
+    """The outer tensor a capture placeholder stands for, or None."""
+    for outer, ph in getattr(t.op.graph, "captures", {}).values():
+        if ph is t:
+            return outer
+    return None

@@ -25,6 +25,8 @@ from ..gradient_registry import gradient_registry
 from ..graph import Operation, Tensor
 from ..ops.core import convert_to_tensor
 from ..ops.variables import Variable
+from ..runtime.concrete_function import ConcreteFunction
+from ..runtime.function import Function
 from ..runtime.plan import topo_order
 from . import flow
 from .explain import forward_op_of, short_location, why_none
@@ -75,8 +77,54 @@ class View:
         return ""
 
 
+def _traced(f: Any) -> Any:
+    """The ConcreteFunction to draw for a ``tf.function`` (its latest trace) or a trace."""
+    if isinstance(f, ConcreteFunction):
+        return f
+    traces = list(f._cache.values())
+    if not traces:
+        raise ValueError(
+            f"{f!r} has not been traced yet: call it once, or pass "
+            "f.get_concrete_function(*args) to draw the trace for those arguments"
+        )
+    return traces[-1]
+
+
+def _function_view(f: Any, xs: Any) -> View:
+    """A trace drawn whole: its outputs and stateful ops (assignments) are the ys; ops
+    made by gradient rules (a tape inside) form the gradients cluster."""
+    cf = _traced(f)
+    roots = [t.op for t in cf.outputs] + list(cf.graph.stateful_ops)
+    ops = topo_order(roots)
+    known = {op.name: op for op in ops}
+    owners = {id(op): forward_op_of(op, known) for op in ops}
+    view = View([op for op in ops if owners[id(op)] is None], [op for op in ops if owners[id(op)]])
+    for t in cf.outputs:
+        view.mark(t.op, "y", f"output {t.name}")
+    for op in cf.graph.stateful_ops:
+        if op.type != "ReadVariableOp":
+            view.mark(op, "y", "stateful")
+    for op in view.forward:
+        if _SEED_NAME.search(op.name):
+            view.mark(op, "seed", "seed")
+    for x in cf.inputs if xs is None else as_list(xs):
+        for op in _x_ops(x, ops) if isinstance(x, Variable) else [x.op]:
+            view.mark(op, "x", f"var {x.name}" if isinstance(x, Variable) else None)
+    for op in view.backward:
+        view.mark(op, "grad")
+        view.owner[id(op)] = owners[id(op)]  # type: ignore[assignment]
+    return view
+
+
 def build_view(ys: Any, xs: Any = None, grads: Any = None, stop_gradients: Any = None) -> View:
-    """Collect the ops to draw and mark them (shared by to_dot and to_text)."""
+    """Collect the ops to draw and mark them (shared by to_dot and to_text).  ``ys`` may be
+    a ``tf.function`` (its latest trace is drawn) or a ConcreteFunction."""
+    if isinstance(ys, Function | ConcreteFunction):
+        return _function_view(ys, xs)
+    return _tensors_view(ys, xs, grads, stop_gradients)
+
+
+def _tensors_view(ys: Any, xs: Any, grads: Any, stop_gradients: Any) -> View:
     ys_l = [convert_to_tensor(y) for y in as_list(ys)]
     xs_l = (
         []
