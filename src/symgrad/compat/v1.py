@@ -96,6 +96,27 @@ from . import v1_random as random  # noqa: F401
 
 # tf.compat.v1.test: TF1's (x, x_shape, y, y_shape) gradient checker (issue 17, point 7).
 from . import v1_test as test  # noqa: F401
+from .v1_debugging import (  # noqa: F401
+    assert_equal,
+    assert_greater,
+    assert_greater_equal,
+    assert_integer,
+    assert_less,
+    assert_less_equal,
+    assert_near,
+    assert_negative,
+    assert_non_negative,
+    assert_non_positive,
+    assert_none_equal,
+    assert_positive,
+    assert_rank,
+    assert_rank_at_least,
+    assert_rank_in,
+    assert_scalar,
+    assert_type,
+    check_numerics,
+    is_numeric_tensor,
+)
 from .v1_ops import (  # noqa: F401
     argmax,
     argmin,
@@ -140,28 +161,6 @@ ones_initializer = _init_v1.Ones
 zeros_initializer = _init_v1.Zeros
 random_normal_initializer = _init_v1.RandomNormal
 random_uniform_initializer = _init_v1.RandomUniform
-
-from .v1_debugging import (  # noqa: F401
-    assert_equal,
-    assert_greater,
-    assert_greater_equal,
-    assert_integer,
-    assert_less,
-    assert_less_equal,
-    assert_near,
-    assert_negative,
-    assert_non_negative,
-    assert_non_positive,
-    assert_none_equal,
-    assert_positive,
-    assert_rank,
-    assert_rank_at_least,
-    assert_rank_in,
-    assert_scalar,
-    assert_type,
-    check_numerics,
-    is_numeric_tensor,
-)
 
 
 def disable_eager_execution() -> None:
