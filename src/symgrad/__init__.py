@@ -230,10 +230,10 @@ from . import autograph, debugging
 
 # Gradient helpers real code calls (issue 17, point 7).
 from .autodiff.helpers import grad_pass_through, recompute_grad
-from .debugging import assert_equal, assert_greater, assert_less, assert_rank
 
 # TF1-only names take TF1's signature (tf.compat.v1's).
 from .compat.v1_ops import global_variables, trainable_variables
+from .debugging import assert_equal, assert_greater, assert_less, assert_rank
 
 # TF2's names for tf.Variable's distribution arguments; tf.optimizers is tf.keras.optimizers.
 from .keras import optimizers
