@@ -1,0 +1,179 @@
+"""Record Keras-on-TF's numbers for the Keras layer table (tests/keras/test_keras_layer_table.py).
+
+Run with TensorFlow 2.21 / Keras 3 (the TF venv), from the repository root:
+    TF_CPP_MIN_LOG_LEVEL=3 /work/main/.venv-tf/bin/python tests/keras/gen_layer_table.py
+Each case builds a layer from the same source text in both libraries, gives it seeded
+weights with set_weights, and records the output and the tape gradients of
+sum(output * r) with respect to the input and to each trainable weight.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import numpy as np
+
+# (id, layer expression over `layers`, input shape, dtype, call kwargs, integer input range)
+CASES: list[tuple[str, str, list[int], str, dict, int]] = [
+    ("dense", "layers.Dense(3)", [4, 5], "float32", {}, 0),
+    (
+        "dense_relu_nobias",
+        "layers.Dense(3, activation='relu', use_bias=False)",
+        [4, 5],
+        "float32",
+        {},
+        0,
+    ),
+    ("dense_rank3", "layers.Dense(3, activation='tanh')", [2, 3, 5], "float32", {}, 0),
+    (
+        "dense_f64",
+        "layers.Dense(3, activation='sigmoid', dtype='float64')",
+        [4, 5],
+        "float64",
+        {},
+        0,
+    ),
+    ("activation_elu", "layers.Activation('elu')", [3, 4], "float32", {}, 0),
+    ("activation_gelu", "layers.Activation('gelu')", [3, 4], "float32", {}, 0),
+    ("activation_selu", "layers.Activation('selu')", [3, 4], "float32", {}, 0),
+    ("activation_softmax", "layers.Activation('softmax')", [3, 4], "float32", {}, 0),
+    ("activation_swish", "layers.Activation('swish')", [3, 4], "float32", {}, 0),
+    ("activation_softplus", "layers.Activation('softplus')", [3, 4], "float32", {}, 0),
+    ("activation_hard_sigmoid", "layers.Activation('hard_sigmoid')", [3, 4], "float32", {}, 0),
+    ("activation_mish", "layers.Activation('mish')", [3, 4], "float32", {}, 0),
+    ("activation_leaky_relu", "layers.Activation('leaky_relu')", [3, 4], "float32", {}, 0),
+    ("activation_relu6", "layers.Activation('relu6')", [3, 4], "float64", {}, 0),
+    ("dropout_train", "layers.Dropout(0.4, seed=7)", [3, 5], "float32", {"training": True}, 0),
+    ("dropout_infer", "layers.Dropout(0.4, seed=7)", [3, 5], "float32", {"training": False}, 0),
+    ("flatten", "layers.Flatten()", [2, 3, 4], "float32", {}, 0),
+    ("reshape", "layers.Reshape((4, 3))", [2, 3, 4], "float32", {}, 0),
+    ("conv2d", "layers.Conv2D(3, 3)", [2, 6, 5, 2], "float32", {}, 0),
+    (
+        "conv2d_same_stride",
+        "layers.Conv2D(3, (3, 2), strides=2, padding='same', activation='relu')",
+        [2, 7, 6, 2],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "conv2d_dilated_f64",
+        "layers.Conv2D(2, 2, dilation_rate=2, dtype='float64')",
+        [1, 6, 5, 3],
+        "float64",
+        {},
+        0,
+    ),
+    ("conv1d", "layers.Conv1D(3, 3, padding='same')", [2, 7, 2], "float32", {}, 0),
+    ("conv3d", "layers.Conv3D(2, 2)", [1, 4, 3, 5, 2], "float32", {}, 0),
+    ("maxpool2d", "layers.MaxPooling2D()", [2, 6, 5, 3], "float32", {}, 0),
+    (
+        "maxpool2d_same",
+        "layers.MaxPooling2D(3, strides=2, padding='same')",
+        [2, 6, 5, 3],
+        "float32",
+        {},
+        0,
+    ),
+    ("avgpool2d", "layers.AveragePooling2D(2)", [2, 6, 4, 3], "float32", {}, 0),
+    (
+        "avgpool1d_same",
+        "layers.AveragePooling1D(3, strides=2, padding='same')",
+        [2, 7, 3],
+        "float32",
+        {},
+        0,
+    ),
+    ("maxpool1d", "layers.MaxPooling1D()", [2, 6, 3], "float32", {}, 0),
+    ("gap2d", "layers.GlobalAveragePooling2D()", [2, 4, 3, 5], "float32", {}, 0),
+    ("gmp2d_keepdims", "layers.GlobalMaxPooling2D(keepdims=True)", [2, 4, 3, 5], "float32", {}, 0),
+    ("gap1d", "layers.GlobalAveragePooling1D()", [2, 4, 3], "float64", {}, 0),
+    ("batchnorm_train", "layers.BatchNormalization()", [6, 4], "float32", {"training": True}, 0),
+    ("batchnorm_infer", "layers.BatchNormalization()", [6, 4], "float32", {"training": False}, 0),
+    (
+        "batchnorm_conv_train",
+        "layers.BatchNormalization(momentum=0.9, epsilon=1e-2)",
+        [2, 3, 4, 5],
+        "float32",
+        {"training": True},
+        0,
+    ),
+    (
+        "batchnorm_axis1_f64",
+        "layers.BatchNormalization(axis=1, dtype='float64')",
+        [3, 4, 2],
+        "float64",
+        {"training": True},
+        0,
+    ),
+    ("layernorm", "layers.LayerNormalization()", [3, 5], "float32", {}, 0),
+    (
+        "layernorm_rank3_f64",
+        "layers.LayerNormalization(epsilon=1e-5, dtype='float64')",
+        [2, 3, 5],
+        "float64",
+        {},
+        0,
+    ),
+    (
+        "layernorm_axes",
+        "layers.LayerNormalization(axis=[1, 2], center=False)",
+        [2, 3, 4],
+        "float32",
+        {},
+        0,
+    ),
+    ("embedding", "layers.Embedding(7, 3)", [2, 5], "int32", {}, 7),
+]
+
+
+def _weight(rng: np.random.RandomState, v) -> np.ndarray:
+    w = rng.uniform(-1, 1, size=tuple(v.shape)).astype(str(v.dtype))
+    return np.abs(w) + 0.5 if "variance" in v.path else w  # a variance is positive
+
+
+def main() -> None:
+    import keras
+    import tensorflow as tf
+    from keras import layers
+
+    out: dict[str, np.ndarray] = {}
+    rng = np.random.RandomState(25)
+    for cid, expr, shape, dtype, kwargs, int_range in CASES:
+        layer = eval(expr, {"layers": layers})
+        if int_range:
+            x = rng.randint(0, int_range, size=shape).astype(dtype)
+        else:
+            x = rng.uniform(-2, 2, size=shape).astype(dtype)
+        if not layer.built:
+            layer.build(tuple(shape))
+        weights = [_weight(rng, v) for v in layer.weights]
+        layer.set_weights(weights)
+        xt = tf.constant(x)
+        with tf.GradientTape() as tape:
+            tape.watch(xt)
+            y = layer(xt, **kwargs)
+            r = tf.constant(rng.uniform(-1, 1, size=y.shape).astype(y.dtype.name))
+            loss = tf.reduce_sum(y * r)
+        grads = tape.gradient(loss, [xt, *layer.trainable_weights])
+        out[f"{cid}/x"] = x
+        out[f"{cid}/r"] = r.numpy()
+        out[f"{cid}/y"] = y.numpy()
+        for i, w in enumerate(weights):
+            out[f"{cid}/w{i}"] = w
+        out[f"{cid}/names"] = np.array(
+            json.dumps([v.path.split("/", 1)[-1] for v in layer.weights])
+        )
+        out[f"{cid}/after"] = np.array(json.dumps([v.numpy().tolist() for v in layer.weights]))
+        for i, g in enumerate(grads):
+            out[f"{cid}/g{i}"] = np.zeros(0) if g is None else tf.convert_to_tensor(g).numpy()
+    out["cases"] = np.array(json.dumps(CASES))
+    out["versions"] = np.array(json.dumps([tf.__version__, keras.__version__]))
+    path = pathlib.Path(__file__).parent / "data" / "layer_table.npz"
+    np.savez_compressed(path, **out)
+    print(f"wrote {len(CASES)} cases to {path}")
+
+
+if __name__ == "__main__":
+    main()
