@@ -92,7 +92,21 @@ class Dense(Layer):
             "units": self.units,
             "activation": activations.serialize(self.activation),
             "use_bias": self.use_bias,
+            "kernel_initializer": initializers.serialize(self.kernel_initializer),
+            "bias_initializer": initializers.serialize(self.bias_initializer),
+            "kernel_regularizer": _maybe(regularizers.serialize, self.kernel_regularizer),
+            "bias_regularizer": _maybe(regularizers.serialize, self.bias_regularizer),
+            "kernel_constraint": _maybe(_serialize, self.kernel_constraint),
+            "bias_constraint": _maybe(_serialize, self.bias_constraint),
         }
+
+
+def _maybe(fn: Any, value: Any) -> Any:
+    return None if value is None else fn(value)
+
+
+def _serialize(obj: Any) -> Any:
+    return {"class_name": type(obj).__name__, "config": obj.get_config()}
 
 
 class Activation(Layer):
@@ -275,8 +289,10 @@ class Identity(Layer):
 class _OpLayer(Layer):
     """Arithmetic on symbolic tensors (``x + 1`` in a functional model) as a node."""
 
+    _is_operation = True
+
     def __init__(self, fn: Any) -> None:
-        super().__init__(name=None)
+        super().__init__(name="op")
         self.fn = fn
         self.built = True
 

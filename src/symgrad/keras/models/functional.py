@@ -78,11 +78,12 @@ class Functional(Model):
 
     @property
     def _layers(self) -> list[Layer]:
-        return list(self._ops)
+        return self.layers
 
     @property
     def layers(self) -> list[Layer]:
-        return list(self._ops)
+        # arithmetic on KerasTensors is an operation, not a layer, in Keras 3
+        return [op for op in self._ops if not getattr(op, "_is_operation", False)]
 
     @property
     def inputs(self) -> list[KerasTensor]:

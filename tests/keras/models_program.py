@@ -1,0 +1,103 @@
+"""Keras models program for tests/keras/test_keras_models.py: names and paths, a subclassed
+model with add_weight/add_loss/regularizers/BatchNormalization, freezing, a functional model
+with two inputs, a shared layer, two outputs and a nested Sequential, seeded initializers.
+
+Runs on both libraries: ``python models_program.py tensorflow`` prints what
+data/models_tf.txt holds (recorded with TF 2.21 / Keras 3.15.1); with no argument, symgrad.
+"""
+
+import importlib
+import sys
+
+import numpy as np
+
+tf = importlib.import_module(sys.argv[1] if len(sys.argv) > 1 else "symgrad")
+layers = tf.keras.layers
+# names and paths
+tf.keras.backend.clear_session()
+a = layers.Dense(2)
+b = layers.Dense(2)
+c = layers.Conv2D(1, 1)
+print("names:", [a.name, b.name, c.name])
+
+
+# subclassed model with add_loss and regularizer
+class Block(tf.keras.layers.Layer):
+    def __init__(self, units, **kw):
+        super().__init__(**kw)
+        self.units = units
+
+    def build(self, input_shape):
+        self.w = self.add_weight(
+            shape=(input_shape[-1], self.units),
+            initializer=tf.keras.initializers.RandomNormal(seed=11),
+            name="w",
+        )
+        self.b = self.add_weight(
+            shape=(self.units,), initializer="zeros", name="b", trainable=False
+        )
+
+    def call(self, x):
+        self.add_loss(0.5 * tf.reduce_sum(tf.square(self.w)))
+        return tf.matmul(x, self.w) + self.b
+
+
+class Net(tf.keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.block = Block(3)
+        self.bn = layers.BatchNormalization()
+        self.out = layers.Dense(
+            2,
+            kernel_initializer=tf.keras.initializers.HeNormal(seed=5),
+            kernel_regularizer=tf.keras.regularizers.L1L2(0.01, 0.02),
+        )
+
+    def call(self, x, training=False):
+        return self.out(self.bn(self.block(x), training=training))
+
+
+net = Net()
+x = np.linspace(-1, 1, 12, dtype=np.float32).reshape(4, 3)
+y = net(x, training=True)
+print("net:", [net.name, [w.path for w in net.weights]])
+print("trainable:", [w.path for w in net.trainable_weights])
+print("y:", y.numpy().tolist())
+print("losses:", [float(l) for l in net.losses])
+print("mm:", net.bn.moving_mean.numpy().tolist())
+net.bn.trainable = False
+print("frozen:", [[w.path for w in net.trainable_weights], len(net.non_trainable_weights)])
+# functional: two inputs, shared layer, two outputs, nested model
+i1 = tf.keras.Input((3,), name="a")
+i2 = tf.keras.Input((3,), name="b")
+shared = layers.Dense(
+    4, activation="tanh", kernel_initializer=tf.keras.initializers.GlorotNormal(seed=2)
+)
+h = shared(i1) + shared(i2)
+o1 = layers.Dense(1, kernel_initializer=tf.keras.initializers.Orthogonal(seed=3), name="o1")(h)
+inner = tf.keras.Sequential(
+    [
+        layers.Dense(2, kernel_initializer=tf.keras.initializers.TruncatedNormal(seed=4)),
+        layers.Activation("softmax"),
+    ],
+    name="inner",
+)
+o2 = inner(h)
+fm = tf.keras.Model([i1, i2], [o1, o2])
+print("fm layers:", [[l.name for l in fm.layers], [w.path for w in fm.weights]])
+r = fm([x, x[::-1]])
+print("fm out:", [t.numpy().tolist() for t in r])
+with tf.GradientTape() as tape:
+    out = fm([x, x[::-1]])
+    loss = tf.reduce_sum(out[0]) + tf.reduce_sum(out[1] * np.array([1.0, -2.0], np.float32))
+g = tape.gradient(loss, fm.trainable_variables)
+print("fm grads:", [np.asarray(t).sum().item() for t in g])
+s = tf.keras.Sequential([layers.Dense(3, input_shape=(2,)), layers.Dense(1)])
+print("seq:", [[l.name for l in s.layers], [w.path for w in s.weights]])
+s.pop()
+print("popped:", [l.name for l in s.layers])
+print("init:", tf.keras.initializers.RandomUniform(seed=9)((2, 3)).numpy().tolist())
+lecun = tf.keras.initializers.LecunNormal(seed=9)((2, 3))
+scaling = tf.keras.initializers.VarianceScaling(2.0, "fan_out", "uniform", seed=1)((3, 2))
+print("init2:", [lecun.numpy().tolist(), scaling.numpy().tolist()])
+print("dense cfg:", sorted(layers.Dense(2).get_config())[:5])
