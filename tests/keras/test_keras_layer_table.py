@@ -28,7 +28,7 @@ def _tol(dtype: str) -> dict[str, float]:
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_layer_matches_keras_on_tf(case: list) -> None:
-    cid, expr, shape, dtype, kwargs, _ = case
+    cid, expr, shape, _dtype, kwargs, _ = case
     layer = eval(expr, {"layers": layers})
     x = DATA[f"{cid}/x"]
     if not layer.built:

@@ -206,7 +206,7 @@ class BasePooling(Layer):
 def _pool_class(name: str, rank: int, kind: str) -> type:
     default: Any = 2 if rank == 1 else (2,) * rank
 
-    def __init__(
+    def max_init(
         self: Any,
         pool_size: Any = default,
         strides: Any = None,
@@ -219,7 +219,20 @@ def _pool_class(name: str, rank: int, kind: str) -> type:
             self, rank, kind, pool_size, strides, padding, data_format, name=name, **kwargs
         )
 
-    return type(name, (BasePooling,), {"__init__": __init__})
+    def avg_init(  # Keras's average pooling has no default pool_size
+        self: Any,
+        pool_size: Any,
+        strides: Any = None,
+        padding: Any = "valid",
+        data_format: Any = None,
+        name: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        BasePooling.__init__(
+            self, rank, kind, pool_size, strides, padding, data_format, name=name, **kwargs
+        )
+
+    return type(name, (BasePooling,), {"__init__": max_init if kind == "max" else avg_init})
 
 
 MaxPooling1D = _pool_class("MaxPooling1D", 1, "max")
