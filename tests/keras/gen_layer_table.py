@@ -125,6 +125,69 @@ CASES: list[tuple[str, str, list[int], str, dict, int]] = [
         0,
     ),
     ("embedding", "layers.Embedding(7, 3)", [2, 5], "int32", {}, 7),
+    (
+        "relu_layer",
+        "layers.ReLU(max_value=1.5, negative_slope=0.1, threshold=0.2)",
+        [3, 4],
+        "float32",
+        {},
+        0,
+    ),
+    ("relu6_layer", "layers.ReLU(max_value=6)", [3, 4], "float32", {}, 0),
+    ("leaky_relu_layer", "layers.LeakyReLU()", [3, 4], "float32", {}, 0),
+    ("prelu", "layers.PReLU(shared_axes=[1])", [2, 3, 4], "float32", {}, 0),
+    ("elu_layer", "layers.ELU(alpha=0.5)", [3, 4], "float64", {}, 0),
+    ("softmax_layer", "layers.Softmax(axis=1)", [2, 3, 4], "float32", {}, 0),
+    ("softmax_axes", "layers.Softmax(axis=(1, 2))", [2, 3, 4], "float32", {}, 0),
+    ("add", "layers.Add()", [[2, 3], [2, 3], [2, 3]], "float32", {}, 0),
+    ("subtract", "layers.Subtract()", [[2, 3], [2, 3]], "float32", {}, 0),
+    ("multiply", "layers.Multiply()", [[2, 3], [2, 3]], "float32", {}, 0),
+    ("average", "layers.Average()", [[2, 3], [2, 3], [2, 3]], "float64", {}, 0),
+    ("maximum", "layers.Maximum()", [[2, 3], [2, 3]], "float32", {}, 0),
+    ("minimum", "layers.Minimum()", [[2, 3], [2, 3]], "float32", {}, 0),
+    ("concatenate", "layers.Concatenate(axis=1)", [[2, 3, 2], [2, 1, 2]], "float32", {}, 0),
+    ("dot_2d", "layers.Dot(axes=1)", [[3, 4], [3, 4]], "float32", {}, 0),
+    (
+        "dot_3d_normalize",
+        "layers.Dot(axes=(2, 2), normalize=True)",
+        [[2, 3, 4], [2, 5, 4]],
+        "float32",
+        {},
+        0,
+    ),
+    ("permute", "layers.Permute((2, 1))", [2, 3, 4], "float32", {}, 0),
+    ("repeat_vector", "layers.RepeatVector(3)", [2, 4], "float32", {}, 0),
+    ("zero_padding2d", "layers.ZeroPadding2D(((1, 0), (2, 1)))", [2, 3, 2, 2], "float32", {}, 0),
+    ("zero_padding1d", "layers.ZeroPadding1D(2)", [2, 3, 2], "float32", {}, 0),
+    ("cropping2d", "layers.Cropping2D(((1, 0), (0, 1)))", [2, 4, 3, 2], "float32", {}, 0),
+    ("cropping1d", "layers.Cropping1D((1, 2))", [2, 5, 2], "float32", {}, 0),
+    ("upsampling2d", "layers.UpSampling2D((2, 3))", [2, 2, 3, 2], "float32", {}, 0),
+    ("upsampling1d", "layers.UpSampling1D(3)", [2, 2, 3], "float32", {}, 0),
+    ("rescaling", "layers.Rescaling(1 / 255.0, offset=-0.5)", [2, 3], "float32", {}, 0),
+    (
+        "gaussian_noise_train",
+        "layers.GaussianNoise(0.3, seed=4)",
+        [3, 4],
+        "float32",
+        {"training": True},
+        0,
+    ),
+    (
+        "spatial_dropout2d_train",
+        "layers.SpatialDropout2D(0.5, seed=2)",
+        [3, 2, 2, 4],
+        "float32",
+        {"training": True},
+        0,
+    ),
+    (
+        "spatial_dropout1d_train",
+        "layers.SpatialDropout1D(0.5, seed=5)",
+        [3, 2, 4],
+        "float32",
+        {"training": True},
+        0,
+    ),
 ]
 
 
@@ -142,22 +205,25 @@ def main() -> None:
     rng = np.random.RandomState(25)
     for cid, expr, shape, dtype, kwargs, int_range in CASES:
         layer = eval(expr, {"layers": layers})
+        multi = isinstance(shape[0], list)
+        shapes = shape if multi else [shape]
         if int_range:
-            x = rng.randint(0, int_range, size=shape).astype(dtype)
+            xs = [rng.randint(0, int_range, size=sh).astype(dtype) for sh in shapes]
         else:
-            x = rng.uniform(-2, 2, size=shape).astype(dtype)
+            xs = [rng.uniform(-2, 2, size=sh).astype(dtype) for sh in shapes]
         if not layer.built:
-            layer.build(tuple(shape))
+            layer.build([tuple(sh) for sh in shapes] if multi else tuple(shape))
         weights = [_weight(rng, v) for v in layer.weights]
         layer.set_weights(weights)
-        xt = tf.constant(x)
+        xts = [tf.constant(x) for x in xs]
         with tf.GradientTape() as tape:
-            tape.watch(xt)
-            y = layer(xt, **kwargs)
+            tape.watch(xts)
+            y = layer(xts if multi else xts[0], **kwargs)
             r = tf.constant(rng.uniform(-1, 1, size=y.shape).astype(y.dtype.name))
             loss = tf.reduce_sum(y * r)
-        grads = tape.gradient(loss, [xt, *layer.trainable_weights])
-        out[f"{cid}/x"] = x
+        grads = tape.gradient(loss, [*xts, *layer.trainable_weights])
+        for i, x in enumerate(xs):
+            out[f"{cid}/x{i}"] = x
         out[f"{cid}/r"] = r.numpy()
         out[f"{cid}/y"] = y.numpy()
         for i, w in enumerate(weights):

@@ -30,22 +30,24 @@ def _tol(dtype: str) -> dict[str, float]:
 def test_layer_matches_keras_on_tf(case: list) -> None:
     cid, expr, shape, _dtype, kwargs, _ = case
     layer = eval(expr, {"layers": layers})
-    x = DATA[f"{cid}/x"]
+    multi = isinstance(shape[0], list)
+    shapes = shape if multi else [shape]
+    xts = [tf.constant(DATA[f"{cid}/x{i}"]) for i in range(len(shapes))]
     if not layer.built:
-        layer.build(tuple(shape))
+        layer.build([tuple(sh) for sh in shapes] if multi else tuple(shape))
     names = json.loads(str(DATA[f"{cid}/names"]))
     assert [v.path.split("/", 1)[-1] for v in layer.weights] == names
-    n = len(names)
-    layer.set_weights([DATA[f"{cid}/w{i}"] for i in range(n)])
-    xt = tf.constant(x)
-    floating = xt.dtype.is_floating
+    layer.set_weights([DATA[f"{cid}/w{i}"] for i in range(len(names))])
+    floating = xts[0].dtype.is_floating
     with tf.GradientTape() as tape:
         if floating:
-            tape.watch(xt)
-        y = layer(xt, **kwargs)
+            tape.watch(xts)
+        y = layer(xts if multi else xts[0], **kwargs)
         loss = tf.reduce_sum(y * tf.constant(DATA[f"{cid}/r"]))
-    sources = [xt] if floating else []
-    grads = [None] * (1 - len(sources)) + tape.gradient(loss, [*sources, *layer.trainable_weights])
+    sources = xts if floating else []
+    grads = [None] * (len(xts) - len(sources)) + tape.gradient(
+        loss, [*sources, *layer.trainable_weights]
+    )
     tol = _tol(str(y.dtype.name))
     np.testing.assert_allclose(y.numpy(), DATA[f"{cid}/y"], **tol)
     assert y.dtype.name == DATA[f"{cid}/y"].dtype.name

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .activation_layers import ELU, LeakyReLU, PReLU, ReLU, Softmax
 from .convolutional import (
     AveragePooling1D,
     AveragePooling2D,
@@ -22,7 +23,22 @@ from .convolutional import (
 from .core import Activation, Dense, Dropout, Embedding, Flatten, Identity, Lambda, Reshape
 from .keras_tensor import Input, InputLayer, KerasTensor
 from .layer import Layer
+from .merging import Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract
 from .normalization import BatchNormalization, LayerNormalization
+from .reshaping import (
+    Cropping1D,
+    Cropping2D,
+    GaussianNoise,
+    Permute,
+    RepeatVector,
+    Rescaling,
+    SpatialDropout1D,
+    SpatialDropout2D,
+    UpSampling1D,
+    UpSampling2D,
+    ZeroPadding1D,
+    ZeroPadding2D,
+)
 
 AvgPool1D, AvgPool2D, AvgPool3D = AveragePooling1D, AveragePooling2D, AveragePooling3D
 MaxPool1D, MaxPool2D, MaxPool3D = MaxPooling1D, MaxPooling2D, MaxPooling3D
@@ -30,12 +46,68 @@ GlobalAvgPool1D, GlobalAvgPool2D = GlobalAveragePooling1D, GlobalAveragePooling2
 GlobalMaxPool1D, GlobalMaxPool2D = GlobalMaxPooling1D, GlobalMaxPooling2D
 
 __all__ = [
-    "Activation", "AveragePooling1D", "AveragePooling2D", "AveragePooling3D", "AvgPool1D",
-    "AvgPool2D", "AvgPool3D", "BatchNormalization", "Conv1D", "Conv2D", "Conv3D", "Dense",
-    "Dropout", "Embedding", "Flatten", "GlobalAveragePooling1D", "GlobalAveragePooling2D",
-    "GlobalAveragePooling3D", "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalMaxPool1D",
-    "GlobalMaxPool2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GlobalMaxPooling3D",
-    "Identity", "Input", "InputLayer", "KerasTensor", "Lambda", "Layer", "LayerNormalization",
-    "MaxPool1D", "MaxPool2D", "MaxPool3D", "MaxPooling1D", "MaxPooling2D", "MaxPooling3D",
+    "ELU",
+    "Activation",
+    "Add",
+    "Average",
+    "AveragePooling1D",
+    "AveragePooling2D",
+    "AveragePooling3D",
+    "AvgPool1D",
+    "AvgPool2D",
+    "AvgPool3D",
+    "BatchNormalization",
+    "Concatenate",
+    "Conv1D",
+    "Conv2D",
+    "Conv3D",
+    "Cropping1D",
+    "Cropping2D",
+    "Dense",
+    "Dot",
+    "Dropout",
+    "Embedding",
+    "Flatten",
+    "GaussianNoise",
+    "GlobalAveragePooling1D",
+    "GlobalAveragePooling2D",
+    "GlobalAveragePooling3D",
+    "GlobalAvgPool1D",
+    "GlobalAvgPool2D",
+    "GlobalMaxPool1D",
+    "GlobalMaxPool2D",
+    "GlobalMaxPooling1D",
+    "GlobalMaxPooling2D",
+    "GlobalMaxPooling3D",
+    "Identity",
+    "Input",
+    "InputLayer",
+    "KerasTensor",
+    "Lambda",
+    "Layer",
+    "LayerNormalization",
+    "LeakyReLU",
+    "MaxPool1D",
+    "MaxPool2D",
+    "MaxPool3D",
+    "MaxPooling1D",
+    "MaxPooling2D",
+    "MaxPooling3D",
+    "Maximum",
+    "Minimum",
+    "Multiply",
+    "PReLU",
+    "Permute",
+    "ReLU",
+    "RepeatVector",
+    "Rescaling",
     "Reshape",
+    "Softmax",
+    "SpatialDropout1D",
+    "SpatialDropout2D",
+    "Subtract",
+    "UpSampling1D",
+    "UpSampling2D",
+    "ZeroPadding1D",
+    "ZeroPadding2D",
 ]  # fmt: skip
