@@ -1,3 +1,5 @@
+# mypy: disable-error-code="override"
+# (Keras layers narrow build/call signatures as Keras 3 does.)
 """Activation layers (ReLU, LeakyReLU, PReLU, ELU, Softmax) as Keras 3 computes them."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# mypy: disable-error-code="override"
+# (Keras layers narrow build/call signatures as Keras 3 does.)
 """Merge layers (Add, Subtract, Multiply, Average, Maximum, Minimum, Concatenate, Dot):
 called on a list of tensors, combined pairwise in order as Keras 3 does."""
 

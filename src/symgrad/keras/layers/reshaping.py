@@ -1,3 +1,5 @@
+# mypy: disable-error-code="override"
+# (Keras layers narrow build/call signatures as Keras 3 does.)
 """Reshaping layers (Permute, RepeatVector, ZeroPadding1D/2D, Cropping1D/2D,
 UpSampling1D/2D) and Rescaling, GaussianNoise, SpatialDropout1D/2D, as Keras 3 computes
 them (channels_last)."""
