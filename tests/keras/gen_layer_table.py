@@ -188,6 +188,83 @@ CASES: list[tuple[str, str, list[int], str, dict, int]] = [
         {"training": True},
         0,
     ),
+    ("simple_rnn", "layers.SimpleRNN(3)", [2, 4, 3], "float32", {}, 0),
+    (
+        "simple_rnn_seq_back",
+        "layers.SimpleRNN(3, activation='relu', return_sequences=True, go_backwards=True)",
+        [2, 4, 3],
+        "float32",
+        {},
+        0,
+    ),
+    ("lstm", "layers.LSTM(3)", [2, 4, 3], "float32", {}, 0),
+    ("lstm_seq", "layers.LSTM(3, return_sequences=True)", [2, 5, 2], "float32", {}, 0),
+    ("lstm_f64", "layers.LSTM(2, dtype='float64')", [2, 3, 3], "float64", {}, 0),
+    ("gru", "layers.GRU(3)", [2, 4, 3], "float32", {}, 0),
+    (
+        "gru_reset_before",
+        "layers.GRU(3, reset_after=False, return_sequences=True)",
+        [2, 4, 3],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "bidirectional_lstm",
+        "layers.Bidirectional(layers.LSTM(2, return_sequences=True))",
+        [2, 4, 3],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "bidirectional_gru_sum",
+        "layers.Bidirectional(layers.GRU(2), merge_mode='sum')",
+        [2, 4, 3],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "time_distributed",
+        "layers.TimeDistributed(layers.Dense(3, activation='tanh'))",
+        [2, 4, 3],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "masked_lstm",
+        "keras.Sequential([layers.Embedding(6, 3, mask_zero=True), layers.LSTM(2, return_sequences=True)])",
+        [3, 5],
+        "int32",
+        {},
+        3,
+    ),
+    (
+        "masked_gru_last",
+        "keras.Sequential([layers.Embedding(6, 3, mask_zero=True), layers.GRU(2)])",
+        [3, 5],
+        "int32",
+        {},
+        3,
+    ),
+    (
+        "masked_bidirectional",
+        "keras.Sequential([layers.Embedding(6, 3, mask_zero=True), layers.Bidirectional(layers.SimpleRNN(2, return_sequences=True))])",
+        [3, 5],
+        "int32",
+        {},
+        3,
+    ),
+    (
+        "masked_average",
+        "keras.Sequential([layers.Embedding(6, 3, mask_zero=True), layers.GlobalAveragePooling1D()])",
+        [3, 5],
+        "int32",
+        {},
+        3,
+    ),
 ]
 
 
@@ -204,7 +281,7 @@ def main() -> None:
     out: dict[str, np.ndarray] = {}
     rng = np.random.RandomState(25)
     for cid, expr, shape, dtype, kwargs, int_range in CASES:
-        layer = eval(expr, {"layers": layers})
+        layer = eval(expr, {"layers": layers, "keras": keras})
         multi = isinstance(shape[0], list)
         shapes = shape if multi else [shape]
         if int_range:

@@ -29,7 +29,7 @@ def _tol(dtype: str) -> dict[str, float]:
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_layer_matches_keras_on_tf(case: list) -> None:
     cid, expr, shape, _dtype, kwargs, _ = case
-    layer = eval(expr, {"layers": layers})
+    layer = eval(expr, {"layers": layers, "keras": tf.keras})
     multi = isinstance(shape[0], list)
     shapes = shape if multi else [shape]
     xts = [tf.constant(DATA[f"{cid}/x{i}"]) for i in range(len(shapes))]

@@ -25,6 +25,8 @@ from .keras_tensor import Input, InputLayer, KerasTensor
 from .layer import Layer
 from .merging import Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract
 from .normalization import BatchNormalization, LayerNormalization
+from .recurrent import GRU, LSTM, RNN, Bidirectional, SimpleRNN, TimeDistributed
+from .recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
 from .reshaping import (
     Cropping1D,
     Cropping2D,
@@ -47,6 +49,9 @@ GlobalMaxPool1D, GlobalMaxPool2D = GlobalMaxPooling1D, GlobalMaxPooling2D
 
 __all__ = [
     "ELU",
+    "GRU",
+    "LSTM",
+    "RNN",
     "Activation",
     "Add",
     "Average",
@@ -57,6 +62,7 @@ __all__ = [
     "AvgPool2D",
     "AvgPool3D",
     "BatchNormalization",
+    "Bidirectional",
     "Concatenate",
     "Conv1D",
     "Conv2D",
@@ -68,6 +74,7 @@ __all__ = [
     "Dropout",
     "Embedding",
     "Flatten",
+    "GRUCell",
     "GaussianNoise",
     "GlobalAveragePooling1D",
     "GlobalAveragePooling2D",
@@ -82,7 +89,9 @@ __all__ = [
     "Identity",
     "Input",
     "InputLayer",
+    "Keras",
     "KerasTensor",
+    "LSTMCell",
     "Lambda",
     "Layer",
     "LayerNormalization",
@@ -102,12 +111,15 @@ __all__ = [
     "RepeatVector",
     "Rescaling",
     "Reshape",
+    "SimpleRNN",
+    "SimpleRNNCell",
     "Softmax",
     "SpatialDropout1D",
     "SpatialDropout2D",
     "Subtract",
+    "TimeDistributed",
     "UpSampling1D",
     "UpSampling2D",
     "ZeroPadding1D",
     "ZeroPadding2D",
-]  # fmt: skip
+]

@@ -49,10 +49,16 @@ class Layer:
     _trainable_variables: list[Any]
     _non_trainable_variables: list[Any]
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "build" in cls.__dict__:
+            cls.build = _scoped_build(cls.__dict__["build"])  # type: ignore[method-assign]
+
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         obj = super().__new__(cls)
         object.__setattr__(obj, "_trainable_variables", [])
         object.__setattr__(obj, "_non_trainable_variables", [])
+        object.__setattr__(obj, "_init_args", (args, kwargs))  # for clone_layer
         return obj
 
     def __init__(
@@ -400,6 +406,31 @@ class Layer:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+def _scoped_build(build: Any) -> Any:
+    """Keras's build wrapper: a layer's weights are made inside its name scope however
+    ``build`` is reached (a direct ``layer.build(shape)`` too)."""
+    if getattr(build, "_scoped", False):
+        return build
+
+    def scoped(self: Layer, *args: Any, **kwargs: Any) -> Any:
+        with name_scope(self.name, caller=self):
+            out = build(self, *args, **kwargs)
+        self.built = True
+        return out
+
+    scoped._scoped = True  # type: ignore[attr-defined]
+    scoped.__wrapped__ = build  # type: ignore[attr-defined]
+    scoped.__doc__, scoped.__name__ = build.__doc__, build.__name__
+    return scoped
+
+
+def clone_layer(layer: Layer, **overrides: Any) -> Any:
+    """A new layer made with ``layer``'s constructor arguments and ``overrides`` (what Keras
+    does by serializing and deserializing a layer's config)."""
+    args, kwargs = layer._init_args  # type: ignore[attr-defined]
+    return type(layer)(*args, **{**kwargs, **overrides})
 
 
 def _overrides(obj: Any, method: str) -> bool:
