@@ -235,7 +235,8 @@ CASES: list[tuple[str, str, list[int], str, dict, int]] = [
     ),
     (
         "masked_lstm",
-        "keras.Sequential([layers.Embedding(6, 3, mask_zero=True), layers.LSTM(2, return_sequences=True)])",
+        "keras.Sequential([layers.Embedding(6, 3, mask_zero=True), "
+        "layers.LSTM(2, return_sequences=True)])",
         [3, 5],
         "int32",
         {},
@@ -251,7 +252,8 @@ CASES: list[tuple[str, str, list[int], str, dict, int]] = [
     ),
     (
         "masked_bidirectional",
-        "keras.Sequential([layers.Embedding(6, 3, mask_zero=True), layers.Bidirectional(layers.SimpleRNN(2, return_sequences=True))])",
+        "keras.Sequential([layers.Embedding(6, 3, mask_zero=True), "
+        "layers.Bidirectional(layers.SimpleRNN(2, return_sequences=True))])",
         [3, 5],
         "int32",
         {},
@@ -259,7 +261,8 @@ CASES: list[tuple[str, str, list[int], str, dict, int]] = [
     ),
     (
         "masked_average",
-        "keras.Sequential([layers.Embedding(6, 3, mask_zero=True), layers.GlobalAveragePooling1D()])",
+        "keras.Sequential([layers.Embedding(6, 3, mask_zero=True), "
+        "layers.GlobalAveragePooling1D()])",
         [3, 5],
         "int32",
         {},
