@@ -268,7 +268,87 @@ CASES: list[tuple[str, str, list[int], str, dict, int]] = [
         {},
         3,
     ),
+    (
+        "einsum_dense",
+        "layers.EinsumDense('ab,bc->ac', 4, bias_axes='c', activation='relu')",
+        [3, 5],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "einsum_dense_3d",
+        "layers.EinsumDense('abc,cd->abd', (None, 3), bias_axes='d')",
+        [2, 4, 5],
+        "float32",
+        {},
+        0,
+    ),
+    ("mha_self", "layers.MultiHeadAttention(2, 3)", [[2, 4, 5], [2, 4, 5]], "float32", {}, 0),
+    (
+        "mha_cross_value_dim",
+        "layers.MultiHeadAttention(2, 3, value_dim=2, output_shape=6)",
+        [[2, 4, 5], [2, 3, 5]],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "mha_causal",
+        "layers.MultiHeadAttention(2, 3)",
+        [[2, 4, 5], [2, 4, 5]],
+        "float32",
+        {"use_causal_mask": True},
+        0,
+    ),
+    (
+        "mha_scores_path",
+        "layers.MultiHeadAttention(2, 3, dropout=0.5)",
+        [[2, 4, 5], [2, 4, 5]],
+        "float32",
+        {"use_causal_mask": True},
+        0,
+    ),
+    (
+        "mha_f64",
+        "layers.MultiHeadAttention(3, 2, use_bias=False, dtype='float64')",
+        [[2, 3, 4], [2, 5, 4]],
+        "float64",
+        {},
+        0,
+    ),
+    ("attention_dot", "layers.Attention()", [[2, 3, 4], [2, 5, 4]], "float32", {}, 0),
+    (
+        "attention_scaled_causal",
+        "layers.Attention(use_scale=True)",
+        [[2, 4, 3], [2, 4, 3]],
+        "float32",
+        {"use_causal_mask": True},
+        0,
+    ),
+    (
+        "attention_concat",
+        "layers.Attention(score_mode='concat', use_scale=True)",
+        [[2, 3, 4], [2, 5, 4], [2, 5, 4]],
+        "float32",
+        {},
+        0,
+    ),
 ]
+
+
+def _build(layer, expr: str, shapes: list, multi: bool) -> None:
+    """MultiHeadAttention takes its tensors as separate arguments, other layers a list."""
+    if "MultiHeadAttention" in expr:
+        layer.build(*shapes)
+    else:
+        layer.build(shapes if multi else shapes[0])
+
+
+def _call(layer, expr: str, xs: list, multi: bool, kwargs: dict):
+    if "MultiHeadAttention" in expr:
+        return layer(*xs, **kwargs)
+    return layer(xs if multi else xs[0], **kwargs)
 
 
 def _weight(rng: np.random.RandomState, v) -> np.ndarray:
@@ -292,13 +372,13 @@ def main() -> None:
         else:
             xs = [rng.uniform(-2, 2, size=sh).astype(dtype) for sh in shapes]
         if not layer.built:
-            layer.build([tuple(sh) for sh in shapes] if multi else tuple(shape))
+            _build(layer, expr, [tuple(sh) for sh in shapes], multi)
         weights = [_weight(rng, v) for v in layer.weights]
         layer.set_weights(weights)
         xts = [tf.constant(x) for x in xs]
         with tf.GradientTape() as tape:
             tape.watch(xts)
-            y = layer(xts if multi else xts[0], **kwargs)
+            y = _call(layer, expr, xts, multi, kwargs)
             r = tf.constant(rng.uniform(-1, 1, size=y.shape).astype(y.dtype.name))
             loss = tf.reduce_sum(y * r)
         grads = tape.gradient(loss, [*xts, *layer.trainable_weights])

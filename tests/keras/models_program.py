@@ -101,3 +101,58 @@ lecun = tf.keras.initializers.LecunNormal(seed=9)((2, 3))
 scaling = tf.keras.initializers.VarianceScaling(2.0, "fan_out", "uniform", seed=1)((3, 2))
 print("init2:", [lecun.numpy().tolist(), scaling.numpy().tolist()])
 print("dense cfg:", sorted(layers.Dense(2).get_config())[:5])
+
+# a masked transformer block (Embedding mask_zero -> MultiHeadAttention -> LayerNorm)
+tokens = tf.keras.Input((5,), dtype="int32")
+emb = layers.Embedding(
+    7, 4, mask_zero=True, embeddings_initializer=tf.keras.initializers.RandomNormal(seed=21)
+)(tokens)
+att = layers.MultiHeadAttention(
+    2, 3, kernel_initializer=tf.keras.initializers.GlorotUniform(seed=22)
+)(emb, emb)
+block = layers.LayerNormalization()(layers.Add()([emb, att]))
+pooled = layers.GlobalAveragePooling1D()(block)
+transformer = tf.keras.Model(
+    tokens, layers.Dense(2, kernel_initializer=tf.keras.initializers.GlorotUniform(seed=23))(pooled)
+)
+ids = np.array([[1, 2, 3, 0, 0], [4, 5, 6, 2, 0]], np.int32)
+with tf.GradientTape() as tape:
+    out = transformer(ids)
+    loss = tf.reduce_sum(out * np.array([1.0, -1.0], np.float32))
+print("transformer out:", out.numpy().tolist())
+print(
+    "transformer grads:",
+    [float(tf.reduce_sum(tf.abs(g))) for g in tape.gradient(loss, transformer.trainable_variables)],
+)
+
+
+# a custom RNN cell in keras.layers.RNN
+class MinimalCell(tf.keras.layers.Layer):
+    def __init__(self, units, **kwargs):
+        super().__init__(**kwargs)
+        self.units = units
+        self.state_size = units
+
+    def build(self, input_shape):
+        self.kernel = self.add_weight(
+            shape=(input_shape[-1], self.units),
+            initializer=tf.keras.initializers.GlorotUniform(seed=31),
+            name="kernel",
+        )
+        self.recurrent_kernel = self.add_weight(
+            shape=(self.units, self.units),
+            initializer=tf.keras.initializers.Orthogonal(seed=32),
+            name="recurrent_kernel",
+        )
+
+    def call(self, inputs, states):
+        output = tf.tanh(
+            tf.matmul(inputs, self.kernel) + tf.matmul(states[0], self.recurrent_kernel)
+        )
+        return output, [output]
+
+
+rnn = layers.RNN(MinimalCell(3), return_sequences=True, return_state=True)
+seq = np.linspace(-1, 1, 24, dtype=np.float32).reshape(2, 4, 3)
+outs = rnn(seq)
+print("custom rnn:", [[o.numpy().tolist() for o in outs], [w.path for w in rnn.weights]])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .activation_layers import ELU, LeakyReLU, PReLU, ReLU, Softmax
+from .attention import Attention, EinsumDense, MultiHeadAttention
 from .convolutional import (
     AveragePooling1D,
     AveragePooling2D,
@@ -54,6 +55,7 @@ __all__ = [
     "RNN",
     "Activation",
     "Add",
+    "Attention",
     "Average",
     "AveragePooling1D",
     "AveragePooling2D",
@@ -72,6 +74,7 @@ __all__ = [
     "Dense",
     "Dot",
     "Dropout",
+    "EinsumDense",
     "Embedding",
     "Flatten",
     "GRUCell",
@@ -104,6 +107,7 @@ __all__ = [
     "MaxPooling3D",
     "Maximum",
     "Minimum",
+    "MultiHeadAttention",
     "Multiply",
     "PReLU",
     "Permute",

@@ -319,7 +319,10 @@ class Layer:
                 else masks.get_mask(first)
             )
         previous_mask = kwargs.get("mask")
-        if previous_mask is None and first is not None and not isinstance(first, (list, tuple)):
+        if previous_mask is None and isinstance(first, (list, tuple)):
+            found = [masks.get_mask(x) for x in first]
+            previous_mask = found if any(f is not None for f in found) else None
+        elif previous_mask is None and first is not None:
             previous_mask = masks.get_mask(first)
         try:
             with name_scope(self.name, caller=self):

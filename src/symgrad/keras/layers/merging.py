@@ -48,7 +48,13 @@ class Merge(Layer):
         raise NotImplementedError
 
     def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
-        return None
+        """Keras's merge mask: the OR of the inputs' masks, None unless all have one."""
+        if mask is None or any(mk is None for mk in mask):
+            return None
+        out = mask[0]
+        for mk in mask[1:]:
+            out = m.logical_or(out, mk)
+        return out
 
 
 class Add(Merge):
