@@ -334,6 +334,47 @@ CASES: list[tuple[str, str, list[int], str, dict, int]] = [
         {},
         0,
     ),
+    ("conv2d_transpose", "layers.Conv2DTranspose(3, 3, strides=2)", [2, 3, 4, 2], "float32", {}, 0),
+    (
+        "conv2d_transpose_same_pad",
+        "layers.Conv2DTranspose(2, (3, 2), strides=(2, 3), padding='same', output_padding=1)",
+        [1, 3, 2, 3],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "conv1d_transpose_f64",
+        "layers.Conv1DTranspose(2, 3, dtype='float64')",
+        [2, 4, 3],
+        "float64",
+        {},
+        0,
+    ),
+    (
+        "depthwise_conv2d",
+        "layers.DepthwiseConv2D(3, depth_multiplier=2)",
+        [2, 5, 4, 3],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "depthwise_conv2d_strided_same",
+        "layers.DepthwiseConv2D((2, 3), strides=2, padding='same', activation='relu')",
+        [2, 5, 6, 2],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "separable_conv2d",
+        "layers.SeparableConv2D(4, 3, depth_multiplier=2)",
+        [2, 5, 5, 3],
+        "float32",
+        {},
+        0,
+    ),
 ]
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .activation_layers import ELU, LeakyReLU, PReLU, ReLU, Softmax
 from .attention import Attention, EinsumDense, MultiHeadAttention
+from .conv_variants import Conv1DTranspose, Conv2DTranspose, DepthwiseConv2D, SeparableConv2D
 from .convolutional import (
     AveragePooling1D,
     AveragePooling2D,
@@ -67,11 +68,14 @@ __all__ = [
     "Bidirectional",
     "Concatenate",
     "Conv1D",
+    "Conv1DTranspose",
     "Conv2D",
+    "Conv2DTranspose",
     "Conv3D",
     "Cropping1D",
     "Cropping2D",
     "Dense",
+    "DepthwiseConv2D",
     "Dot",
     "Dropout",
     "EinsumDense",
@@ -115,6 +119,7 @@ __all__ = [
     "RepeatVector",
     "Rescaling",
     "Reshape",
+    "SeparableConv2D",
     "SimpleRNN",
     "SimpleRNNCell",
     "Softmax",
