@@ -1,4 +1,4 @@
-# mypy: disable-error-code="override"
+# mypy: disable-error-code="override, attr-defined"
 # (Keras layers narrow build/call signatures as Keras 3 does.)
 """Conv1DTranspose / Conv2DTranspose, DepthwiseConv2D and SeparableConv2D (channels_last)
 with Keras 3's weights and output sizes, computed with ``tf.nn.conv_transpose``,
