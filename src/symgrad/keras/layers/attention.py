@@ -164,6 +164,22 @@ class MultiHeadAttention(Layer):
             "dtype": kwargs.get("dtype"),
         }  # fmt: skip
 
+    @property
+    def query_dense(self) -> Any:
+        return self._query_dense
+
+    @property
+    def key_dense(self) -> Any:
+        return self._key_dense
+
+    @property
+    def value_dense(self) -> Any:
+        return self._value_dense
+
+    @property
+    def output_dense(self) -> Any:
+        return self._output_dense
+
     def _dense(self, equation: str, shape: Any, bias_axes: str, name: str) -> EinsumDense:
         kwargs = dict(self._dense_kwargs)
         for key in ("kernel_initializer", "bias_initializer"):  # a fresh copy each, as Keras

@@ -11,7 +11,6 @@ from typing import Any
 from ... import dtypes as dt
 from ...ops import array
 from ...ops import math as m
-from ...ops.contraction import tensordot
 from ...ops.gather import gather
 from ...ops.matmul import matmul
 from .. import activations, constraints, initializers, regularizers
@@ -78,10 +77,7 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs: Any, training: Any = None) -> Any:
-        if inputs.shape.rank == 2:
-            x = matmul(inputs, self.kernel)
-        else:
-            x = tensordot(inputs, self.kernel, [[inputs.shape.rank - 1], [0]])
+        x = matmul(inputs, self.kernel)  # a batched input broadcasts, as tf.matmul
         if self.bias is not None:
             x = m.add(x, self.bias)
         return self.activation(x)
