@@ -142,3 +142,56 @@ def test_random_keras_models(seed: int) -> None:
     for a, b in zip(g_sg, g_tf, strict=True):
         gscale = max(1.0, float(np.abs(b).max()))
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5 * gscale, err_msg=str(exprs))
+
+
+OPS = [  # (keras.ops call, arguments: "x" a float (3, 4) input, "y" another, "i" int indices)
+    ("abs", "x"), ("add", "x, y"), ("subtract", "x, 2.0"), ("multiply", "x, y"),
+    ("divide", "x, y + 3.0"), ("power", "y + 3.0, x"), ("maximum", "x, y"), ("minimum", "x, 0.5"),
+    ("exp", "x"), ("log", "y + 3.0"), ("log1p", "y + 2.0"), ("sqrt", "y + 3.0"),
+    ("rsqrt", "y + 3.0"),
+    ("square", "x"), ("sin", "x"), ("cos", "x"), ("tanh", "x"), ("sigmoid", "x"), ("erf", "x"),
+    ("relu", "x"), ("relu6", "x * 4.0"), ("gelu", "x"), ("gelu", "x, approximate=False"),
+    ("elu", "x, alpha=0.5"), ("selu", "x"), ("silu", "x"), ("softplus", "x"),
+    ("leaky_relu", "x"), ("softmax", "x, axis=0"), ("log_softmax", "x"),
+    ("sum", "x"), ("sum", "x, axis=1, keepdims=True"), ("mean", "x, axis=0"), ("max", "x, axis=1"),
+    ("min", "x"), ("prod", "y + 2.0, axis=1"), ("var", "x, axis=1"), ("std", "x"),
+    ("logsumexp", "x, axis=1"), ("cumsum", "x, axis=1"), ("cumsum", "x"), ("clip", "x, -0.5, 0.5"),
+    ("reshape", "x, (2, 6)"), ("transpose", "x"), ("swapaxes", "x, 0, 1"),
+    ("expand_dims", "x, 1"), ("squeeze", "expand_dims(x, 0)"), ("concatenate", "[x, y], axis=1"),
+    ("stack", "[x, y], axis=1"), ("tile", "x, (2, 1)"), ("repeat", "x, 2, axis=1"),
+    ("repeat", "x, 2"),
+    ("flip", "x, axis=1"), ("take", "x, i, axis=1"), ("take", "x, i"), ("tril", "x"),
+    ("triu", "x, k=1"), ("where", "greater(x, y), x, y"), ("matmul", "x, transpose(y)"),
+    ("einsum", "'ij,kj->ik', x, y"), ("normalize", "x"), ("sort", "x"), ("top_k", "x, 2"),
+    ("broadcast_to", "x[0], (3, 4)"), ("split", "x, 2, axis=1"), ("split", "x, [1, 3], axis=1"),
+    ("one_hot", "i, 5"), ("arange", "5"), ("arange", "1.0, 3.0, 0.5"), ("eye", "3, 4, k=1"),
+    ("argmax", "x, axis=1"), ("argmin", "x"), ("argsort", "x"), ("moments", "x, [0]"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name,args", OPS, ids=[f"{n}({a})" for n, a in OPS])
+def test_keras_ops(name: str, args: str) -> None:
+    rng = np.random.RandomState(11)
+    x = rng.uniform(-1, 1, (3, 4)).astype(np.float32)
+    y = rng.uniform(-1, 1, (3, 4)).astype(np.float32)
+    i = np.array([3, 0, 2], np.int32)
+
+    def run(tf: Any) -> list[np.ndarray]:
+        ops = tf.keras.ops
+        env = {n: getattr(ops, n) for n in dir(ops) if not n.startswith("_")}
+        xt, yt = tf.constant(x), tf.constant(y)
+        with tf.GradientTape() as tape:
+            tape.watch([xt, yt])
+            out = eval(f"{name}({args})", {**env, "x": xt, "y": yt, "i": tf.constant(i)})
+            flat = list(out) if isinstance(out, (tuple, list)) else [out]
+            floats = [o for o in flat if o.dtype.is_floating]
+            loss = tf.add_n([tf.reduce_sum(o * o) for o in floats]) if floats else None
+        grads = tape.gradient(loss, [xt, yt]) if loss is not None else []
+        values = [np.asarray(o) for o in flat]
+        return values + [np.asarray(g) for g in grads if g is not None]
+
+    want, got = run(tensorflow), run(symgrad)
+    assert len(got) == len(want)
+    for a, b in zip(got, want, strict=True):
+        assert a.dtype == b.dtype and a.shape == b.shape, (a.dtype, b.dtype, a.shape, b.shape)
+        np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-6)

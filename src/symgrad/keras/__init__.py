@@ -17,6 +17,7 @@ from . import (
     initializers,
     layers,
     models,
+    ops,
     optimizers,
     random,
     regularizers,
@@ -35,6 +36,7 @@ __all__ = [
     "initializers",
     "layers",
     "models",
+    "ops",
     "optimizers",
     "random",
     "regularizers",
@@ -44,6 +46,6 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     raise AttributeError(
         f"symgrad does not provide tf.keras.{name} yet: it has tf.keras.layers, models, "
-        "initializers, regularizers, constraints, activations, optimizers, random and "
-        "backend; compute losses with tf ops and train with tf.GradientTape"
+        "initializers, regularizers, constraints, activations, optimizers, ops, random "
+        "and backend; compute losses with tf ops and train with tf.GradientTape"
     )
