@@ -375,6 +375,39 @@ CASES: list[tuple[str, str, list[int], str, dict, int]] = [
         {},
         0,
     ),
+    ("group_norm", "layers.GroupNormalization(groups=2)", [2, 3, 3, 4], "float32", {}, 0),
+    (
+        "group_norm_rank3_f64",
+        "layers.GroupNormalization(groups=3, epsilon=1e-5, dtype='float64')",
+        [2, 4, 6],
+        "float64",
+        {},
+        0,
+    ),
+    (
+        "group_norm_axis1",
+        "layers.GroupNormalization(groups=2, axis=1, center=False)",
+        [2, 4, 3],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "normalization_given",
+        "layers.Normalization(mean=[0.5, -1.0, 2.0], variance=[2.0, 0.25, 1e-20])",
+        [4, 3],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "normalization_invert",
+        "layers.Normalization(axis=None, mean=0.5, variance=4.0, invert=True)",
+        [2, 3],
+        "float32",
+        {},
+        0,
+    ),
 ]
 
 

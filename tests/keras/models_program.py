@@ -156,3 +156,12 @@ rnn = layers.RNN(MinimalCell(3), return_sequences=True, return_state=True)
 seq = np.linspace(-1, 1, 24, dtype=np.float32).reshape(2, 4, 3)
 outs = rnn(seq)
 print("custom rnn:", [[o.numpy().tolist() for o in outs], [w.path for w in rnn.weights]])
+
+# Normalization learned by adapt(): one array, then a list of batches
+data = np.linspace(-3, 5, 24, dtype=np.float32).reshape(8, 3) ** 2
+norm = layers.Normalization()
+norm.adapt(data)
+print("adapted:", [norm(data[:2]).numpy().tolist(), [w.path for w in norm.weights]])
+norm2 = layers.Normalization(axis=None)
+norm2.adapt([data[:3], data[3:]])
+print("adapted batches:", norm2(data[:2]).numpy().tolist())

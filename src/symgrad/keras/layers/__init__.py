@@ -26,7 +26,12 @@ from .core import Activation, Dense, Dropout, Embedding, Flatten, Identity, Lamb
 from .keras_tensor import Input, InputLayer, KerasTensor
 from .layer import Layer
 from .merging import Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract
-from .normalization import BatchNormalization, LayerNormalization
+from .normalization import (
+    BatchNormalization,
+    GroupNormalization,
+    LayerNormalization,
+    Normalization,
+)
 from .recurrent import GRU, LSTM, RNN, Bidirectional, SimpleRNN, TimeDistributed
 from .recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
 from .reshaping import (
@@ -93,6 +98,7 @@ __all__ = [
     "GlobalMaxPooling1D",
     "GlobalMaxPooling2D",
     "GlobalMaxPooling3D",
+    "GroupNormalization",
     "Identity",
     "Input",
     "InputLayer",
@@ -113,6 +119,7 @@ __all__ = [
     "Minimum",
     "MultiHeadAttention",
     "Multiply",
+    "Normalization",
     "PReLU",
     "Permute",
     "ReLU",
