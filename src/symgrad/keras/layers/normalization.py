@@ -248,7 +248,7 @@ class GroupNormalization(Layer):
 
         shape = dynamic_shape(inputs)
         x = array.reshape(inputs, [-1, *self._grouped(shape)[1:]])
-        axes = list(range(1, x.shape.rank))
+        axes = list(range(1, len(shape) + 1))
         axes.pop(-2 if self.axis == -1 else self.axis - 1)
         bshape = self._grouped(_ones_but(shape, self.axis))
         mean, variance = moments(x, axes, keepdims=True)
