@@ -1,6 +1,6 @@
 """Keras 3's constructor signatures: parameter names, order, kinds and defaults of the
-layers, initializers, regularizers, constraints, Model, Sequential, Input, Layer and
-add_weight, against the text ``inspect.signature`` gives on Keras 3.15.1 / TF 2.21
+layers, initializers, regularizers, constraints, ops, Model, Sequential, Input, Layer
+and add_weight, against the text ``inspect.signature`` gives on Keras 3.15.1 / TF 2.21
 (data/signatures_tf.txt, recorded with the TF venv)."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ def _plain(sig: inspect.Signature) -> str:
 
 def _target(words: list[str]) -> object:
     k = tf.keras
-    if words[0] in ("layers", "initializers", "regularizers", "constraints"):
+    if words[0] in ("layers", "initializers", "regularizers", "constraints", "ops"):
         return getattr(getattr(k, words[0]), words[1])
     if words[0] == "add_weight":
         return k.layers.Layer.add_weight

@@ -16,15 +16,18 @@ from ..ops import reduction as red
 from ..ops.activations import elu as _elu
 from ..ops.activations import gelu as _gelu
 from ..ops.activations import leaky_relu as _leaky_relu
-from ..ops.activations import relu6, selu, silu
-from ..ops.contraction import einsum
-from ..ops.core import constant, stop_gradient
+from ..ops.activations import relu6 as _relu6
+from ..ops.activations import selu as _selu
+from ..ops.activations import silu as _silu
+from ..ops.contraction import einsum as _einsum
+from ..ops.core import constant
 from ..ops.core import convert_to_tensor as _convert
+from ..ops.core import stop_gradient as _stop_gradient
 from ..ops.gather import gather
 from ..ops.joining import concat
 from ..ops.joining import split as _split
 from ..ops.joining import stack as _stack
-from ..ops.matmul import matmul
+from ..ops.matmul import matmul as _matmul
 from ..ops.normalization import moments as _moments
 from ..ops.reverse import reverse
 from ..ops.slicing import slice as _slice
@@ -433,4 +436,16 @@ def normalize(x: Any, axis: int = -1, order: int = 2, epsilon: Any = None) -> An
     return m.multiply(x, m.minimum(inv, array.cast(1.0 / eps, x.dtype)))
 
 
-_EXPORTED_AS_IS = (einsum, matmul, stop_gradient, relu6, selu, silu)
+def einsum(subscripts: str, *operands: Any, **kwargs: Any) -> Any:
+    return _einsum(subscripts, *operands)
+
+
+def matmul(x1: Any, x2: Any) -> Any:
+    return _matmul(x1, x2)
+
+
+def stop_gradient(variable: Any) -> Any:
+    return _stop_gradient(variable)
+
+
+relu6, selu, silu = _unary(_relu6, "relu6"), _unary(_selu, "selu"), _unary(_silu, "silu")
