@@ -51,6 +51,7 @@ _WHAT = {
     "no_gradient": "cut by an op with no gradient",
     "override": "cut by a gradient_override_map entry",
     "zero_gradient": "through an op whose gradient is identically zero",
+    "not_watched": "not watched by a GradientTape",
 }
 
 
@@ -59,7 +60,8 @@ class Cut:
     """One place where gradient stops on the way from x to the ys.
 
     ``kind`` is one of ``stop_gradient``, ``stop_gradients``, ``dtype``, ``no_gradient``,
-    ``override``, ``zero_gradient``; ``op`` is the op to blame (the StopGradient, the Cast
+    ``override``, ``zero_gradient``, ``not_watched`` (eagerly: a variable with
+    ``trainable=False``, e.g. in a frozen Keras layer, that no tape watches); ``op`` is the op to blame (the StopGradient, the Cast
     that made an int tensor, the ArgMax ...); ``path`` the op names from x's op to it.
     """
 
@@ -171,6 +173,22 @@ def why_none(ys: Any, xs: Any, stop_gradients: Any = None) -> Explanations:
     return out
 
 
+def _unwatched(x: Variable, ys: list[Tensor], read: Operation) -> Explanation | None:
+    """Eagerly the gradient is a tape's: it reaches a non-trainable variable only if
+    ``tape.watch`` was called on it (TF's tapes watch trainable variables by themselves)."""
+    if x.trainable or not all(y.graph.eager for y in ys):
+        return None
+    cut = Cut(
+        "not_watched",
+        read,
+        x.name,
+        (read.name,),
+        "x is a tf.Variable with trainable=False (a frozen Keras layer's weight): a "
+        "GradientTape gives it None unless tape.watch(x) is called, or trainable=True",
+    )
+    return Explanation(x, x.name, "None", "not_watched", [cut])
+
+
 # --------------------------------------------------------------------------------------
 # Walks
 
@@ -222,7 +240,7 @@ def _explain_one(
         return _unconnected(x, ys, ops)
     reached, cuts = _forward(starts, y_keys, ops, consumers, stops, through_zero=False)
     if reached:
-        return None
+        return _unwatched(x, ys, ops[starts[0][0]]) if isinstance(x, Variable) else None
     zero_cuts = [c for c in cuts if c.kind == "zero_gradient"]
     if zero_cuts and _forward(starts, y_keys, ops, consumers, stops, through_zero=True)[0]:
         others = [c for c in cuts if c.kind != "zero_gradient"]
