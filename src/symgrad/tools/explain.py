@@ -61,8 +61,9 @@ class Cut:
 
     ``kind`` is one of ``stop_gradient``, ``stop_gradients``, ``dtype``, ``no_gradient``,
     ``override``, ``zero_gradient``, ``not_watched`` (eagerly: a variable with
-    ``trainable=False``, e.g. in a frozen Keras layer, that no tape watches); ``op`` is the op to blame (the StopGradient, the Cast
-    that made an int tensor, the ArgMax ...); ``path`` the op names from x's op to it.
+    ``trainable=False``, e.g. in a frozen Keras layer, that no tape watches); ``op`` is
+    the op to blame (the StopGradient, the Cast that made an int tensor, the ArgMax ...);
+    ``path`` the op names from x's op to it.
     """
 
     kind: str
