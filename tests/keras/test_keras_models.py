@@ -81,6 +81,35 @@ def test_summary_is_keras_table() -> None:
     ]
 
 
+def test_summary_of_a_graph_has_connected_to() -> None:
+    tf.keras.backend.clear_session()
+    a, b = tf.keras.Input((3,), name="a"), tf.keras.Input((3,), name="b")
+    shared = layers.Dense(4)
+    x = layers.Add()([shared(a), shared(b)])
+    lines: list[str] = []
+    tf.keras.Model([a, b], layers.Dense(2)(x)).summary(print_fn=lines.append)
+    assert lines == [
+        'Model: "functional"',
+        "┏━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━┓",
+        "┃ Layer (type)        ┃ Output Shape      ┃    Param # ┃ Connected to      ┃",
+        "┡━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━┩",
+        "│ a (InputLayer)      │ (None, 3)         │          0 │ -                 │",
+        "├─────────────────────┼───────────────────┼────────────┼───────────────────┤",
+        "│ b (InputLayer)      │ (None, 3)         │          0 │ -                 │",
+        "├─────────────────────┼───────────────────┼────────────┼───────────────────┤",
+        "│ dense (Dense)       │ (None, 4)         │         16 │ a[0][0], b[0][0]  │",
+        "├─────────────────────┼───────────────────┼────────────┼───────────────────┤",
+        "│ add (Add)           │ (None, 4)         │          0 │ dense[0][0],      │",
+        "│                     │                   │            │ dense[1][0]       │",
+        "├─────────────────────┼───────────────────┼────────────┼───────────────────┤",
+        "│ dense_1 (Dense)     │ (None, 2)         │         10 │ add[0][0]         │",
+        "└─────────────────────┴───────────────────┴────────────┴───────────────────┘",
+        " Total params: 26 (104.00 B)",
+        " Trainable params: 26 (104.00 B)",
+        " Non-trainable params: 0 (0.00 B)",
+    ]
+
+
 def test_function_and_eager_agree_and_jacobian_matches_fd() -> None:
     model = _small_model()
     x = tf.constant(np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3))

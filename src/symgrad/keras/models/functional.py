@@ -54,6 +54,17 @@ def _operations(nodes: list[Node]) -> list[Layer]:
     return [v[2] for v in sorted(layer_depth.values(), key=lambda v: (-v[0], v[1]))]
 
 
+def _chain_like(nodes: list[Node]) -> bool:
+    """Keras's "sequential-like": one node per depth, each reading at most one tensor, and
+    no layer called twice (summary() then has no "Connected to" column)."""
+    layers = [id(n.layer) for n in nodes]
+    if len(set(layers)) != len(layers):
+        return False
+    if any(len(n.input_tensors) > 1 for n in nodes):
+        return False
+    return sum(isinstance(n.layer, InputLayer) for n in nodes) <= 1
+
+
 class Functional(Model):
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         return Layer.__new__(cls)
@@ -74,6 +85,7 @@ class Functional(Model):
         self._in, self._out = flat_in, flat_out
         self._nodes = _post_order(flat_out)
         self._ops = _operations(self._nodes)
+        self._chain_like = _chain_like(self._nodes)
         self.built = True
 
     @property
