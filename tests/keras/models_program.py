@@ -165,3 +165,33 @@ print("adapted:", [norm(data[:2]).numpy().tolist(), [w.path for w in norm.weight
 norm2 = layers.Normalization(axis=None)
 norm2.adapt([data[:3], data[3:]])
 print("adapted batches:", norm2(data[:2]).numpy().tolist())
+
+# recurrent layers over a time dimension known only at run time (a tf.while_loop)
+init = tf.keras.initializers
+tokens = tf.keras.Input((None,), dtype="int32")
+x = layers.Embedding(8, 3, mask_zero=True, embeddings_initializer=init.RandomUniform(seed=1))(
+    tokens
+)
+x = layers.Bidirectional(
+    layers.LSTM(
+        4,
+        return_sequences=True,
+        kernel_initializer=init.GlorotUniform(2),
+        recurrent_initializer=init.Orthogonal(seed=3),
+    )
+)(x)
+x = layers.GRU(
+    3,
+    kernel_initializer=init.GlorotUniform(4),
+    recurrent_initializer=init.Orthogonal(seed=5),
+    go_backwards=True,
+)(x)
+model = tf.keras.Model(tokens, layers.Dense(1, kernel_initializer=init.GlorotUniform(6))(x))
+ids = np.array([[1, 4, 2, 0, 0, 0], [5, 6, 7, 3, 1, 2]], np.int32)
+with tf.GradientTape() as tape:
+    y = model(ids)
+    loss = tf.reduce_sum(y)
+g = tape.gradient(loss, model.trainable_variables)
+print("dynamic:", [y.numpy().ravel().tolist(), [float(tf.reduce_sum(tf.abs(t))) for t in g]])
+f = tf.function(lambda t: model(t), input_signature=[tf.TensorSpec([None, None], tf.int32)])
+print("in function:", f(ids).numpy().ravel().tolist())

@@ -17,6 +17,8 @@ from ...ops import array
 from ...ops.joining import concat, stack, unstack
 from ...ops.math import add, multiply
 from ...ops.reverse import reverse
+from ...ops.tensor_array import TensorArray
+from ...ops.while_loop import while_loop
 from .core import dynamic_shape
 from .layer import Layer, clone_layer
 from .recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
@@ -52,6 +54,45 @@ def run_rnn(
         last = _where(masks[-1], last, array.zeros_like(last))
         outputs = [_where(mk, o, array.zeros_like(o)) for mk, o in zip(masks, outputs)]
     return last, stack(outputs, axis=1), states
+
+
+def run_rnn_loop(
+    step: Any, inputs: Any, states: list[Any], go_backwards: bool, mask: Any, zero_output: bool
+) -> Any:
+    """``keras.backend.rnn`` as a ``tf.while_loop`` over TensorArrays, for a time dimension
+    known only when the model runs (``Input((None, features))``)."""
+    rank = inputs.shape.rank
+    perm = [1, 0, *range(2, rank)]
+    x = array.transpose(inputs, perm)
+    masks = None if mask is None else array.transpose(array.cast(mask, dt.bool_), [1, 0])
+    if go_backwards:
+        x = reverse(x, [0])
+        masks = None if masks is None else reverse(masks, [0])
+    steps = array.shape(x)[0]
+    x_ta = TensorArray(x.dtype, size=steps).unstack(x)
+    m_ta = None if masks is None else TensorArray(dt.bool_, size=steps).unstack(masks)
+    first, _ = step(x[0], states)
+    out_ta = TensorArray(first.dtype, size=steps)
+
+    def body(t: Any, prev: Any, ta: Any, *carried: Any) -> Any:
+        output, new_states = step(x_ta.read(t), list(carried))
+        if m_ta is not None:
+            keep = m_ta.read(t)
+            fallback = array.zeros_like(output) if zero_output else prev
+            output = _where(keep, output, fallback)
+            new_states = [_where(keep, n, c) for n, c in zip(new_states, carried)]
+        return (t + 1, output, ta.write(t, output), *new_states)
+
+    start = (constant_int(0), array.zeros_like(first), out_ta, *states)
+    _, last, out_ta, *states = while_loop(lambda t, *_: t < steps, body, start)
+    outputs = array.transpose(out_ta.stack(), perm)
+    return last, outputs, list(states)
+
+
+def constant_int(value: int) -> Any:
+    from ...ops.core import constant
+
+    return constant(value, dtype=dt.int32)
 
 
 class RNN(Layer):
@@ -103,11 +144,6 @@ class RNN(Layer):
     def call(
         self, sequences: Any, initial_state: Any = None, mask: Any = None, training: Any = False
     ) -> Any:
-        if sequences.shape.as_list()[1] is None:
-            raise NotImplementedError(
-                "symgrad's RNN layers unroll over the time steps: the time dimension must be "
-                f"static. Received: sequences.shape={sequences.shape}"
-            )
         if initial_state is None:
             initial_state = self.get_initial_state(dynamic_shape(sequences)[0])
         if not isinstance(initial_state, (list, tuple)):
@@ -121,7 +157,8 @@ class RNN(Layer):
                 new_states = [new_states]
             return output, list(new_states)
 
-        last, outputs, states = run_rnn(
+        run = run_rnn if sequences.shape.as_list()[1] is not None else run_rnn_loop
+        last, outputs, states = run(
             step, sequences, states, self.go_backwards, mask, self.zero_output_for_mask
         )
         output = outputs if self.return_sequences else last
