@@ -3,9 +3,10 @@
 """Keras 3's recurrent layers: RNN (any cell with ``state_size`` and ``call(x, states)``),
 SimpleRNN, LSTM, GRU, Bidirectional and TimeDistributed.
 
-The time loop is Keras's TF-backend ``rnn`` unrolled over the static time steps: a masked
-step keeps the previous output (or zeros with ``zero_output_for_mask``) and the previous
-states, and ``go_backwards`` runs (and returns) the sequence reversed.
+The time loop is Keras's TF-backend ``rnn``: unrolled over the time steps when their number
+is static, a ``tf.while_loop`` over TensorArrays when it is known only at run time.  A
+masked step keeps the previous output (or zeros with ``zero_output_for_mask``) and the
+previous states, and ``go_backwards`` runs (and returns) the sequence reversed.
 """
 
 from __future__ import annotations
