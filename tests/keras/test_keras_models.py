@@ -176,3 +176,28 @@ def test_bad_inputs_name_the_problem() -> None:
         layer.set_weights([np.ones((3, 2))])
     with pytest.raises(ValueError, match="Cannot pass a string as the first positional"):
         layers.Layer().add_weight("w", (2,))
+
+
+def test_render_and_custom_gradient_see_inside_a_keras_model() -> None:
+    model = _small_model()
+    with tf.Graph().as_default():
+        x = tf.compat.v1.placeholder(tf.float32, [None, 3], name="x")
+        y = tf.reduce_sum(model(x))
+        [dx] = tf.gradients(y, [x])
+        dot = tf.render.to_dot(y, [x], [dx])
+    assert "MatMul" in dot and "Tanh" in dot and "(grad of" in dot
+
+    @tf.custom_gradient
+    def blocked(t: object) -> object:
+        def grad(dy: object, variables: list = ()) -> object:
+            return [tf.zeros_like(t)], [tf.ones_like(v) for v in variables]
+
+        return model(t), grad
+
+    xt = tf.constant(np.ones((2, 3), np.float32))
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        out = tf.reduce_sum(blocked(xt))
+    dx, dw = tape.gradient(out, [xt, model.layers[0].kernel])
+    np.testing.assert_array_equal(dx.numpy(), np.zeros((2, 3), np.float32))
+    np.testing.assert_array_equal(dw.numpy(), np.ones((3, 4), np.float32))  # the grad fn's
