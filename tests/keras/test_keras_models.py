@@ -201,3 +201,44 @@ def test_render_and_custom_gradient_see_inside_a_keras_model() -> None:
     dx, dw = tape.gradient(out, [xt, model.layers[0].kernel])
     np.testing.assert_array_equal(dx.numpy(), np.zeros((2, 3), np.float32))
     np.testing.assert_array_equal(dw.numpy(), np.ones((3, 4), np.float32))  # the grad fn's
+
+
+def test_headline_program_builds_inside_function_and_gives_tf_losses() -> None:
+    """The issue's program: a Sequential without Input, built by its first call inside a
+    tf.function train step with Adam; TF 2.21 prints these three losses."""
+    tf.keras.backend.clear_session()
+    init = tf.keras.initializers
+    model = tf.keras.Sequential(
+        [
+            layers.Conv2D(4, 3, activation="relu", kernel_initializer=init.GlorotUniform(1)),
+            layers.MaxPooling2D(),
+            layers.Flatten(),
+            layers.Dense(10, kernel_initializer=init.GlorotUniform(2)),
+        ]
+    )
+    optimizer = tf.keras.optimizers.Adam(1e-3)
+
+    @tf.function
+    def train_step(x: object, y: object) -> object:
+        with tf.GradientTape() as tape:
+            logits = model(x, training=True)
+            loss = tf.reduce_mean(
+                tf.nn.sparse_softmax_cross_entropy_with_logits(labels=y, logits=logits)
+            )
+        grads = tape.gradient(loss, model.trainable_variables)
+        optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        return loss
+
+    rng = np.random.RandomState(0)
+    x = rng.rand(8, 10, 10, 1).astype(np.float32)
+    y = (np.arange(8) % 10).astype(np.int32)
+    losses = [float(train_step(x, y)) for _ in range(3)]
+    np.testing.assert_allclose(
+        losses, [2.3032243251800537, 2.295607089996338, 2.2878739833831787], rtol=1e-6
+    )
+    assert [w.path for w in model.weights] == [
+        "sequential/conv2d/kernel",
+        "sequential/conv2d/bias",
+        "sequential/dense/kernel",
+        "sequential/dense/bias",
+    ]
