@@ -97,6 +97,50 @@ HEADS = [
 ]
 
 
+MENU_4D = [  # keeps a (batch, height, width, channels) input
+    "layers.Conv2D({u}, {k}, padding='same', activation='{act}')",
+    "layers.Conv2D({u}, 2, strides=2, padding='{pad}', dilation_rate=1)",
+    "layers.DepthwiseConv2D({k}, padding='same', depth_multiplier=2)",
+    "layers.SeparableConv2D({u}, {k}, padding='same')",
+    "layers.Conv2DTranspose({u}, {k}, strides=2, padding='same')",
+    "layers.MaxPooling2D(2, strides=1, padding='same')",
+    "layers.AveragePooling2D(2, padding='same')",
+    "layers.BatchNormalization(momentum=0.7)",
+    "layers.LayerNormalization(axis=[1, 2, 3])",
+    "layers.GroupNormalization(groups=1)",
+    "layers.UpSampling2D(2)",
+    "layers.ZeroPadding2D(1)",
+    "layers.SpatialDropout2D(0.3, seed=5)",
+]
+HEADS_4D = ["layers.GlobalAveragePooling2D()", "layers.GlobalMaxPooling2D()", "layers.Flatten()"]
+
+
+def _draw_4d(seed: int) -> list[str]:
+    r = random.Random(1000 + seed)
+    fill = {
+        "u": r.randint(2, 4),
+        "k": r.choice([2, 3]),
+        "pad": r.choice(["same", "valid"]),
+        "act": r.choice(["relu", "tanh", "elu", "sigmoid", "selu", "leaky_relu"]),
+    }
+    body = [r.choice(MENU_4D).format(**fill) for _ in range(r.randint(1, 3))]
+    return [*body, r.choice(HEADS_4D), "layers.Dense(2)"]
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_random_keras_conv_models(seed: int) -> None:
+    exprs = _draw_4d(seed)
+    x = np.random.RandomState(seed).uniform(-1, 1, size=(2, 6, 5, 3)).astype(np.float32)
+    training = seed % 2 == 0
+    weights, y_tf, g_tf = _run(tensorflow, exprs, x, None, training)
+    _, y_sg, g_sg = _run(symgrad, exprs, x, weights, training)
+    scale = max(1.0, float(np.abs(y_tf).max()))
+    np.testing.assert_allclose(y_sg, y_tf, rtol=1e-4, atol=1e-5 * scale, err_msg=str(exprs))
+    for a, b in zip(g_sg, g_tf, strict=True):
+        gscale = max(1.0, float(np.abs(b).max()))
+        np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5 * gscale, err_msg=str(exprs))
+
+
 def _draw(seed: int) -> list[str]:
     r = random.Random(seed)
     fill = {

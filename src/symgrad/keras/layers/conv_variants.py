@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import dtypes as dt
 from ...ops import array
 from ...ops import math as m
 from ...ops.conv_api import conv_transpose, depthwise_conv2d, separable_conv2d
+from ...ops.joining import stack
 from .. import activations, constraints, initializers, regularizers
 from .convolutional import BaseConv, _format, _tuple
 from .core import dynamic_shape
@@ -75,11 +77,16 @@ class BaseConvTranspose(BaseConv):
             )
             for i in range(self.rank)
         ]  # fmt: skip
+        out_shape: Any = [shape[0], *spatial, self.filters]
+        if not all(isinstance(d, int) for d in out_shape):  # a batch size known at run time
+            out_shape = stack([array.cast(d, dt.int32) for d in out_shape])
         x = conv_transpose(
-            inputs, self.kernel, [shape[0], *spatial, self.filters], list(self.strides),
+            inputs, self.kernel, out_shape, list(self.strides),
             padding=self.padding.upper(), data_format=self._tf_format,
             dilations=list(self.dilation_rate),
         )  # fmt: skip
+        if not isinstance(out_shape, list) and all(isinstance(d, int) for d in spatial):
+            x = array.reshape(x, [-1, *spatial, self.filters])  # the static sizes Keras infers
         if self.bias is not None:
             x = m.add(x, array.reshape(self.bias, [1] * (self.rank + 1) + [self.filters]))
         return self.activation(x)
