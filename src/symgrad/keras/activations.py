@@ -11,7 +11,9 @@ from ..ops import activations as act
 from ..ops import array, nn
 from ..ops import math as m
 from ..ops.core import convert_to_tensor
-from ..ops.safe_math import expm1, log_sigmoid, softsign
+from ..ops.safe_math import expm1
+from ..ops.safe_math import log_sigmoid as _log_sigmoid
+from ..ops.safe_math import softsign as _softsign
 
 __all__ = [
     "celu", "deserialize", "elu", "exponential", "gelu", "get", "hard_sigmoid", "hard_silu",
@@ -114,6 +116,14 @@ def hard_silu(x: Any) -> Any:
 
 def mish(x: Any) -> Any:
     return m.multiply(x, m.tanh(nn.softplus(x)))
+
+
+def log_sigmoid(x: Any) -> Any:
+    return _log_sigmoid(x)
+
+
+def softsign(x: Any) -> Any:
+    return _softsign(x)
 
 
 def linear(x: Any) -> Any:

@@ -23,7 +23,7 @@ from .convolutional import (
     MaxPooling3D,
 )
 from .core import Activation, Dense, Dropout, Embedding, Flatten, Identity, Lambda, Reshape
-from .keras_tensor import Input, InputLayer, KerasTensor
+from .keras_tensor import Input, InputLayer
 from .layer import Layer
 from .merging import Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract
 from .normalization import (
@@ -103,7 +103,6 @@ __all__ = [
     "Input",
     "InputLayer",
     "Keras",
-    "KerasTensor",
     "LSTMCell",
     "Lambda",
     "Layer",

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from .functional import Functional
 from .model import Model
 from .sequential import Sequential
 
-__all__ = ["Functional", "Model", "Sequential"]
+__all__ = ["Model", "Sequential"]  # Functional is reached through Model(inputs, outputs)
