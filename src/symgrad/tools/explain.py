@@ -58,6 +58,7 @@ _WHAT = {
     "stop_recording": "cut by an op run inside tape.stop_recording()",
     "not_recorded": "cut by an op the tape did not record",
     "tape_used": "cut by an op run after the tape was used",
+    "not_watched": "not watched by a GradientTape",
 }
 # Reasons that concern x itself, told by ``Explanation.detail`` alone (tapes).
 PLAIN = frozenset({"not_watched"})
@@ -68,8 +69,10 @@ class Cut:
     """One place where gradient stops on the way from x to the ys.
 
     ``kind`` is one of ``stop_gradient``, ``stop_gradients``, ``dtype``, ``no_gradient``,
-    ``override``, ``zero_gradient``; ``op`` is the op to blame (the StopGradient, the Cast
-    that made an int tensor, the ArgMax ...); ``path`` the op names from x's op to it.
+    ``override``, ``zero_gradient``, ``not_watched`` (eagerly: a variable with
+    ``trainable=False``, e.g. in a frozen Keras layer, that no tape watches); ``op`` is
+    the op to blame (the StopGradient, the Cast that made an int tensor, the ArgMax ...);
+    ``path`` the op names from x's op to it.
     """
 
     kind: str
@@ -226,6 +229,22 @@ def why_none(ys: Any, xs: Any, stop_gradients: Any = None) -> Explanations:
     return out
 
 
+def _unwatched(x: Variable, ys: list[Tensor], read: Operation) -> Explanation | None:
+    """Eagerly the gradient is a tape's: it reaches a non-trainable variable only if
+    ``tape.watch`` was called on it (TF's tapes watch trainable variables by themselves)."""
+    if x.trainable or not all(y.graph.eager for y in ys):
+        return None
+    cut = Cut(
+        "not_watched",
+        read,
+        x.name,
+        (read.name,),
+        "x is a tf.Variable with trainable=False (a frozen Keras layer's weight): a "
+        "GradientTape gives it None unless tape.watch(x) is called, or trainable=True",
+    )
+    return Explanation(x, x.name, "None", "not_watched", [cut])
+
+
 # --------------------------------------------------------------------------------------
 # Walks
 
@@ -277,7 +296,7 @@ def _explain_one(
         return _unconnected(x, ys, ops)
     reached, cuts = _forward(starts, y_keys, ops, consumers, stops, through_zero=False)
     if reached:
-        return None
+        return _unwatched(x, ys, ops[starts[0][0]]) if isinstance(x, Variable) else None
     zero_cuts = [c for c in cuts if c.kind == "zero_gradient"]
     if zero_cuts and _forward(starts, y_keys, ops, consumers, stops, through_zero=True)[0]:
         others = [c for c in cuts if c.kind != "zero_gradient"]

@@ -248,8 +248,17 @@ class Optimizer:
             learning_rate = self.learning_rate
             for g, v in zip(grads, variables):
                 updates.append(self.update_step(g, v, learning_rate))
+            updates += self._apply_constraints(updates, variables)
         with control_dependencies([u for u in updates if u is not None]):
             self._iterations.assign_add(convert_to_tensor(1, dtype=dt.int64))
+
+    def _apply_constraints(self, updates: list[Any], variables: Sequence[Any]) -> list[Any]:
+        """A Keras layer's ``kernel_constraint``: the variable projected after its update."""
+        constrained = [v for v in variables if getattr(v, "constraint", None) is not None]
+        if not constrained:
+            return []
+        with control_dependencies([u for u in updates if u is not None]):
+            return [v.assign(v.constraint(v)) for v in constrained]
 
     def _gradient(self, g: Any) -> Any:
         """A gradient as the update step takes it: an IndexedSlices stays sparse (the

@@ -1,0 +1,138 @@
+# mypy: disable-error-code="override"
+# (Keras layers narrow build/call signatures as Keras 3 does.)
+"""Merge layers (Add, Subtract, Multiply, Average, Maximum, Minimum, Concatenate, Dot):
+called on a list of tensors, combined pairwise in order as Keras 3 does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...ops import math as m
+from ...ops.contraction import einsum
+from ...ops.joining import concat
+from ...ops.normalization import l2_normalize
+from ...ops.reduction import reduce_sum
+from .layer import Layer
+
+
+class Merge(Layer):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.supports_masking = True
+
+    def build(self, input_shape: Any) -> None:
+        if not isinstance(input_shape, (list, tuple)) or not isinstance(
+            input_shape[0], (list, tuple)
+        ):
+            raise ValueError(
+                "A merge layer should be called on a list of inputs. "
+                f"Received: input_shape={input_shape} (not a list of shapes)"
+            )
+        if len(input_shape) < 1:
+            raise ValueError(
+                "A merge layer should be called on a list of at least 1 input. "
+                f"Got {len(input_shape)} inputs."
+            )
+        self.built = True
+
+    def call(self, inputs: Any) -> Any:
+        return self._merge_function(list(inputs))
+
+    def _merge_function(self, inputs: list[Any]) -> Any:
+        out = inputs[0]
+        for x in inputs[1:]:
+            out = self._pair(out, x)
+        return out
+
+    def _pair(self, a: Any, b: Any) -> Any:
+        raise NotImplementedError
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        """Keras's merge mask: the OR of the inputs' masks, None unless all have one."""
+        if mask is None or any(mk is None for mk in mask):
+            return None
+        out = mask[0]
+        for mk in mask[1:]:
+            out = m.logical_or(out, mk)
+        return out
+
+
+class Add(Merge):
+    def _pair(self, a: Any, b: Any) -> Any:
+        return m.add(a, b)
+
+
+class Subtract(Merge):
+    def _merge_function(self, inputs: list[Any]) -> Any:
+        if len(inputs) != 2:
+            raise ValueError(
+                "A `Subtract` layer should be called on exactly 2 inputs. "
+                f"Received: inputs={inputs}"
+            )
+        return m.subtract(inputs[0], inputs[1])
+
+
+class Multiply(Merge):
+    def _pair(self, a: Any, b: Any) -> Any:
+        return m.multiply(a, b)
+
+
+class Average(Merge):
+    def _merge_function(self, inputs: list[Any]) -> Any:
+        out = inputs[0]
+        for x in inputs[1:]:
+            out = m.add(out, x)
+        return m.divide(out, len(inputs))
+
+
+class Maximum(Merge):
+    def _pair(self, a: Any, b: Any) -> Any:
+        return m.maximum(a, b)
+
+
+class Minimum(Merge):
+    def _pair(self, a: Any, b: Any) -> Any:
+        return m.minimum(a, b)
+
+
+class Concatenate(Merge):
+    def __init__(self, axis: Any = -1, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.axis = axis
+
+    def _merge_function(self, inputs: list[Any]) -> Any:
+        return concat(inputs, axis=self.axis)
+
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), "axis": self.axis}
+
+
+class Dot(Merge):
+    """Per-sample dot products of two tensors along ``axes`` (2-D and 3-D inputs)."""
+
+    def __init__(self, axes: Any, normalize: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.axes, self.normalize = axes, normalize
+        self.supports_masking = False
+
+    def _merge_function(self, inputs: list[Any]) -> Any:
+        if len(inputs) != 2:
+            raise ValueError(
+                f"A `Dot` layer should be called on exactly 2 inputs. Received: inputs={inputs}"
+            )
+        x1, x2 = inputs
+        axes = self.axes if isinstance(self.axes, (list, tuple)) else [self.axes, self.axes]
+        axes = [a % x.shape.rank for a, x in zip(axes, (x1, x2))]
+        if self.normalize:
+            x1, x2 = l2_normalize(x1, axis=axes[0]), l2_normalize(x2, axis=axes[1])
+        r1, r2 = x1.shape.rank, x2.shape.rank
+        if r1 == 2 and r2 == 2:
+            return reduce_sum(m.multiply(x1, x2), axis=1, keepdims=True)
+        if r1 == 3 and r2 == 3:
+            a = "bmc" if axes[0] == 2 else "bcm"
+            b = "bnc" if axes[1] == 2 else "bcn"
+            return einsum(f"{a},{b}->bmn", x1, x2)
+        raise NotImplementedError("symgrad's Dot supports 2-D or 3-D inputs")
+
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), "axes": self.axes, "normalize": self.normalize}

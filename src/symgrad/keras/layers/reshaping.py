@@ -1,0 +1,213 @@
+# mypy: disable-error-code="override"
+# (Keras layers narrow build/call signatures as Keras 3 does.)
+"""Reshaping layers (Permute, RepeatVector, ZeroPadding1D/2D, Cropping1D/2D,
+UpSampling1D/2D) and Rescaling, GaussianNoise, SpatialDropout1D/2D, as Keras 3 computes
+them (channels_last)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...ops import array
+from ...ops import math as m
+from ...ops.slicing import pad
+from .. import random as krandom
+from .core import dynamic_shape
+from .layer import Layer
+
+
+def repeat(x: Any, n: int, axis: int) -> Any:
+    """``tf.repeat(x, n, axis)`` for a static ``n``: each slice ``n`` times in a row."""
+    shape = dynamic_shape(x)
+    axis = axis % len(shape)
+    tiled = array.tile(
+        array.expand_dims(x, axis + 1), [1] * (axis + 1) + [n] + [1] * (len(shape) - axis - 1)
+    )
+    size = shape[axis] * n if isinstance(shape[axis], int) else -1
+    return array.reshape(tiled, [*shape[:axis], size, *shape[axis + 1 :]])
+
+
+class _Simple(Layer):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.built = True
+
+
+class Permute(_Simple):
+    def __init__(self, dims: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.dims = tuple(dims)
+        if sorted(dims) != list(range(1, len(dims) + 1)):
+            raise ValueError(
+                "Invalid permutation argument `dims` for Permute Layer. The set of indices in "
+                f"`dims` must be consecutive and start from 1. Received dims={dims}"
+            )
+
+    def call(self, inputs: Any) -> Any:
+        return array.transpose(inputs, (0, *self.dims))
+
+
+class RepeatVector(_Simple):
+    def __init__(self, n: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.n = n
+
+    def call(self, inputs: Any) -> Any:
+        return repeat(array.expand_dims(inputs, 1), self.n, axis=1)
+
+
+def _pairs(value: Any, n: int) -> list[tuple[int, int]]:
+    if isinstance(value, int):
+        return [(value, value)] * n
+    out = []
+    for v in value:
+        out.append((v, v) if isinstance(v, int) else tuple(v))
+    return out  # type: ignore[return-value]
+
+
+class ZeroPadding1D(_Simple):
+    def __init__(self, padding: Any = 1, data_format: Any = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.padding = _pairs(padding, 1)[0] if isinstance(padding, int) else tuple(padding)
+
+    def call(self, inputs: Any) -> Any:
+        return pad(inputs, [[0, 0], list(self.padding), [0, 0]])
+
+
+class ZeroPadding2D(_Simple):
+    def __init__(self, padding: Any = (1, 1), data_format: Any = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.padding = _pairs(padding, 2)
+
+    def call(self, inputs: Any) -> Any:
+        return pad(inputs, [[0, 0], list(self.padding[0]), list(self.padding[1]), [0, 0]])
+
+
+def _crop(inputs: Any, crops: list[tuple[int, int]]) -> Any:
+    shape = dynamic_shape(inputs)
+    begin = [0] + [c[0] for c in crops] + [0]
+    size = [-1] + [shape[i + 1] - c[0] - c[1] for i, c in enumerate(crops)] + [-1]
+    return array_slice(inputs, begin, size)
+
+
+def array_slice(x: Any, begin: list[Any], size: list[Any]) -> Any:
+    from ...ops.slicing import slice as tf_slice
+
+    return tf_slice(x, begin, size)
+
+
+class Cropping1D(_Simple):
+    def __init__(self, cropping: Any = (1, 1), **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.cropping = _pairs(cropping, 1)[0] if isinstance(cropping, int) else tuple(cropping)
+
+    def call(self, inputs: Any) -> Any:
+        return _crop(inputs, [self.cropping])
+
+
+class Cropping2D(_Simple):
+    def __init__(
+        self, cropping: Any = ((0, 0), (0, 0)), data_format: Any = None, **kwargs: Any
+    ) -> None:
+        super().__init__(**kwargs)
+        self.cropping = _pairs(cropping, 2)
+
+    def call(self, inputs: Any) -> Any:
+        return _crop(inputs, list(self.cropping))
+
+
+class UpSampling1D(_Simple):
+    def __init__(self, size: Any = 2, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.size = int(size)
+
+    def call(self, inputs: Any) -> Any:
+        return repeat(inputs, self.size, axis=1)
+
+
+class UpSampling2D(_Simple):
+    def __init__(
+        self,
+        size: Any = (2, 2),
+        data_format: Any = None,
+        interpolation: Any = "nearest",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.size = (size, size) if isinstance(size, int) else tuple(size)
+        if interpolation != "nearest":
+            raise NotImplementedError(
+                "symgrad's UpSampling2D supports interpolation='nearest' only"
+            )
+        self.interpolation = interpolation
+
+    def call(self, inputs: Any) -> Any:
+        return repeat(repeat(inputs, self.size[0], axis=1), self.size[1], axis=2)
+
+
+class Rescaling(_Simple):
+    def __init__(self, scale: Any, offset: Any = 0.0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.scale, self.offset = scale, offset
+
+    def call(self, inputs: Any) -> Any:
+        d = self.compute_dtype
+        x = array.cast(inputs, d)
+        return m.add(m.multiply(x, array.cast(self.scale, d)), array.cast(self.offset, d))
+
+
+class GaussianNoise(_Simple):
+    def __init__(self, stddev: Any, seed: Any = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if not 0 <= stddev <= 1:
+            raise ValueError(
+                "Invalid value received for argument `stddev`. Expected a float value "
+                f"between 0 and 1. Received: stddev={stddev}"
+            )
+        self.stddev, self.seed = stddev, seed
+        if stddev > 0:
+            self.seed_generator = krandom.SeedGenerator(seed)
+        self.supports_masking = True
+
+    def call(self, inputs: Any, training: Any = False) -> Any:
+        if training and self.stddev > 0:
+            noise = krandom.normal(
+                array.shape(inputs), 0.0, self.stddev, self.compute_dtype, self.seed_generator
+            )
+            return m.add(inputs, noise)
+        return inputs
+
+
+class SpatialDropout1D(_Simple):
+    def __init__(self, rate: Any, seed: Any = None, name: Any = None, dtype: Any = None) -> None:
+        super().__init__(name=name, dtype=dtype)
+        self.rate, self.seed = rate, seed
+        self.seed_generator = krandom.SeedGenerator(seed)
+        self.supports_masking = True
+
+    def _noise_shape(self, inputs: Any) -> Any:
+        return (dynamic_shape(inputs)[0], 1, dynamic_shape(inputs)[-1])
+
+    def call(self, inputs: Any, training: Any = False) -> Any:
+        if training and self.rate > 0:
+            return krandom.dropout(
+                inputs, self.rate, self._noise_shape(inputs), self.seed_generator
+            )
+        return inputs
+
+
+class SpatialDropout2D(SpatialDropout1D):
+    def __init__(
+        self,
+        rate: Any,
+        data_format: Any = None,
+        seed: Any = None,
+        name: Any = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__(rate, seed=seed, name=name, dtype=dtype)
+        self.data_format = data_format or "channels_last"
+
+    def _noise_shape(self, inputs: Any) -> Any:
+        shape = dynamic_shape(inputs)
+        return (shape[0], 1, 1, shape[-1])

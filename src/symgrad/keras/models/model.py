@@ -1,0 +1,90 @@
+# mypy: disable-error-code="override"
+# (Keras layers narrow build/call signatures as Keras 3 does.)
+"""``tf.keras.Model``: a subclassed model (layers as attributes, a ``call``), or, called as
+``Model(inputs, outputs)``, a functional model (see :mod:`.functional`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..layers.layer import Layer
+from . import summary as summary_lib
+
+
+def _functional_args(args: Any, kwargs: dict[str, Any]) -> bool:
+    return (
+        (len(args) == 2)
+        or (len(args) == 1 and "outputs" in kwargs)
+        or ("inputs" in kwargs and "outputs" in kwargs)
+    )
+
+
+class Model(Layer):
+    """A layer with training-facing extras: ``summary``, ``get_layer``, ``layers``."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        if cls is Model and _functional_args(args, kwargs):
+            from .functional import Functional
+
+            return Functional.__new__(Functional, *args, **kwargs)
+        return super().__new__(cls)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        trainable = kwargs.pop("trainable", True)
+        name = kwargs.pop("name", None)
+        dtype = kwargs.pop("dtype", None)
+        if args or kwargs:
+            raise TypeError(
+                f"Model.__init__ got unexpected arguments {args} {sorted(kwargs)}: a subclassed "
+                "Model takes only name=, trainable= and dtype="
+            )
+        super().__init__(trainable=trainable, name=name, dtype=dtype)
+
+    @property
+    def layers(self) -> list[Layer]:
+        return list(self._layers)
+
+    def get_layer(self, name: Any = None, index: Any = None) -> Layer:
+        if index is not None and name is not None:
+            raise ValueError(
+                f"Provide only a layer name or a layer index. Received: index={index}, name={name}."
+            )
+        if index is not None:
+            if len(self.layers) <= index:
+                raise ValueError(
+                    f"Was asked to retrieve layer at index {index} but model only has "
+                    f"{len(self.layers)} layers."
+                )
+            return self.layers[index]
+        for layer in self.layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(
+            f"No such layer: {name}. Existing layers are: {[la.name for la in self.layers]}."
+        )
+
+    def summary(
+        self,
+        line_length: Any = None,
+        positions: Any = None,
+        print_fn: Any = None,
+        expand_nested: bool = False,
+        show_trainable: bool = False,
+        layer_range: Any = None,
+    ) -> None:
+        summary_lib.summary(self, self._summary_layers(), print_fn)
+
+    def _summary_layers(self) -> list[Layer]:
+        return self.layers
+
+    def save_weights(
+        self, filepath: Any, overwrite: bool = True, max_shard_size: Any = None
+    ) -> None:
+        from ..saving import save_weights
+
+        save_weights(self, filepath, overwrite)
+
+    def load_weights(self, filepath: Any, skip_mismatch: bool = False, **kwargs: Any) -> None:
+        from ..saving import load_weights
+
+        load_weights(self, filepath, skip_mismatch)

@@ -1,0 +1,479 @@
+"""Record Keras-on-TF's numbers for the Keras layer table (tests/keras/test_keras_layer_table.py).
+
+Run with TensorFlow 2.21 / Keras 3 (the TF venv), from the repository root:
+    TF_CPP_MIN_LOG_LEVEL=3 /work/main/.venv-tf/bin/python tests/keras/gen_layer_table.py
+Each case builds a layer from the same source text in both libraries, gives it seeded
+weights with set_weights, and records the output and the tape gradients of
+sum(output * r) with respect to the input and to each trainable weight.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+import numpy as np
+
+# (id, layer expression over `layers`, input shape, dtype, call kwargs, integer input range)
+CASES: list[tuple[str, str, list[int], str, dict, int]] = [
+    ("dense", "layers.Dense(3)", [4, 5], "float32", {}, 0),
+    (
+        "dense_relu_nobias",
+        "layers.Dense(3, activation='relu', use_bias=False)",
+        [4, 5],
+        "float32",
+        {},
+        0,
+    ),
+    ("dense_rank3", "layers.Dense(3, activation='tanh')", [2, 3, 5], "float32", {}, 0),
+    (
+        "dense_f64",
+        "layers.Dense(3, activation='sigmoid', dtype='float64')",
+        [4, 5],
+        "float64",
+        {},
+        0,
+    ),
+    ("activation_elu", "layers.Activation('elu')", [3, 4], "float32", {}, 0),
+    ("activation_gelu", "layers.Activation('gelu')", [3, 4], "float32", {}, 0),
+    ("activation_selu", "layers.Activation('selu')", [3, 4], "float32", {}, 0),
+    ("activation_softmax", "layers.Activation('softmax')", [3, 4], "float32", {}, 0),
+    ("activation_swish", "layers.Activation('swish')", [3, 4], "float32", {}, 0),
+    ("activation_softplus", "layers.Activation('softplus')", [3, 4], "float32", {}, 0),
+    ("activation_hard_sigmoid", "layers.Activation('hard_sigmoid')", [3, 4], "float32", {}, 0),
+    ("activation_mish", "layers.Activation('mish')", [3, 4], "float32", {}, 0),
+    ("activation_leaky_relu", "layers.Activation('leaky_relu')", [3, 4], "float32", {}, 0),
+    ("activation_relu6", "layers.Activation('relu6')", [3, 4], "float64", {}, 0),
+    ("dropout_train", "layers.Dropout(0.4, seed=7)", [3, 5], "float32", {"training": True}, 0),
+    ("dropout_infer", "layers.Dropout(0.4, seed=7)", [3, 5], "float32", {"training": False}, 0),
+    ("flatten", "layers.Flatten()", [2, 3, 4], "float32", {}, 0),
+    ("reshape", "layers.Reshape((4, 3))", [2, 3, 4], "float32", {}, 0),
+    ("conv2d", "layers.Conv2D(3, 3)", [2, 6, 5, 2], "float32", {}, 0),
+    (
+        "conv2d_same_stride",
+        "layers.Conv2D(3, (3, 2), strides=2, padding='same', activation='relu')",
+        [2, 7, 6, 2],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "conv2d_dilated_f64",
+        "layers.Conv2D(2, 2, dilation_rate=2, dtype='float64')",
+        [1, 6, 5, 3],
+        "float64",
+        {},
+        0,
+    ),
+    ("conv1d", "layers.Conv1D(3, 3, padding='same')", [2, 7, 2], "float32", {}, 0),
+    ("conv3d", "layers.Conv3D(2, 2)", [1, 4, 3, 5, 2], "float32", {}, 0),
+    ("maxpool2d", "layers.MaxPooling2D()", [2, 6, 5, 3], "float32", {}, 0),
+    (
+        "maxpool2d_same",
+        "layers.MaxPooling2D(3, strides=2, padding='same')",
+        [2, 6, 5, 3],
+        "float32",
+        {},
+        0,
+    ),
+    ("avgpool2d", "layers.AveragePooling2D(2)", [2, 6, 4, 3], "float32", {}, 0),
+    (
+        "avgpool1d_same",
+        "layers.AveragePooling1D(3, strides=2, padding='same')",
+        [2, 7, 3],
+        "float32",
+        {},
+        0,
+    ),
+    ("maxpool1d", "layers.MaxPooling1D()", [2, 6, 3], "float32", {}, 0),
+    ("gap2d", "layers.GlobalAveragePooling2D()", [2, 4, 3, 5], "float32", {}, 0),
+    ("gmp2d_keepdims", "layers.GlobalMaxPooling2D(keepdims=True)", [2, 4, 3, 5], "float32", {}, 0),
+    ("gap1d", "layers.GlobalAveragePooling1D()", [2, 4, 3], "float64", {}, 0),
+    ("batchnorm_train", "layers.BatchNormalization()", [6, 4], "float32", {"training": True}, 0),
+    ("batchnorm_infer", "layers.BatchNormalization()", [6, 4], "float32", {"training": False}, 0),
+    (
+        "batchnorm_conv_train",
+        "layers.BatchNormalization(momentum=0.9, epsilon=1e-2)",
+        [2, 3, 4, 5],
+        "float32",
+        {"training": True},
+        0,
+    ),
+    (
+        "batchnorm_axis1_f64",
+        "layers.BatchNormalization(axis=1, dtype='float64')",
+        [3, 4, 2],
+        "float64",
+        {"training": True},
+        0,
+    ),
+    ("layernorm", "layers.LayerNormalization()", [3, 5], "float32", {}, 0),
+    (
+        "layernorm_rank3_f64",
+        "layers.LayerNormalization(epsilon=1e-5, dtype='float64')",
+        [2, 3, 5],
+        "float64",
+        {},
+        0,
+    ),
+    (
+        "layernorm_axes",
+        "layers.LayerNormalization(axis=[1, 2], center=False)",
+        [2, 3, 4],
+        "float32",
+        {},
+        0,
+    ),
+    ("embedding", "layers.Embedding(7, 3)", [2, 5], "int32", {}, 7),
+    (
+        "relu_layer",
+        "layers.ReLU(max_value=1.5, negative_slope=0.1, threshold=0.2)",
+        [3, 4],
+        "float32",
+        {},
+        0,
+    ),
+    ("relu6_layer", "layers.ReLU(max_value=6)", [3, 4], "float32", {}, 0),
+    ("leaky_relu_layer", "layers.LeakyReLU()", [3, 4], "float32", {}, 0),
+    ("prelu", "layers.PReLU(shared_axes=[1])", [2, 3, 4], "float32", {}, 0),
+    ("elu_layer", "layers.ELU(alpha=0.5)", [3, 4], "float64", {}, 0),
+    ("softmax_layer", "layers.Softmax(axis=1)", [2, 3, 4], "float32", {}, 0),
+    ("softmax_axes", "layers.Softmax(axis=(1, 2))", [2, 3, 4], "float32", {}, 0),
+    ("add", "layers.Add()", [[2, 3], [2, 3], [2, 3]], "float32", {}, 0),
+    ("subtract", "layers.Subtract()", [[2, 3], [2, 3]], "float32", {}, 0),
+    ("multiply", "layers.Multiply()", [[2, 3], [2, 3]], "float32", {}, 0),
+    ("average", "layers.Average()", [[2, 3], [2, 3], [2, 3]], "float64", {}, 0),
+    ("maximum", "layers.Maximum()", [[2, 3], [2, 3]], "float32", {}, 0),
+    ("minimum", "layers.Minimum()", [[2, 3], [2, 3]], "float32", {}, 0),
+    ("concatenate", "layers.Concatenate(axis=1)", [[2, 3, 2], [2, 1, 2]], "float32", {}, 0),
+    ("dot_2d", "layers.Dot(axes=1)", [[3, 4], [3, 4]], "float32", {}, 0),
+    (
+        "dot_3d_normalize",
+        "layers.Dot(axes=(2, 2), normalize=True)",
+        [[2, 3, 4], [2, 5, 4]],
+        "float32",
+        {},
+        0,
+    ),
+    ("permute", "layers.Permute((2, 1))", [2, 3, 4], "float32", {}, 0),
+    ("repeat_vector", "layers.RepeatVector(3)", [2, 4], "float32", {}, 0),
+    ("zero_padding2d", "layers.ZeroPadding2D(((1, 0), (2, 1)))", [2, 3, 2, 2], "float32", {}, 0),
+    ("zero_padding1d", "layers.ZeroPadding1D(2)", [2, 3, 2], "float32", {}, 0),
+    ("cropping2d", "layers.Cropping2D(((1, 0), (0, 1)))", [2, 4, 3, 2], "float32", {}, 0),
+    ("cropping1d", "layers.Cropping1D((1, 2))", [2, 5, 2], "float32", {}, 0),
+    ("upsampling2d", "layers.UpSampling2D((2, 3))", [2, 2, 3, 2], "float32", {}, 0),
+    ("upsampling1d", "layers.UpSampling1D(3)", [2, 2, 3], "float32", {}, 0),
+    ("rescaling", "layers.Rescaling(1 / 255.0, offset=-0.5)", [2, 3], "float32", {}, 0),
+    (
+        "gaussian_noise_train",
+        "layers.GaussianNoise(0.3, seed=4)",
+        [3, 4],
+        "float32",
+        {"training": True},
+        0,
+    ),
+    (
+        "spatial_dropout2d_train",
+        "layers.SpatialDropout2D(0.5, seed=2)",
+        [3, 2, 2, 4],
+        "float32",
+        {"training": True},
+        0,
+    ),
+    (
+        "spatial_dropout1d_train",
+        "layers.SpatialDropout1D(0.5, seed=5)",
+        [3, 2, 4],
+        "float32",
+        {"training": True},
+        0,
+    ),
+    ("simple_rnn", "layers.SimpleRNN(3)", [2, 4, 3], "float32", {}, 0),
+    (
+        "simple_rnn_seq_back",
+        "layers.SimpleRNN(3, activation='relu', return_sequences=True, go_backwards=True)",
+        [2, 4, 3],
+        "float32",
+        {},
+        0,
+    ),
+    ("lstm", "layers.LSTM(3)", [2, 4, 3], "float32", {}, 0),
+    ("lstm_seq", "layers.LSTM(3, return_sequences=True)", [2, 5, 2], "float32", {}, 0),
+    ("lstm_f64", "layers.LSTM(2, dtype='float64')", [2, 3, 3], "float64", {}, 0),
+    ("gru", "layers.GRU(3)", [2, 4, 3], "float32", {}, 0),
+    (
+        "gru_reset_before",
+        "layers.GRU(3, reset_after=False, return_sequences=True)",
+        [2, 4, 3],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "bidirectional_lstm",
+        "layers.Bidirectional(layers.LSTM(2, return_sequences=True))",
+        [2, 4, 3],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "bidirectional_gru_sum",
+        "layers.Bidirectional(layers.GRU(2), merge_mode='sum')",
+        [2, 4, 3],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "time_distributed",
+        "layers.TimeDistributed(layers.Dense(3, activation='tanh'))",
+        [2, 4, 3],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "masked_lstm",
+        "keras.Sequential([layers.Embedding(6, 3, mask_zero=True), "
+        "layers.LSTM(2, return_sequences=True)])",
+        [3, 5],
+        "int32",
+        {},
+        3,
+    ),
+    (
+        "masked_gru_last",
+        "keras.Sequential([layers.Embedding(6, 3, mask_zero=True), layers.GRU(2)])",
+        [3, 5],
+        "int32",
+        {},
+        3,
+    ),
+    (
+        "masked_bidirectional",
+        "keras.Sequential([layers.Embedding(6, 3, mask_zero=True), "
+        "layers.Bidirectional(layers.SimpleRNN(2, return_sequences=True))])",
+        [3, 5],
+        "int32",
+        {},
+        3,
+    ),
+    (
+        "masked_average",
+        "keras.Sequential([layers.Embedding(6, 3, mask_zero=True), "
+        "layers.GlobalAveragePooling1D()])",
+        [3, 5],
+        "int32",
+        {},
+        3,
+    ),
+    (
+        "einsum_dense",
+        "layers.EinsumDense('ab,bc->ac', 4, bias_axes='c', activation='relu')",
+        [3, 5],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "einsum_dense_3d",
+        "layers.EinsumDense('abc,cd->abd', (None, 3), bias_axes='d')",
+        [2, 4, 5],
+        "float32",
+        {},
+        0,
+    ),
+    ("mha_self", "layers.MultiHeadAttention(2, 3)", [[2, 4, 5], [2, 4, 5]], "float32", {}, 0),
+    (
+        "mha_cross_value_dim",
+        "layers.MultiHeadAttention(2, 3, value_dim=2, output_shape=6)",
+        [[2, 4, 5], [2, 3, 5]],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "mha_causal",
+        "layers.MultiHeadAttention(2, 3)",
+        [[2, 4, 5], [2, 4, 5]],
+        "float32",
+        {"use_causal_mask": True},
+        0,
+    ),
+    (
+        "mha_scores_path",
+        "layers.MultiHeadAttention(2, 3, dropout=0.5)",
+        [[2, 4, 5], [2, 4, 5]],
+        "float32",
+        {"use_causal_mask": True},
+        0,
+    ),
+    (
+        "mha_f64",
+        "layers.MultiHeadAttention(3, 2, use_bias=False, dtype='float64')",
+        [[2, 3, 4], [2, 5, 4]],
+        "float64",
+        {},
+        0,
+    ),
+    ("attention_dot", "layers.Attention()", [[2, 3, 4], [2, 5, 4]], "float32", {}, 0),
+    (
+        "attention_scaled_causal",
+        "layers.Attention(use_scale=True)",
+        [[2, 4, 3], [2, 4, 3]],
+        "float32",
+        {"use_causal_mask": True},
+        0,
+    ),
+    (
+        "attention_concat",
+        "layers.Attention(score_mode='concat', use_scale=True)",
+        [[2, 3, 4], [2, 5, 4], [2, 5, 4]],
+        "float32",
+        {},
+        0,
+    ),
+    ("conv2d_transpose", "layers.Conv2DTranspose(3, 3, strides=2)", [2, 3, 4, 2], "float32", {}, 0),
+    (
+        "conv2d_transpose_same_pad",
+        "layers.Conv2DTranspose(2, (3, 2), strides=(2, 3), padding='same', output_padding=1)",
+        [1, 3, 2, 3],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "conv1d_transpose_f64",
+        "layers.Conv1DTranspose(2, 3, dtype='float64')",
+        [2, 4, 3],
+        "float64",
+        {},
+        0,
+    ),
+    (
+        "depthwise_conv2d",
+        "layers.DepthwiseConv2D(3, depth_multiplier=2)",
+        [2, 5, 4, 3],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "depthwise_conv2d_strided_same",
+        "layers.DepthwiseConv2D((2, 3), strides=2, padding='same', activation='relu')",
+        [2, 5, 6, 2],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "separable_conv2d",
+        "layers.SeparableConv2D(4, 3, depth_multiplier=2)",
+        [2, 5, 5, 3],
+        "float32",
+        {},
+        0,
+    ),
+    ("group_norm", "layers.GroupNormalization(groups=2)", [2, 3, 3, 4], "float32", {}, 0),
+    (
+        "group_norm_rank3_f64",
+        "layers.GroupNormalization(groups=3, epsilon=1e-5, dtype='float64')",
+        [2, 4, 6],
+        "float64",
+        {},
+        0,
+    ),
+    (
+        "group_norm_axis1",
+        "layers.GroupNormalization(groups=2, axis=1, center=False)",
+        [2, 4, 3],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "normalization_given",
+        "layers.Normalization(mean=[0.5, -1.0, 2.0], variance=[2.0, 0.25, 1e-20])",
+        [4, 3],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "normalization_invert",
+        "layers.Normalization(axis=None, mean=0.5, variance=4.0, invert=True)",
+        [2, 3],
+        "float32",
+        {},
+        0,
+    ),
+]
+
+
+def _build(layer, expr: str, shapes: list, multi: bool) -> None:
+    """MultiHeadAttention takes its tensors as separate arguments, other layers a list."""
+    if "MultiHeadAttention" in expr:
+        layer.build(*shapes)
+    else:
+        layer.build(shapes if multi else shapes[0])
+
+
+def _call(layer, expr: str, xs: list, multi: bool, kwargs: dict):
+    if "MultiHeadAttention" in expr:
+        return layer(*xs, **kwargs)
+    return layer(xs if multi else xs[0], **kwargs)
+
+
+def _weight(rng: np.random.RandomState, v) -> np.ndarray:
+    w = rng.uniform(-1, 1, size=tuple(v.shape)).astype(str(v.dtype))
+    return np.abs(w) + 0.5 if "variance" in v.path else w  # a variance is positive
+
+
+def main() -> None:
+    import keras
+    import tensorflow as tf
+    from keras import layers
+
+    out: dict[str, np.ndarray] = {}
+    rng = np.random.RandomState(25)
+    for cid, expr, shape, dtype, kwargs, int_range in CASES:
+        layer = eval(expr, {"layers": layers, "keras": keras})
+        multi = isinstance(shape[0], list)
+        shapes = shape if multi else [shape]
+        if int_range:
+            xs = [rng.randint(0, int_range, size=sh).astype(dtype) for sh in shapes]
+        else:
+            xs = [rng.uniform(-2, 2, size=sh).astype(dtype) for sh in shapes]
+        if not layer.built:
+            _build(layer, expr, [tuple(sh) for sh in shapes], multi)
+        weights = [_weight(rng, v) for v in layer.weights]
+        layer.set_weights(weights)
+        xts = [tf.constant(x) for x in xs]
+        with tf.GradientTape() as tape:
+            tape.watch(xts)
+            y = _call(layer, expr, xts, multi, kwargs)
+            r = tf.constant(rng.uniform(-1, 1, size=y.shape).astype(y.dtype.name))
+            loss = tf.reduce_sum(y * r)
+        grads = tape.gradient(loss, [*xts, *layer.trainable_weights])
+        for i, x in enumerate(xs):
+            out[f"{cid}/x{i}"] = x
+        out[f"{cid}/r"] = r.numpy()
+        out[f"{cid}/y"] = y.numpy()
+        for i, w in enumerate(weights):
+            out[f"{cid}/w{i}"] = w
+        out[f"{cid}/names"] = np.array(
+            json.dumps([v.path.split("/", 1)[-1] for v in layer.weights])
+        )
+        out[f"{cid}/after"] = np.array(json.dumps([v.numpy().tolist() for v in layer.weights]))
+        for i, g in enumerate(grads):
+            out[f"{cid}/g{i}"] = np.zeros(0) if g is None else tf.convert_to_tensor(g).numpy()
+    out["cases"] = np.array(json.dumps(CASES))
+    out["versions"] = np.array(json.dumps([tf.__version__, keras.__version__]))
+    path = pathlib.Path(__file__).parent / "data" / "layer_table.npz"
+    np.savez_compressed(path, **out)
+    print(f"wrote {len(CASES)} cases to {path}")
+
+
+if __name__ == "__main__":
+    main()
