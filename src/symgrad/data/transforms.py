@@ -1,0 +1,194 @@
+"""Element-wise and counting transformations: ``map``, ``filter``, ``repeat``, ``take``,
+``skip``, ``shard``, ``enumerate``, ``cache``, ``concatenate``, ``reduce``, ``scan``."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from .. import dtypes as dt
+from ..context import init_scope
+from ..errors import InvalidArgumentError
+from ..runtime.function import TensorSpec
+from . import structure
+from .base import INFINITE, UNKNOWN
+from .batching import as_int
+from .functions import Traced, for_element, scalar_bool
+
+
+def map_(ds: Any, map_func: Callable[..., Any]) -> Any:
+    traced, split = for_element(map_func, ds.element_spec, "map")
+
+    def produce() -> Iterator[structure.Flat]:
+        for flat in ds._iterate():
+            yield traced.flat(split(flat))
+
+    return type(ds)(traced.output_spec, ds._card, produce)
+
+
+def filter_(ds: Any, predicate: Callable[..., Any]) -> Any:
+    traced, split = for_element(predicate, ds.element_spec, "filter")
+    scalar_bool(traced)
+
+    def produce() -> Iterator[structure.Flat]:
+        for flat in ds._iterate():
+            if traced.flat(split(flat))[0]:
+                yield flat
+
+    return type(ds)(ds.element_spec, UNKNOWN, produce)
+
+
+def take_while(ds: Any, predicate: Callable[..., Any]) -> Any:
+    traced, split = for_element(predicate, ds.element_spec, "take_while")
+    scalar_bool(traced)
+
+    def produce() -> Iterator[structure.Flat]:
+        for flat in ds._iterate():
+            if not traced.flat(split(flat))[0]:
+                return
+            yield flat
+
+    return type(ds)(ds.element_spec, UNKNOWN, produce)
+
+
+def repeat(ds: Any, count: Any) -> Any:
+    n = -1 if count is None else as_int(count, "count")
+    card = ds._card
+    if n < 0:
+        card = 0 if card == 0 else (INFINITE if card >= 0 or card == INFINITE else UNKNOWN)
+    elif card >= 0:
+        card = card * n
+    elif n == 0:
+        card = 0
+
+    def produce() -> Iterator[structure.Flat]:
+        for _ in itertools.count() if n < 0 else range(n):
+            empty = True
+            for flat in ds._iterate():
+                empty = False
+                yield flat
+            if empty:  # TF stops an endless repeat of an empty epoch
+                return
+
+    return type(ds)(ds.element_spec, card, produce)
+
+
+def take(ds: Any, count: Any) -> Any:
+    n = as_int(count, "count")
+    card = (
+        ds._card
+        if n < 0
+        else (n if ds._card in (INFINITE,) else min(n, ds._card) if ds._card >= 0 else UNKNOWN)
+    )
+    if n < 0:
+        return type(ds)(ds.element_spec, ds._card, ds._iterate)
+    return type(ds)(ds.element_spec, card, lambda: itertools.islice(ds._iterate(), n))
+
+
+def skip(ds: Any, count: Any) -> Any:
+    n = as_int(count, "count")
+    if n < 0:  # TF: skip(-1) skips everything
+        card = INFINITE if ds._card == INFINITE else (0 if ds._card >= 0 else UNKNOWN)
+        if ds._card == INFINITE:
+            return type(ds)(ds.element_spec, card, lambda: iter(()))
+        return type(ds)(ds.element_spec, card, lambda: _drain(ds._iterate()))
+    card = max(ds._card - n, 0) if ds._card >= 0 else ds._card
+    return type(ds)(ds.element_spec, card, lambda: itertools.islice(ds._iterate(), n, None))
+
+
+def _drain(it: Iterator[Any]) -> Iterator[Any]:
+    for _ in it:
+        pass
+    return iter(())
+
+
+def shard(ds: Any, num_shards: Any, index: Any) -> Any:
+    k, i = as_int(num_shards, "num_shards"), as_int(index, "index")
+    if k <= 0:
+        raise InvalidArgumentError(
+            f"Number of shards must be greater than zero (currently num_shards = {k})."
+        )
+    if not 0 <= i < k:
+        raise InvalidArgumentError(f"Index must be between 0 and {k - 1} (currently index = {i}).")
+    card = ds._card // k + (i < ds._card % k) if ds._card >= 0 else ds._card
+    return type(ds)(ds.element_spec, card, lambda: itertools.islice(ds._iterate(), i, None, k))
+
+
+def enumerate_(ds: Any, start: Any) -> Any:
+    first = as_int(start, "start")
+    spec = (TensorSpec([], dt.int64), ds.element_spec)
+
+    def produce() -> Iterator[structure.Flat]:
+        for i, flat in enumerate(ds._iterate(), first):
+            yield (np.asarray(i, np.int64), *flat)
+
+    return type(ds)(spec, ds._card, produce)
+
+
+def cache(ds: Any) -> Any:
+    """In memory: the first complete pass is kept and replayed (TF's MemoryCache)."""
+    kept: list[list[structure.Flat]] = []
+
+    def produce() -> Iterator[structure.Flat]:
+        if kept:
+            yield from kept[0]
+            return
+        seen = []
+        for flat in ds._iterate():
+            seen.append(flat)
+            yield flat
+        kept.append(seen)
+
+    return type(ds)(ds.element_spec, ds._card, produce)
+
+
+def concatenate(ds: Any, other: Any) -> Any:
+    try:
+        structure.check_matches("concatenate", ds.element_spec, other.element_spec)
+    except TypeError as e:
+        raise TypeError(
+            f"Incompatible dataset elements:\n  {ds.element_spec} vs.   {other.element_spec}"
+        ) from e
+    spec = structure.merge_spec(ds.element_spec, other.element_spec)
+    a, b = ds._card, other._card
+    card = a + b if a >= 0 and b >= 0 else (INFINITE if INFINITE in (a, b) else UNKNOWN)
+    return type(ds)(spec, card, lambda: itertools.chain(ds._iterate(), other._iterate()))
+
+
+def _state(value: Any) -> tuple[Any, structure.Flat]:
+    with init_scope():  # the pipeline runs eagerly even while a function is traced
+        v = structure.normalize(value)
+    return structure.spec_of(v), structure.arrays(v)
+
+
+def reduce(ds: Any, initial_state: Any, reduce_func: Callable[..., Any]) -> Any:
+    spec, state = _state(initial_state)
+    traced = Traced(reduce_func, [spec, ds.element_spec], "reduce")
+    structure.check_matches("reduce: reduce_func's result", spec, traced.output_spec)
+    for flat in ds._iterate():
+        state = traced.flat([state, flat])
+    return structure.to_tensors(spec, state)
+
+
+def scan(ds: Any, initial_state: Any, scan_func: Callable[..., Any]) -> Any:
+    spec, first = _state(initial_state)
+    traced = Traced(scan_func, [spec, ds.element_spec], "scan")
+    out = traced.output_spec
+    if not (isinstance(out, tuple) and len(out) == 2):
+        raise TypeError(
+            "The scan function must return a pair comprising the new state and the output value."
+        )
+    structure.check_matches("scan: the new state", spec, out[0])
+    n_state = len(structure.flatten(spec))
+
+    def produce() -> Iterator[structure.Flat]:
+        state = first
+        for flat in ds._iterate():
+            both = traced.flat([state, flat])
+            state = both[:n_state]
+            yield both[n_state:]
+
+    return type(ds)(out[1], ds._card, produce)
