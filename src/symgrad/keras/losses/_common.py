@@ -1,0 +1,88 @@
+"""What Keras 3's losses and metrics share: ``epsilon``/``floatx`` (read from
+``tf.keras.backend`` where it exists), Keras masks, and ``squeeze_or_expand_to_same_rank``."""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+import numpy as np
+
+from ... import dtypes as dt
+from ...graph import Tensor
+from ...ops import array, shape
+from ...ops.core import convert_to_tensor
+
+
+def epsilon() -> float:
+    try:
+        from ..backend import epsilon as keras_epsilon  # type: ignore[attr-defined]
+    except ImportError:
+        return 1e-7
+    return float(keras_epsilon())
+
+
+def floatx() -> str:
+    try:
+        from ..backend import floatx as keras_floatx  # type: ignore[attr-defined]
+    except ImportError:
+        return "float32"
+    return str(keras_floatx())
+
+
+_MASKS: dict[int, tuple[Any, Any]] = {}
+
+
+def get_mask(x: Any) -> Any:
+    """A Keras mask attached to ``x`` (by a masking layer or by a loss), or None."""
+    try:
+        from ..layers.masks import get_mask as layer_mask  # type: ignore[import-not-found]
+    except ImportError:
+        layer_mask = None
+    if layer_mask is not None and layer_mask(x) is not None:
+        return layer_mask(x)
+    entry = _MASKS.get(id(x))
+    return entry[1] if entry is not None and entry[0]() is x else None
+
+
+def set_mask(x: Any, mask: Any) -> None:
+    key = id(x)
+    _MASKS[key] = (weakref.ref(x, lambda _r: _MASKS.pop(key, None)), mask)
+
+
+def to_tensor(x: Any, dtype: Any = None) -> Tensor:
+    """Keras's ``ops.convert_to_tensor``: a tensor of another dtype is cast, not refused."""
+    if dtype is None:
+        return convert_to_tensor(x)
+    d = dt.as_dtype(dtype)
+    if isinstance(x, Tensor):
+        return x if x.dtype is d else array.cast(x, d)
+    if hasattr(x, "read_value"):
+        v = x.read_value()
+        return v if v.dtype is d else array.cast(v, d)
+    if d.is_floating:  # TF converts NumPy/Python values straight to a float dtype
+        return convert_to_tensor(np.asarray(x, dtype=d.np))
+    t = convert_to_tensor(x)
+    return t if t.dtype is d else array.cast(t, d)
+
+
+def rank(x: Tensor) -> int:
+    return len(x.shape)
+
+
+def squeeze_or_expand_to_same_rank(x1: Any, x2: Any, expand_rank_1: bool = True) -> Any:
+    """Keras: squeeze/expand the last dim when ranks differ by exactly one."""
+    r1, r2 = rank(x1), rank(x2)
+    if r1 == r2:
+        return x1, x2
+    if r1 == r2 + 1 and x1.shape[-1] == 1:
+        if r2 == 1 and expand_rank_1:
+            x2 = shape.expand_dims(x2, -1)
+        else:
+            x1 = shape.squeeze(x1, [-1])
+    if r2 == r1 + 1 and x2.shape[-1] == 1:
+        if r1 == 1 and expand_rank_1:
+            x1 = shape.expand_dims(x1, -1)
+        else:
+            x2 = shape.squeeze(x2, [-1])
+    return x1, x2
