@@ -244,6 +244,7 @@ from .ops.tensor_scatter import (
 )
 from .ops.vectorized_map import vectorized_map
 
+# isort: split
 # tf.data input pipelines (issue 26, point 5).
 from . import data
 
