@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import weakref
 from typing import Any
 
@@ -28,6 +29,18 @@ def floatx() -> str:
     except ImportError:
         return "float32"
     return str(keras_floatx())
+
+
+_NAME_UIDS: dict[str, int] = {}
+
+
+def auto_name(class_name: str) -> str:
+    """Keras's ``auto_name``: the class name in snake case, made unique (``auc``, ``auc_1``)."""
+    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", class_name)
+    name = re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
+    uid = _NAME_UIDS.get(name, 0)
+    _NAME_UIDS[name] = uid + 1
+    return f"{name}_{uid}" if uid else name
 
 
 _MASKS: dict[int, tuple[Any, Any]] = {}

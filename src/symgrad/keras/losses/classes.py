@@ -10,7 +10,7 @@ from ... import math as tm
 from ...graph import Tensor, name_scope
 from ...ops import array, shape
 from . import functions as F
-from ._common import floatx, get_mask, squeeze_or_expand_to_same_rank, to_tensor
+from ._common import auto_name, floatx, get_mask, squeeze_or_expand_to_same_rank, to_tensor
 
 REDUCTIONS = ("sum_over_batch_size", "sum", None, "none", "mean", "mean_with_sample_weight")
 
@@ -24,18 +24,13 @@ def standardize_reduction(reduction: Any) -> Any:
     return reduction
 
 
-def _snake(name: str) -> str:
-    out = "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
-    return out
-
-
 class Loss:
     """``tf.keras.losses.Loss``: subclass and define ``call(y_true, y_pred)``."""
 
     def __init__(
         self, name: str | None = None, reduction: Any = "sum_over_batch_size", dtype: Any = None
     ) -> None:
-        self.name = name or _snake(type(self).__name__)
+        self.name = name or auto_name(type(self).__name__)
         self.reduction = standardize_reduction(reduction)
         self._dtype = dt.as_dtype(dtype or floatx()).name
 

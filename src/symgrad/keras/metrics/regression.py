@@ -1,0 +1,193 @@
+"""Keras 3's regression, probabilistic and hinge metrics (means of a loss function per
+sample), ``RootMeanSquaredError`` and ``MeanIoU``."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from ... import math as tm
+from ...graph import Tensor
+from ...linalg import diag_part
+from ...ops import array, shape
+from ...ops.core import convert_to_tensor
+from ...ops.gather import scatter_nd
+from ...ops.joining import stack
+from ..losses import functions as F
+from ..losses._common import epsilon, squeeze_or_expand_to_same_rank, to_tensor
+from .base import Mean, MeanMetricWrapper, Metric
+
+
+def cosine_similarity(y_true: Any, y_pred: Any, axis: int = -1) -> Tensor:
+    """The metric's cosine similarity: the loss's without its minus sign."""
+    y_pred = convert_to_tensor(y_pred)
+    y_true = to_tensor(y_true, y_pred.dtype)
+    y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
+    return tm.reduce_sum(F.l2_normalize(y_true, axis) * F.l2_normalize(y_pred, axis), axis=axis)
+
+
+def _wrapper(
+    cls_name: str,
+    fn: Callable[..., Any],
+    default_name: str,
+    options: tuple[tuple[str, Any], ...] = (),
+) -> type:
+    """A ``MeanMetricWrapper`` class of ``fn`` with Keras's signature
+    ``(name=default_name, dtype=None, *options)``."""
+
+    def __init__(self: Any, name: str = default_name, dtype: Any = None, **kwargs: Any) -> None:
+        allowed = dict(options)
+        unknown = set(kwargs) - set(allowed)
+        if unknown:
+            raise TypeError(
+                f"{cls_name}.__init__() got an unexpected keyword argument {sorted(unknown)[0]!r}"
+            )
+        values = {**allowed, **kwargs}
+        MeanMetricWrapper.__init__(self, fn, name=name, dtype=dtype, **values)
+        for k, v in values.items():
+            setattr(self, k, v)
+
+    def get_config(self: Any) -> dict[str, Any]:
+        return {"name": self.name, "dtype": self.dtype, **{k: getattr(self, k) for k, _ in options}}
+
+    __init__.__signature__ = _signature(default_name, options)  # type: ignore[attr-defined]
+    doc = f"``tf.keras.metrics.{cls_name}``: the mean of ``{fn.__name__}`` over the samples seen."
+    return type(
+        cls_name,
+        (MeanMetricWrapper,),
+        {"__init__": __init__, "get_config": get_config, "__doc__": doc},
+    )
+
+
+def _signature(default_name: str, options: tuple[tuple[str, Any], ...]) -> Any:
+    P = inspect.Parameter
+    params = [
+        P("self", P.POSITIONAL_OR_KEYWORD),
+        P("name", P.POSITIONAL_OR_KEYWORD, default=default_name),
+    ]
+    params.append(P("dtype", P.POSITIONAL_OR_KEYWORD, default=None))
+    params += [P(k, P.POSITIONAL_OR_KEYWORD, default=v) for k, v in options]
+    return inspect.Signature(params)
+
+
+MeanSquaredError = _wrapper("MeanSquaredError", F.mean_squared_error, "mean_squared_error")
+MeanAbsoluteError = _wrapper("MeanAbsoluteError", F.mean_absolute_error, "mean_absolute_error")
+MeanAbsolutePercentageError = _wrapper(
+    "MeanAbsolutePercentageError",
+    F.mean_absolute_percentage_error,
+    "mean_absolute_percentage_error",
+)
+MeanSquaredLogarithmicError = _wrapper(
+    "MeanSquaredLogarithmicError",
+    F.mean_squared_logarithmic_error,
+    "mean_squared_logarithmic_error",
+)
+CosineSimilarity = _wrapper(
+    "CosineSimilarity", cosine_similarity, "cosine_similarity", (("axis", -1),)
+)
+LogCoshError = _wrapper("LogCoshError", F.log_cosh, "logcosh")
+KLDivergence = _wrapper("KLDivergence", F.kl_divergence, "kl_divergence")
+Poisson = _wrapper("Poisson", F.poisson, "poisson")
+Hinge = _wrapper("Hinge", F.hinge, "hinge")
+SquaredHinge = _wrapper("SquaredHinge", F.squared_hinge, "squared_hinge")
+CategoricalHinge = _wrapper("CategoricalHinge", F.categorical_hinge, "categorical_hinge")
+BinaryCrossentropy = _wrapper(
+    "BinaryCrossentropy", F.binary_crossentropy, "binary_crossentropy",
+    (("from_logits", False), ("label_smoothing", 0)),
+)  # fmt: skip
+CategoricalCrossentropy = _wrapper(
+    "CategoricalCrossentropy", F.categorical_crossentropy, "categorical_crossentropy",
+    (("from_logits", False), ("label_smoothing", 0), ("axis", -1)),
+)  # fmt: skip
+SparseCategoricalCrossentropy = _wrapper(
+    "SparseCategoricalCrossentropy", F.sparse_categorical_crossentropy,
+    "sparse_categorical_crossentropy",
+    (("from_logits", False), ("ignore_class", None), ("axis", -1)),
+)  # fmt: skip
+
+
+class RootMeanSquaredError(Mean):
+    """``sqrt`` of the mean squared error over the samples seen."""
+
+    def __init__(self, name: str = "root_mean_squared_error", dtype: Any = None) -> None:
+        super().__init__(name, dtype=dtype)
+
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:  # type: ignore[override]
+        y_true = to_tensor(y_true, self.dtype)
+        y_pred = to_tensor(y_pred, self.dtype)
+        y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
+        super().update_state(tm.square(y_pred - y_true), sample_weight=sample_weight)
+
+    def result(self) -> Tensor:
+        return tm.sqrt(super().result())
+
+
+class MeanIoU(Metric):
+    """The mean over classes of intersection-over-union, from a confusion matrix (int64)."""
+
+    def __init__(
+        self,
+        num_classes: int,
+        name: str | None = None,
+        dtype: Any = None,
+        ignore_class: int | None = None,
+        sparse_y_true: bool = True,
+        sparse_y_pred: bool = True,
+        axis: int = -1,
+    ) -> None:
+        super().__init__(name=name, dtype=dtype or "int64")
+        self.num_classes, self.ignore_class, self.axis = num_classes, ignore_class, axis
+        self.sparse_y_true, self.sparse_y_pred = sparse_y_true, sparse_y_pred
+        self.target_class_ids = list(range(num_classes))
+        self.total_cm = self.add_variable(
+            name="total_confusion_matrix",
+            shape=(num_classes, num_classes),
+            initializer="zeros",
+            dtype=self.dtype,
+        )
+
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:  # type: ignore[override]
+        if not self.sparse_y_true:
+            y_true = tm.argmax(y_true, axis=self.axis)
+        if not self.sparse_y_pred:
+            y_pred = tm.argmax(y_pred, axis=self.axis)
+        y_true = shape.reshape(to_tensor(y_true, self.dtype), [-1])
+        y_pred = shape.reshape(to_tensor(y_pred, self.dtype), [-1])
+        w = shape.reshape(
+            to_tensor(1 if sample_weight is None else sample_weight, self.dtype), [-1]
+        )
+        w = array.broadcast_to(w, shape.shape(y_true))
+        n = to_tensor(self.num_classes, y_true.dtype)
+        ok = tm.logical_and(
+            tm.logical_and(tm.greater_equal(y_true, 0), tm.less(y_true, n)),
+            tm.logical_and(tm.greater_equal(y_pred, 0), tm.less(y_pred, n)),
+        )
+        if self.ignore_class is not None:
+            ok = tm.logical_and(
+                ok, tm.not_equal(y_true, to_tensor(self.ignore_class, y_true.dtype))
+            )
+        zeros = array.zeros_like(y_true)
+        y_true, y_pred = array.where(ok, y_true, zeros), array.where(ok, y_pred, zeros)
+        w = array.where(ok, w, array.zeros_like(w))
+        indices = array.cast(stack([y_true, y_pred], axis=1), "int64")
+        cm = scatter_nd(indices, w, [self.num_classes, self.num_classes])
+        self.total_cm.assign(self.total_cm + cm)
+
+    def result(self) -> Tensor:
+        cm = self.total_cm
+        rows = array.cast(tm.reduce_sum(cm, axis=0), "float32")
+        cols = array.cast(tm.reduce_sum(cm, axis=1), "float32")
+        tp = array.cast(diag_part(cm), "float32")
+        denominator = rows + cols - tp
+        valid = array.cast(tm.greater(denominator, 1e-9), "float32")
+        iou = tp / (denominator + epsilon())
+        iou = array.where(array.cast(valid, "bool"), iou, array.zeros_like(iou))
+        return tm.reduce_sum(iou, axis=self.axis) / (tm.reduce_sum(valid) + epsilon())
+
+    def get_config(self) -> dict[str, Any]:
+        return {
+            "num_classes": self.num_classes, "name": self.name, "dtype": self.dtype,
+            "ignore_class": self.ignore_class, "sparse_y_true": self.sparse_y_true,
+            "sparse_y_pred": self.sparse_y_pred, "axis": self.axis,
+        }  # fmt: skip
