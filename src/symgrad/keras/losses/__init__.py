@@ -6,7 +6,10 @@ The names are those TF 2.21's ``tf.keras.losses`` exports (so ``mse``/``MSE`` bu
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 from .classes import (
     BinaryCrossentropy,
@@ -20,7 +23,6 @@ from .classes import (
     KLDivergence,
     LogCosh,
     Loss,
-    LossFunctionWrapper,
     MeanAbsoluteError,
     MeanAbsolutePercentageError,
     MeanSquaredError,
@@ -58,7 +60,7 @@ __all__ = [
     "KLD", "MAE", "MAPE", "MSE", "MSLE", "BinaryCrossentropy", "BinaryFocalCrossentropy",
     "CategoricalCrossentropy", "CategoricalFocalCrossentropy", "CategoricalHinge",
     "CosineSimilarity", "Dice", "Hinge", "Huber", "KLDivergence", "LogCosh", "Loss",
-    "LossFunctionWrapper", "MeanAbsoluteError", "MeanAbsolutePercentageError",
+    "MeanAbsoluteError", "MeanAbsolutePercentageError",
     "MeanSquaredError", "MeanSquaredLogarithmicError", "Poisson", "Reduction",
     "SparseCategoricalCrossentropy", "SquaredHinge", "Tversky", "binary_crossentropy",
     "binary_focal_crossentropy", "categorical_crossentropy", "categorical_focal_crossentropy",

@@ -3,7 +3,10 @@ a tape loop and inside ``function``), with TF 2.21's names and signatures."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 from ..losses import (
     KLD,
@@ -52,6 +55,7 @@ from .confusion import (
     TrueNegatives,
     TruePositives,
 )
+from .iou import BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU
 from .regression import (
     BinaryCrossentropy,
     CategoricalCrossentropy,
@@ -62,7 +66,6 @@ from .regression import (
     LogCoshError,
     MeanAbsoluteError,
     MeanAbsolutePercentageError,
-    MeanIoU,
     MeanSquaredError,
     MeanSquaredLogarithmicError,
     Poisson,
@@ -73,19 +76,72 @@ from .regression import (
 from .serialization import deserialize, get, serialize
 
 __all__ = [
-    "AUC", "KLD", "MAE", "MAPE", "MSE", "MSLE", "Accuracy", "BinaryAccuracy",
-    "BinaryCrossentropy", "CategoricalAccuracy", "CategoricalCrossentropy", "CategoricalHinge",
-    "CosineSimilarity", "FalseNegatives", "FalsePositives", "Hinge", "KLDivergence",
-    "LogCoshError", "Mean", "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanIoU",
-    "MeanMetricWrapper", "MeanSquaredError", "MeanSquaredLogarithmicError", "Metric", "Poisson",
-    "Precision", "Recall", "RootMeanSquaredError", "SparseCategoricalAccuracy",
-    "SparseCategoricalCrossentropy", "SparseTopKCategoricalAccuracy", "SquaredHinge", "Sum",
-    "TopKCategoricalAccuracy", "TrueNegatives", "TruePositives", "binary_accuracy",
-    "binary_crossentropy", "binary_focal_crossentropy", "categorical_accuracy",
-    "categorical_crossentropy", "categorical_focal_crossentropy", "categorical_hinge",
-    "deserialize", "get", "hinge", "huber", "kld", "kullback_leibler_divergence", "logcosh",
-    "mae", "mape", "mse", "msle", "poisson", "serialize", "sparse_categorical_accuracy",
-    "sparse_categorical_crossentropy", "sparse_top_k_categorical_accuracy", "squared_hinge",
+    "AUC",
+    "KLD",
+    "MAE",
+    "MAPE",
+    "MSE",
+    "MSLE",
+    "Accuracy",
+    "BinaryAccuracy",
+    "BinaryCrossentropy",
+    "BinaryIoU",
+    "CategoricalAccuracy",
+    "CategoricalCrossentropy",
+    "CategoricalHinge",
+    "CosineSimilarity",
+    "FalseNegatives",
+    "FalsePositives",
+    "Hinge",
+    "IoU",
+    "KLDivergence",
+    "LogCoshError",
+    "Mean",
+    "MeanAbsoluteError",
+    "MeanAbsolutePercentageError",
+    "MeanIoU",
+    "MeanMetricWrapper",
+    "MeanSquaredError",
+    "MeanSquaredLogarithmicError",
+    "Metric",
+    "OneHotIoU",
+    "OneHotMeanIoU",
+    "Poisson",
+    "Precision",
+    "Recall",
+    "RootMeanSquaredError",
+    "SparseCategoricalAccuracy",
+    "SparseCategoricalCrossentropy",
+    "SparseTopKCategoricalAccuracy",
+    "SquaredHinge",
+    "Sum",
+    "TopKCategoricalAccuracy",
+    "TrueNegatives",
+    "TruePositives",
+    "binary_accuracy",
+    "binary_crossentropy",
+    "binary_focal_crossentropy",
+    "categorical_accuracy",
+    "categorical_crossentropy",
+    "categorical_focal_crossentropy",
+    "categorical_hinge",
+    "deserialize",
+    "get",
+    "hinge",
+    "huber",
+    "kld",
+    "kullback_leibler_divergence",
+    "logcosh",
+    "mae",
+    "mape",
+    "mse",
+    "msle",
+    "poisson",
+    "serialize",
+    "sparse_categorical_accuracy",
+    "sparse_categorical_crossentropy",
+    "sparse_top_k_categorical_accuracy",
+    "squared_hinge",
     "top_k_categorical_accuracy",
 ]  # fmt: skip
 

@@ -1,5 +1,5 @@
 """Keras 3's regression, probabilistic and hinge metrics (means of a loss function per
-sample), ``RootMeanSquaredError`` and ``MeanIoU``."""
+sample) and ``RootMeanSquaredError``."""
 
 from __future__ import annotations
 
@@ -9,14 +9,10 @@ from typing import Any
 
 from ... import math as tm
 from ...graph import Tensor
-from ...linalg import diag_part
-from ...ops import array, shape
 from ...ops.core import convert_to_tensor
-from ...ops.gather import scatter_nd
-from ...ops.joining import stack
 from ..losses import functions as F
-from ..losses._common import epsilon, squeeze_or_expand_to_same_rank, to_tensor
-from .base import Mean, MeanMetricWrapper, Metric
+from ..losses._common import squeeze_or_expand_to_same_rank, to_tensor
+from .base import Mean, MeanMetricWrapper
 
 
 def cosine_similarity(y_true: Any, y_pred: Any, axis: int = -1) -> Tensor:
@@ -121,73 +117,3 @@ class RootMeanSquaredError(Mean):
 
     def result(self) -> Tensor:
         return tm.sqrt(super().result())
-
-
-class MeanIoU(Metric):
-    """The mean over classes of intersection-over-union, from a confusion matrix (int64)."""
-
-    def __init__(
-        self,
-        num_classes: int,
-        name: str | None = None,
-        dtype: Any = None,
-        ignore_class: int | None = None,
-        sparse_y_true: bool = True,
-        sparse_y_pred: bool = True,
-        axis: int = -1,
-    ) -> None:
-        super().__init__(name=name, dtype=dtype or "int64")
-        self.num_classes, self.ignore_class, self.axis = num_classes, ignore_class, axis
-        self.sparse_y_true, self.sparse_y_pred = sparse_y_true, sparse_y_pred
-        self.target_class_ids = list(range(num_classes))
-        self.total_cm = self.add_variable(
-            name="total_confusion_matrix",
-            shape=(num_classes, num_classes),
-            initializer="zeros",
-            dtype=self.dtype,
-        )
-
-    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:  # type: ignore[override]
-        if not self.sparse_y_true:
-            y_true = tm.argmax(y_true, axis=self.axis)
-        if not self.sparse_y_pred:
-            y_pred = tm.argmax(y_pred, axis=self.axis)
-        y_true = shape.reshape(to_tensor(y_true, self.dtype), [-1])
-        y_pred = shape.reshape(to_tensor(y_pred, self.dtype), [-1])
-        w = shape.reshape(
-            to_tensor(1 if sample_weight is None else sample_weight, self.dtype), [-1]
-        )
-        w = array.broadcast_to(w, shape.shape(y_true))
-        n = to_tensor(self.num_classes, y_true.dtype)
-        ok = tm.logical_and(
-            tm.logical_and(tm.greater_equal(y_true, 0), tm.less(y_true, n)),
-            tm.logical_and(tm.greater_equal(y_pred, 0), tm.less(y_pred, n)),
-        )
-        if self.ignore_class is not None:
-            ok = tm.logical_and(
-                ok, tm.not_equal(y_true, to_tensor(self.ignore_class, y_true.dtype))
-            )
-        zeros = array.zeros_like(y_true)
-        y_true, y_pred = array.where(ok, y_true, zeros), array.where(ok, y_pred, zeros)
-        w = array.where(ok, w, array.zeros_like(w))
-        indices = array.cast(stack([y_true, y_pred], axis=1), "int64")
-        cm = scatter_nd(indices, w, [self.num_classes, self.num_classes])
-        self.total_cm.assign(self.total_cm + cm)
-
-    def result(self) -> Tensor:
-        cm = self.total_cm
-        rows = array.cast(tm.reduce_sum(cm, axis=0), "float32")
-        cols = array.cast(tm.reduce_sum(cm, axis=1), "float32")
-        tp = array.cast(diag_part(cm), "float32")
-        denominator = rows + cols - tp
-        valid = array.cast(tm.greater(denominator, 1e-9), "float32")
-        iou = tp / (denominator + epsilon())
-        iou = array.where(array.cast(valid, "bool"), iou, array.zeros_like(iou))
-        return tm.reduce_sum(iou, axis=self.axis) / (tm.reduce_sum(valid) + epsilon())
-
-    def get_config(self) -> dict[str, Any]:
-        return {
-            "num_classes": self.num_classes, "name": self.name, "dtype": self.dtype,
-            "ignore_class": self.ignore_class, "sparse_y_true": self.sparse_y_true,
-            "sparse_y_pred": self.sparse_y_pred, "axis": self.axis,
-        }  # fmt: skip
