@@ -117,6 +117,12 @@ def iou(tf: Any) -> dict[str, Any]:
         "miou": _run(M.MeanIoU(4), [(yt, yp), (yt[:4], yp[:4], w[:4])]),
         "miou_ignore": _run(M.MeanIoU(4, ignore_class=2), [(yt, yp)]),
         "miou_onehot": _run(M.MeanIoU(3, sparse_y_pred=False), [(SPARSE, P)]),
+        "iou": _run(M.IoU(4, [1, 3]), [(yt, yp), (yt[:4], yp[:4], w[:4])]),
+        "binary_iou": _run(M.BinaryIoU(threshold=0.4), [(BIN, P), (BIN, P, SW[:, None] + 0 * P)]),
+        "binary_iou_1": _run(M.BinaryIoU(target_class_ids=[1]), [(BIN, P)]),
+        "onehot_iou": _run(M.OneHotIoU(3, [0, 2]), [(ONE_HOT, P)]),
+        "onehot_miou": _run(M.OneHotMeanIoU(3), [(ONE_HOT, P), (ONE_HOT, P, SW)]),
+        "iou_config": M.IoU(3, [0], name="i").get_config(),
         "dtype": str(
             getattr(M.MeanIoU(3).variables[0].dtype, "name", M.MeanIoU(3).variables[0].dtype)
         ),

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import dtypes as dt
 from ..context import init_scope
-from ..errors import OutOfRangeError
+from ..errors import InvalidArgumentError, OutOfRangeError
 from ..ops.core import constant
 from . import structure
 
@@ -75,9 +75,9 @@ class DatasetBase:
         it = self._iterate()
         first = next(it, None)
         if first is None:
-            raise ValueError("Dataset was empty.")
+            raise InvalidArgumentError("Dataset was empty.")
         if next(it, None) is not None:
-            raise ValueError("Dataset had more than one element.")
+            raise InvalidArgumentError("Dataset had more than one element.")
         return structure.to_tensors(self._spec, first)
 
     def __repr__(self) -> str:

@@ -24,7 +24,9 @@ class Traced:
 
     def __init__(self, fn: Callable[..., Any], specs: list[Any], what: str) -> None:
         if not callable(fn):
-            raise TypeError(f"{what}: expected a callable, got {fn!r}")
+            raise ValueError(
+                f"Argument `func` must be a callable. Received func={fn!r} (of type {type(fn)})"
+            )
         self.specs = specs
         self.what = what
 

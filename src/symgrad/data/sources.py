@@ -146,8 +146,8 @@ def zip_(cls: type, datasets: Any) -> Any:
     for d in parts:
         if not isinstance(d, DatasetBase):
             raise TypeError(
-                f"Invalid `datasets`. `datasets` is expected to be a (nested) "
-                f"structure of `tf.data.Dataset` objects, got {type(d).__name__}"
+                "Invalid input to `zip`. Inputs are expected to be (nested) structures of "
+                f"`tf.data.Dataset` objects but encountered object of type {type(d)}."
             )
     spec = structure.pack(datasets, [d.element_spec for d in parts])
     cards = [d._card for d in parts]
