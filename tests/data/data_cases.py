@@ -265,7 +265,22 @@ def in_function(tf: Any) -> Any:
     def reduced() -> Any:
         return ds.unbatch().reduce(np.int64(0), lambda a, b: a + b * b)
 
-    return [py(total()), py(reduced())]
+    @tf.function
+    def built_inside() -> Any:
+        d = tf.data.Dataset.from_tensor_slices(np.arange(4)).map(lambda x: x * 2)
+        return d.reduce(np.int64(0), lambda a, b: a * 10 + b)
+
+    tf.random.set_seed(8)
+    shuffled = tf.data.Dataset.range(6).shuffle(6, seed=2)
+
+    @tf.function
+    def first_pass() -> Any:
+        digits = tf.constant(0, tf.int64)
+        for x in shuffled:
+            digits = digits * 10 + x
+        return digits
+
+    return [py(total()), py(reduced()), py(built_inside()), py(first_pass())]
 
 
 def tape_loop(tf: Any) -> Any:

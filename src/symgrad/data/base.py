@@ -40,14 +40,9 @@ class DatasetBase:
         return self._spec
 
     def _iterate(self) -> Iterator[structure.Flat]:
-        with init_scope():
-            it = self._produce()
-        while True:
-            with init_scope():
-                item = next(it, None)
-            if item is None:
-                return
-            yield item
+        """The pipeline's own iterator: callers that hand elements to users step it
+        under ``init_scope`` (``scoped``), once per element for the whole pipeline."""
+        return self._produce()
 
     def cardinality(self) -> Any:
         """The number of elements as an int64 scalar: -1 infinite, -2 unknown (TF's)."""
@@ -68,11 +63,11 @@ class DatasetBase:
 
     def as_numpy_iterator(self) -> Iterator[Any]:
         """The elements as NumPy values (scalars as NumPy scalars), structure kept."""
-        for flat in self._iterate():
+        for flat in scoped(self._iterate()):
             yield structure.to_numpy(self._spec, flat)
 
     def get_single_element(self, name: str | None = None) -> Any:
-        it = self._iterate()
+        it = scoped(self._iterate())
         first = next(it, None)
         if first is None:
             raise InvalidArgumentError("Dataset was empty.")
@@ -84,12 +79,23 @@ class DatasetBase:
         return f"<{type(self).__name__} element_spec={self._spec}>"
 
 
+def scoped(it: Iterator[structure.Flat]) -> Iterator[structure.Flat]:
+    """``it`` stepped eagerly and unrecorded by tapes, even inside a ``function`` trace
+    (TF runs a pipeline in its own runtime, never in the caller's graph or tape)."""
+    while True:
+        with init_scope():
+            item = next(it, None)
+        if item is None:
+            return
+        yield item
+
+
 class OwnedIterator:
     """What ``iter(dataset)`` returns: ``next()`` gives tensors; the end is StopIteration."""
 
     def __init__(self, dataset: DatasetBase) -> None:
         self._dataset = dataset
-        self._it = dataset._iterate()
+        self._it = scoped(dataset._iterate())
 
     @property
     def element_spec(self) -> Any:

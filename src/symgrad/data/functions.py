@@ -44,13 +44,12 @@ class Traced:
 
     def call(self, args: list[structure.Flat]) -> Any:
         """The outputs (eager tensors) for one flat value per argument."""
-        with init_scope():
-            tensors = [structure.to_tensors(s, a) for s, a in zip(self.specs, args, strict=True)]
-            return self._cf(*tensors)
+        tensors = [structure.to_tensors(s, a) for s, a in zip(self.specs, args, strict=True)]
+        return self._cf(*tensors)
 
     def flat(self, args: list[structure.Flat]) -> structure.Flat:
-        with init_scope():
-            return structure.arrays(self.call(args))
+        """Outputs as arrays; run while the pipeline is stepped (under ``init_scope``)."""
+        return structure.arrays(self.call(args))
 
 
 def element_args(spec: Any) -> tuple[list[Any], Callable[[structure.Flat], list[Any]]]:

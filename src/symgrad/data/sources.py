@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as dt
+from ..context import init_scope
 from ..errors import InvalidArgumentError
 from ..runtime.function import TensorSpec
 from ..shapes import TensorShape, as_shape
@@ -17,15 +18,20 @@ from .base import INFINITE, UNKNOWN, DatasetBase
 from .batching import shape_leaves
 
 
+def _values(tensors: Any) -> tuple[Any, structure.Flat]:
+    """The structure's tensors and their arrays, made eagerly even while tracing."""
+    with init_scope():
+        value = structure.normalize(tensors)
+        return value, structure.arrays(value)
+
+
 def from_tensors(cls: type, tensors: Any) -> Any:
-    value = structure.normalize(tensors)
-    flat = structure.arrays(value)
+    value, flat = _values(tensors)
     return cls(structure.spec_of(value), 1, lambda: iter([flat]))
 
 
 def from_tensor_slices(cls: type, tensors: Any) -> Any:
-    value = structure.normalize(tensors)
-    flat = structure.arrays(value)
+    value, flat = _values(tensors)
     if not flat:
         raise ValueError("Unbatching a dataset is only supported for rank >= 1")
     spec = structure.spec_of(value, batch_dim=True)
@@ -37,7 +43,7 @@ def from_tensor_slices(cls: type, tensors: Any) -> Any:
                 "Dimensions of the components given to from_tensor_slices differ: the first "
                 f"dimensions are {sizes}; every component needs the same number of rows"
             )
-    return cls(spec, n, lambda: (tuple(a[i] for a in flat) for i in range(n)))
+    return cls(spec, n, lambda: zip(*flat))  # rows as views (NumPy scalars for 1-D)
 
 
 def range_(cls: type, *args: Any, **kwargs: Any) -> Any:

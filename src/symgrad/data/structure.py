@@ -77,7 +77,7 @@ def to_tensors(spec: Any, flat: Flat) -> Any:
     return pack(
         spec,
         [
-            constant(a, s.dtype) if isinstance(a, np.ndarray) else a  # a dataset stays one
+            a if hasattr(a, "_iterate") else constant(a, s.dtype)  # a dataset stays one
             for a, s in zip(flat, specs, strict=True)
         ],
     )
@@ -85,7 +85,7 @@ def to_tensors(spec: Any, flat: Flat) -> Any:
 
 def to_numpy(spec: Any, flat: Flat) -> Any:
     """An element as ``as_numpy_iterator`` yields it (scalars as NumPy scalars, as TF)."""
-    return pack(spec, [a[()] if a.ndim == 0 else a for a in flat])
+    return pack(spec, [a[()] if np.ndim(a) == 0 else a for a in flat])
 
 
 def with_shapes(spec: Any, fn: Any) -> Any:

@@ -14,7 +14,7 @@ from ..context import init_scope
 from ..errors import InvalidArgumentError
 from ..runtime.function import TensorSpec
 from . import structure
-from .base import INFINITE, UNKNOWN
+from .base import INFINITE, UNKNOWN, scoped
 from .batching import as_int
 from .functions import Traced, for_element, scalar_bool
 
@@ -168,8 +168,9 @@ def reduce(ds: Any, initial_state: Any, reduce_func: Callable[..., Any]) -> Any:
     spec, state = _state(initial_state)
     traced = Traced(reduce_func, [spec, ds.element_spec], "reduce")
     structure.check_matches("reduce: reduce_func's result", spec, traced.output_spec)
-    for flat in ds._iterate():
-        state = traced.flat([state, flat])
+    for flat in scoped(ds._iterate()):
+        with init_scope():
+            state = traced.flat([state, flat])
     return structure.to_tensors(spec, state)
 
 

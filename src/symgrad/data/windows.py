@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .. import dtypes as dt
+from ..context import init_scope
 from ..errors import InvalidArgumentError
 from ..runtime.function import TensorSpec
 from ..shapes import TensorShape
@@ -113,13 +114,14 @@ def _dataset_fn(
 def _output_spec(call: Callable[[structure.Flat], Any], ds: Any) -> Any:
     """The spec of the datasets ``call`` returns: from a placeholder element of zeros
     (sizes unknown are 0), else from the input's first element."""
-    try:
-        return call(_zeros(ds.element_spec)).element_spec
-    except Exception:
-        first = next(ds._iterate(), None)
-        if first is None:
-            raise
-        return call(first).element_spec
+    with init_scope():
+        try:
+            return call(_zeros(ds.element_spec)).element_spec
+        except Exception:
+            first = next(ds._iterate(), None)
+            if first is None:
+                raise
+            return call(first).element_spec
 
 
 def _zeros(spec: Any) -> structure.Flat:
@@ -218,7 +220,8 @@ def group_by_window(
             raise TypeError("`reduce_func` must return a `tf.data.Dataset` object.")
         return out
 
-    spec = reduce(0, []).element_spec
+    with init_scope():
+        spec = reduce(0, []).element_spec
 
     def produce() -> Iterator[structure.Flat]:
         groups: dict[int, list[structure.Flat]] = {}
