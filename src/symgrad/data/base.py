@@ -29,6 +29,10 @@ Produce = Callable[[], Iterator[structure.Flat]]
 class DatasetBase:
     """The parts every dataset has; the transformations live in ``Dataset``."""
 
+    # "shuffle" when the last transformation, no-ops aside, is a shuffle: TF then fuses a
+    # repeat above it into ShuffleAndRepeat, which opens no spare iterator (see repeat).
+    _top: str | None = None
+
     def __init__(self, spec: Any, cardinality: int, produce: Produce) -> None:
         self._spec = spec
         self._card = int(cardinality)
@@ -77,6 +81,27 @@ class DatasetBase:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} element_spec={self._spec}>"
+
+
+def passthrough(ds: DatasetBase, spec: Any = None) -> Any:
+    """What TF's no-op elimination leaves of ``take(-1)``, ``skip(0)``, ``repeat(1)``,
+    ``shard(1, 0)``, ``prefetch(0)`` and an identity ``map``: the input itself."""
+    out = type(ds)(ds.element_spec if spec is None else spec, ds._card, ds._produce)
+    out._top = ds._top
+    return out
+
+
+def primed(generator: Produce) -> Produce:
+    """A generator function's iterator, made as TF makes one: at once, with its inputs
+    (TF's ``MakeIterator`` initializes the whole chain, and a shuffle draws its seeds
+    then). The generator makes its inputs, yields ``()``, then yields elements."""
+
+    def produce() -> Iterator[structure.Flat]:
+        it = generator()
+        next(it)
+        return it
+
+    return produce
 
 
 def scoped(it: Iterator[structure.Flat]) -> Iterator[structure.Flat]:

@@ -11,7 +11,7 @@ from ..errors import InvalidArgumentError
 from ..runtime.function import TensorSpec
 from ..shapes import TensorShape, as_shape
 from . import structure
-from .base import INFINITE, UNKNOWN
+from .base import INFINITE, UNKNOWN, primed
 
 
 def as_int(value: Any, what: str) -> int:
@@ -81,8 +81,11 @@ def unbatch(ds: Any) -> Any:
     )
     inner = ds.element_spec
 
+    @primed
     def produce() -> Iterator[structure.Flat]:
-        for flat in ds._iterate():
+        items = ds._iterate()
+        yield ()
+        for flat in items:
             n = {a.shape[0] for a in flat}
             if len(n) > 1:
                 raise InvalidArgumentError(
@@ -112,6 +115,13 @@ def rebatch(ds: Any, batch_size: Any, drop_remainder: bool) -> Any:
     rows = unbatch(ds)
     out = batch(rows, size, drop_remainder)
     out._card = UNKNOWN if ds._card != INFINITE else INFINITE
+    # TF's static batch size: known unless a partial batch may form
+    dims = {s.shape.as_list()[0] for s in structure.flatten(ds.element_spec) if s.shape.rank}
+    known = [d for d in dims if d is not None]
+    if drop_remainder or (known and known[0] % size == 0):
+        out._spec = structure.with_shapes(
+            out.element_spec, lambda sh: _prepend(size, TensorShape(sh.as_list()[1:]))
+        )
     return out
 
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import batching, shuffle, sources, transforms, windows
-from .base import DatasetBase
+from .base import DatasetBase, passthrough
 
 
 class Dataset(DatasetBase):
@@ -119,8 +119,9 @@ class Dataset(DatasetBase):
 
     def prefetch(self, buffer_size: Any, name: str | None = None) -> Dataset:
         """Order and values are unchanged: elements are produced when asked for."""
-        batching.as_int(buffer_size, "buffer_size")
-        return Dataset(self.element_spec, self._card, self._iterate)
+        if batching.as_int(buffer_size, "buffer_size") == 0:
+            return passthrough(self)  # type: ignore[no-any-return]
+        return Dataset(self.element_spec, self._card, self._produce)
 
     # -- batches ---------------------------------------------------------------------
     def batch(

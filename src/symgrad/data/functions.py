@@ -42,6 +42,12 @@ class Traced:
         specs_out = [TensorSpec(t.shape, t.dtype) for t in self._cf.outputs]
         self.output_spec = nest.pack_sequence_as(self._cf.structured_outputs, specs_out)
 
+    @property
+    def is_identity(self) -> bool:
+        """The function returns its inputs unchanged (TF eliminates such a map)."""
+        outs, ins = self._cf.outputs, self._cf.inputs
+        return len(outs) == len(ins) and all(o is i for o, i in zip(outs, ins, strict=True))
+
     def call(self, args: list[structure.Flat]) -> Any:
         """The outputs (eager tensors) for one flat value per argument."""
         tensors = [structure.to_tensors(s, a) for s, a in zip(self.specs, args, strict=True)]

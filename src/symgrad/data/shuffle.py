@@ -115,4 +115,6 @@ def shuffle(ds: Any, buffer_size: Any, seed: Any, reshuffle_each_iteration: Any)
     def produce() -> Iterator[structure.Flat]:
         return shuffled(ds._iterate(), size, generator.next())
 
-    return type(ds)(ds.element_spec, ds._card, produce)
+    out = type(ds)(ds.element_spec, ds._card, produce)
+    out._top = "shuffle"
+    return out

@@ -14,7 +14,7 @@ from ..errors import InvalidArgumentError
 from ..runtime.function import TensorSpec
 from ..shapes import TensorShape, as_shape
 from . import structure
-from .base import INFINITE, UNKNOWN, DatasetBase
+from .base import INFINITE, UNKNOWN, DatasetBase, primed
 from .batching import shape_leaves
 
 
@@ -162,8 +162,10 @@ def zip_(cls: type, datasets: Any) -> Any:
     if UNKNOWN in cards and finite and min(finite) > 0:
         card = UNKNOWN
 
+    @primed
     def produce() -> Any:
         its = [d._iterate() for d in parts]
+        yield ()
         while True:
             items = [next(it, None) for it in its]
             if any(i is None for i in items):

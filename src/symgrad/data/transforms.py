@@ -14,16 +14,21 @@ from ..context import init_scope
 from ..errors import InvalidArgumentError
 from ..runtime.function import TensorSpec
 from . import structure
-from .base import INFINITE, UNKNOWN, scoped
+from .base import INFINITE, UNKNOWN, passthrough, primed, scoped
 from .batching import as_int
 from .functions import Traced, for_element, scalar_bool
 
 
 def map_(ds: Any, map_func: Callable[..., Any]) -> Any:
     traced, split = for_element(map_func, ds.element_spec, "map")
+    if traced.is_identity:
+        return passthrough(ds, traced.output_spec)
 
+    @primed
     def produce() -> Iterator[structure.Flat]:
-        for flat in ds._iterate():
+        items = ds._iterate()
+        yield ()
+        for flat in items:
             yield traced.flat(split(flat))
 
     return type(ds)(traced.output_spec, ds._card, produce)
@@ -33,8 +38,11 @@ def filter_(ds: Any, predicate: Callable[..., Any]) -> Any:
     traced, split = for_element(predicate, ds.element_spec, "filter")
     scalar_bool(traced)
 
+    @primed
     def produce() -> Iterator[structure.Flat]:
-        for flat in ds._iterate():
+        items = ds._iterate()
+        yield ()
+        for flat in items:
             if traced.flat(split(flat))[0]:
                 yield flat
 
@@ -45,8 +53,11 @@ def take_while(ds: Any, predicate: Callable[..., Any]) -> Any:
     traced, split = for_element(predicate, ds.element_spec, "take_while")
     scalar_bool(traced)
 
+    @primed
     def produce() -> Iterator[structure.Flat]:
-        for flat in ds._iterate():
+        items = ds._iterate()
+        yield ()
+        for flat in items:
             if not traced.flat(split(flat))[0]:
                 return
             yield flat
@@ -56,6 +67,8 @@ def take_while(ds: Any, predicate: Callable[..., Any]) -> Any:
 
 def repeat(ds: Any, count: Any) -> Any:
     n = -1 if count is None else as_int(count, "count")
+    if n == 1:
+        return passthrough(ds)
     card = ds._card
     if n < 0:
         card = 0 if card == 0 else (INFINITE if card >= 0 or card == INFINITE else UNKNOWN)
@@ -64,13 +77,22 @@ def repeat(ds: Any, count: Any) -> Any:
     elif n == 0:
         card = 0
 
+    @primed
     def produce() -> Iterator[structure.Flat]:
-        for _ in itertools.count() if n < 0 else range(n):
+        # TF's finite repeat makes its input's iterator at once and a new one after each
+        # pass, the last included (an unused one, whose shuffles draw seeds); the endless
+        # repeat makes each when it needs it, and stops at an empty pass.
+        current = ds._iterate() if n > 0 else None
+        yield ()
+        for i in range(n):
+            yield from current  # type: ignore[misc]
+            current = ds._iterate() if i + 1 < n or ds._top != "shuffle" else None
+        while n < 0:
             empty = True
             for flat in ds._iterate():
                 empty = False
                 yield flat
-            if empty:  # TF stops an endless repeat of an empty epoch
+            if empty:
                 return
 
     return type(ds)(ds.element_spec, card, produce)
@@ -84,7 +106,7 @@ def take(ds: Any, count: Any) -> Any:
         else (n if ds._card in (INFINITE,) else min(n, ds._card) if ds._card >= 0 else UNKNOWN)
     )
     if n < 0:
-        return type(ds)(ds.element_spec, ds._card, ds._iterate)
+        return passthrough(ds)
     return type(ds)(ds.element_spec, card, lambda: itertools.islice(ds._iterate(), n))
 
 
@@ -95,6 +117,8 @@ def skip(ds: Any, count: Any) -> Any:
         if ds._card == INFINITE:
             return type(ds)(ds.element_spec, card, lambda: iter(()))
         return type(ds)(ds.element_spec, card, lambda: _drain(ds._iterate()))
+    if n == 0:
+        return passthrough(ds)
     card = max(ds._card - n, 0) if ds._card >= 0 else ds._card
     return type(ds)(ds.element_spec, card, lambda: itertools.islice(ds._iterate(), n, None))
 
@@ -113,6 +137,8 @@ def shard(ds: Any, num_shards: Any, index: Any) -> Any:
         )
     if not 0 <= i < k:
         raise InvalidArgumentError(f"Index must be between 0 and {k - 1} (currently index = {i}).")
+    if k == 1:
+        return passthrough(ds)
     card = ds._card // k + (i < ds._card % k) if ds._card >= 0 else ds._card
     return type(ds)(ds.element_spec, card, lambda: itertools.islice(ds._iterate(), i, None, k))
 
@@ -121,8 +147,11 @@ def enumerate_(ds: Any, start: Any) -> Any:
     first = as_int(start, "start")
     spec = (TensorSpec([], dt.int64), ds.element_spec)
 
+    @primed
     def produce() -> Iterator[structure.Flat]:
-        for i, flat in enumerate(ds._iterate(), first):
+        items = ds._iterate()
+        yield ()
+        for i, flat in enumerate(items, first):
             yield (np.asarray(i, np.int64), *flat)
 
     return type(ds)(spec, ds._card, produce)
@@ -132,12 +161,16 @@ def cache(ds: Any) -> Any:
     """In memory: the first complete pass is kept and replayed (TF's MemoryCache)."""
     kept: list[list[structure.Flat]] = []
 
+    @primed
     def produce() -> Iterator[structure.Flat]:
         if kept:
+            yield ()
             yield from kept[0]
             return
+        items = ds._iterate()
+        yield ()
         seen = []
-        for flat in ds._iterate():
+        for flat in items:
             seen.append(flat)
             yield flat
         kept.append(seen)
@@ -155,7 +188,13 @@ def concatenate(ds: Any, other: Any) -> Any:
     spec = structure.merge_spec(ds.element_spec, other.element_spec)
     a, b = ds._card, other._card
     card = a + b if a >= 0 and b >= 0 else (INFINITE if INFINITE in (a, b) else UNKNOWN)
-    return type(ds)(spec, card, lambda: itertools.chain(ds._iterate(), other._iterate()))
+    return type(ds)(spec, card, lambda: itertools.chain(ds._iterate(), _later(other)))
+
+
+def _later(ds: Any) -> Iterator[structure.Flat]:
+    """``ds``'s elements, its iterator made only when the first is asked for (TF's
+    concatenate opens its second input when the first ends)."""
+    yield from ds._iterate()
 
 
 def _state(value: Any) -> tuple[Any, structure.Flat]:
@@ -185,9 +224,12 @@ def scan(ds: Any, initial_state: Any, scan_func: Callable[..., Any]) -> Any:
     structure.check_matches("scan: the new state", spec, out[0])
     n_state = len(structure.flatten(spec))
 
+    @primed
     def produce() -> Iterator[structure.Flat]:
+        items = ds._iterate()
+        yield ()
         state = first
-        for flat in ds._iterate():
+        for flat in items:
             both = traced.flat([state, flat])
             state = both[:n_state]
             yield both[n_state:]

@@ -20,7 +20,7 @@ from ..errors import InvalidArgumentError
 from ..runtime.function import TensorSpec
 from ..shapes import TensorShape
 from . import structure
-from .base import UNKNOWN, DatasetBase
+from .base import UNKNOWN, DatasetBase, primed
 from .batching import as_int
 from .functions import Traced, for_element
 
@@ -55,8 +55,10 @@ def window(ds: Any, size: Any, shift: Any, stride: Any, drop_remainder: bool) ->
     target = (n - 1) * every + 1
     cls = type(ds)
 
+    @primed
     def produce() -> Iterator[structure.Flat]:
         it: Iterator[structure.Flat] | None = ds._iterate()
+        yield ()
         buf: list[structure.Flat] = []
         while True:
             while it is not None and len(buf) < target:
@@ -142,8 +144,11 @@ def flat_map(ds: Any, map_func: Callable[..., Any]) -> Any:
     call, _ = _dataset_fn(map_func, ds.element_spec, "map_func")
     spec = _output_spec(call, ds)
 
+    @primed
     def produce() -> Iterator[structure.Flat]:
-        for flat in ds._iterate():
+        items = ds._iterate()
+        yield ()
+        for flat in items:
             yield from call(flat)._iterate()
 
     return type(ds)(spec, UNKNOWN, produce)
@@ -160,8 +165,10 @@ def interleave(ds: Any, map_func: Callable[..., Any], cycle_length: Any, block_l
     if cycle <= 0 or block <= 0:
         raise InvalidArgumentError("cycle_length and block_length must be greater than zero.")
 
+    @primed
     def produce() -> Iterator[structure.Flat]:
         inputs: Iterator[structure.Flat] | None = ds._iterate()
+        yield ()
         slots: list[Iterator[structure.Flat] | None] = [None] * cycle
         index = in_block = 0
         while inputs is not None or any(s is not None for s in slots):
@@ -223,10 +230,13 @@ def group_by_window(
     with init_scope():
         spec = reduce(0, []).element_spec
 
+    @primed
     def produce() -> Iterator[structure.Flat]:
+        items = ds._iterate()
+        yield ()
         groups: dict[int, list[structure.Flat]] = {}
         limits: dict[int, int] = {}
-        for flat in ds._iterate():
+        for flat in items:
             key = int(keys.flat(split(flat))[0])
             if key not in limits:
                 limits[key] = int(sizes.flat([(np.asarray(key, np.int64),)])[0])
