@@ -2,7 +2,7 @@
 
 The programs of ``tests/data/data_cases.py`` and ``tests/keras/{loss,metric}_cases.py`` run
 on both libraries (the default suite holds TF's results as literals; this reruns them);
-then 60 random pipelines (``pipelines.py``) are compared element by element over two
+then 100 random pipelines (``pipelines.py``) are compared element by element over two
 epochs, with their ``element_spec`` and ``cardinality``; then random losses (shapes,
 options, reductions, sample weights) with their tape gradients.
 """
@@ -43,14 +43,20 @@ def test_keras_case(case: Any) -> None:
     loss_cases.assert_close(case(symgrad), case(tensorflow))
 
 
-@pytest.mark.parametrize("seed", range(60))
+@pytest.mark.parametrize("seed", range(100))
 def test_random_pipeline(seed: int) -> None:
     source, steps = generate(seed)
     got = build(symgrad, source, steps, seed)
     want = build(tensorflow, source, steps, seed)
     assert str(got.element_spec) == str(want.element_spec), steps
     assert int(got.cardinality()) == int(want.cardinality()), steps
-    assert elements(got) == elements(want), steps
+    try:
+        want_elements = elements(want)
+    except tensorflow.errors.InvalidArgumentError:
+        with pytest.raises(symgrad.errors.InvalidArgumentError):
+            elements(got)
+        return
+    assert elements(got) == want_elements, steps
 
 
 def _loss_program(seed: int) -> tuple[str, dict[str, Any], np.ndarray, np.ndarray, Any]:

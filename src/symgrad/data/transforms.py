@@ -82,6 +82,8 @@ def repeat(ds: Any, count: Any) -> Any:
         # TF's finite repeat makes its input's iterator at once and a new one after each
         # pass, the last included (an unused one, whose shuffles draw seeds); the endless
         # repeat makes each when it needs it, and stops at an empty pass.
+        if n == 0 and ds._top == "shuffle":  # TF's fused ShuffleAndRepeat refuses count 0
+            raise InvalidArgumentError("count must be greater than zero or equal to -1.")
         current = ds._iterate() if n > 0 else None
         yield ()
         for i in range(n):
