@@ -209,26 +209,15 @@ def group_by_window(
             "Either the `window_size` argument or the `window_size_func` argument must be "
             "specified."
         )
-    if window_size is not None:
+    if window_size_func is None:
         fixed = as_int(window_size, "window_size")
         window_size_func = lambda key: np.int64(fixed)  # noqa: E731
-    assert window_size_func is not None
     keys, split = for_element(key_func, ds.element_spec, "key_func")
     _check_int64_scalar(keys.output_spec, "key_func")
     sizes = Traced(window_size_func, [TensorSpec([], dt.int64)], "window_size_func")
-    cls, elem = type(ds), ds.element_spec
-
-    def reduce(key: int, rows: list[structure.Flat]) -> Any:
-        window_ds = cls(elem, len(rows), lambda: iter(rows))
-        out = reduce_func(
-            structure.to_tensors(TensorSpec([], dt.int64), (np.asarray(key, np.int64),)), window_ds
-        )
-        if not isinstance(out, DatasetBase):
-            raise TypeError("`reduce_func` must return a `tf.data.Dataset` object.")
-        return out
-
+    flush = _Flush(ds, reduce_func)
     with init_scope():
-        spec = reduce(0, []).element_spec
+        spec = flush(0, []).element_spec
 
     @primed
     def produce() -> Iterator[structure.Flat]:
@@ -242,11 +231,26 @@ def group_by_window(
                 limits[key] = int(sizes.flat([(np.asarray(key, np.int64),)])[0])
             groups.setdefault(key, []).append(flat)
             if len(groups[key]) == limits[key]:
-                yield from reduce(key, groups.pop(key))._iterate()
+                yield from flush(key, groups.pop(key))._iterate()
         for key in sorted(groups):
-            yield from reduce(key, groups[key])._iterate()
+            yield from flush(key, groups[key])._iterate()
 
-    return cls(spec, UNKNOWN, produce)
+    return type(ds)(spec, UNKNOWN, produce)
+
+
+class _Flush:
+    """``reduce_func(key, window)`` for a group's rows, checked to return a dataset."""
+
+    def __init__(self, ds: Any, reduce_func: Callable[..., Any]) -> None:
+        self.cls, self.spec, self.fn = type(ds), ds.element_spec, reduce_func
+
+    def __call__(self, key: int, rows: list[structure.Flat]) -> Any:
+        window = self.cls(self.spec, len(rows), lambda: iter(rows))
+        k = structure.to_tensors(TensorSpec([], dt.int64), (np.asarray(key, np.int64),))
+        out = self.fn(k, window)
+        if not isinstance(out, DatasetBase):
+            raise TypeError("`reduce_func` must return a `tf.data.Dataset` object.")
+        return out
 
 
 def _check_int64_scalar(spec: Any, what: str) -> None:
@@ -272,48 +276,63 @@ def bucket_by_sequence_length(
     drop_remainder: bool,
 ) -> Any:
     """TF's Python implementation: a ``group_by_window`` keyed by bucket id."""
-    import symgrad as tf  # the public ops, as TF's implementation uses them
-
     if len(bucket_batch_sizes) != len(bucket_boundaries) + 1:
         raise ValueError(
             f"`len(bucket_batch_sizes)` must equal `len(bucket_boundaries) + 1` but "
             f"`len(bucket_batch_sizes)={len(bucket_batch_sizes)}` and "
             f"`len(bucket_boundaries)={len(bucket_boundaries)}`."
         )
-    bounds = [int(b) for b in bucket_boundaries]
-    lows = [int(np.iinfo(np.int32).min), *bounds]
-    highs = [*bounds, int(np.iinfo(np.int32).max)]
+    b = _Buckets(element_length_func, [int(x) for x in bucket_boundaries], bucket_batch_sizes)
+    options = (padded_shapes, padding_values, pad_to_bucket_boundary, no_padding, drop_remainder)
+    return group_by_window(
+        ds, b.bucket_id, lambda k, g: b.batching(k, g, *options), None, b.window_size
+    )
 
-    def bucket_id(*args: Any) -> Any:
-        n = tf.cast(element_length_func(*args), tf.int64)
-        inside = tf.logical_and(
-            tf.less_equal(tf.constant(lows, tf.int64), n), tf.less(n, tf.constant(highs, tf.int64))
-        )
+
+class _Buckets:
+    """The three functions TF's ``bucket_by_sequence_length`` gives ``group_by_window``."""
+
+    def __init__(self, length: Callable[..., Any], bounds: list[int], sizes: list[int]) -> None:
+        self.length, self.bounds, self.sizes = length, bounds, list(sizes)
+
+    def bucket_id(self, *args: Any) -> Any:
+        import symgrad as tf  # the public ops, as TF's implementation uses them
+
+        n = tf.cast(self.length(*args), tf.int64)
+        lows = tf.constant([int(np.iinfo(np.int32).min), *self.bounds], tf.int64)
+        highs = tf.constant([*self.bounds, int(np.iinfo(np.int32).max)], tf.int64)
+        inside = tf.logical_and(tf.less_equal(lows, n), tf.less(n, highs))
         return tf.reduce_min(tf.where(inside))
 
-    def window_size(bucket: Any) -> Any:
-        return tf.gather(tf.constant(bucket_batch_sizes, tf.int64), bucket)
+    def window_size(self, bucket: Any) -> Any:
+        import symgrad as tf
 
-    def batching(bucket: Any, group: Any) -> Any:
+        return tf.gather(tf.constant(self.sizes, tf.int64), bucket)
+
+    def batching(
+        self,
+        bucket: Any,
+        group: Any,
+        shapes: Any,
+        values: Any,
+        to_bound: bool,
+        no_pad: bool,
+        drop: bool,
+    ) -> Any:
         b = int(bucket.numpy())
-        size = int(bucket_batch_sizes[b])
-        if no_padding:
-            return group.batch(size, drop_remainder=drop_remainder)
+        size = int(self.sizes[b])
+        if no_pad:
+            return group.batch(size, drop_remainder=drop)
         filler = None
-        if pad_to_bucket_boundary:
-            if b >= len(bucket_batch_sizes) - 1:
+        if to_bound:
+            if b >= len(self.sizes) - 1:
                 raise InvalidArgumentError(
                     "When pad_to_bucket_boundary=True, elements must have length < "
                     "max(bucket_boundaries)."
                 )
-            filler = bounds[b] - 1
-        shapes = padded_shapes or structure.nest.map_structure(
-            lambda s: s.shape, group.element_spec
-        )
-        shapes = _fill_shapes(shapes, filler)
-        return group.padded_batch(size, shapes, padding_values, drop_remainder=drop_remainder)
-
-    return group_by_window(ds, bucket_id, batching, None, window_size)
+            filler = self.bounds[b] - 1
+        shapes = shapes or structure.nest.map_structure(lambda s: s.shape, group.element_spec)
+        return group.padded_batch(size, _fill_shapes(shapes, filler), values, drop_remainder=drop)
 
 
 def _fill_shapes(shapes: Any, filler: int | None) -> Any:

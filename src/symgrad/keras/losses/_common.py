@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import weakref
 from typing import Any
@@ -15,20 +16,25 @@ from ...ops import array, shape
 from ...ops.core import convert_to_tensor
 
 
-def epsilon() -> float:
+@functools.cache
+def _backend() -> Any:
+    """``tf.keras.backend`` where symgrad has one (its ``epsilon``/``floatx`` are the
+    settings), else None; looked up once (a failed import is not cached by Python)."""
     try:
-        from ..backend import epsilon as keras_epsilon  # type: ignore[attr-defined]
+        from .. import backend  # type: ignore[attr-defined]
     except ImportError:
-        return 1e-7
-    return float(keras_epsilon())
+        return None
+    return backend
+
+
+def epsilon() -> float:
+    backend = _backend()
+    return 1e-7 if backend is None else float(backend.epsilon())
 
 
 def floatx() -> str:
-    try:
-        from ..backend import floatx as keras_floatx  # type: ignore[attr-defined]
-    except ImportError:
-        return "float32"
-    return str(keras_floatx())
+    backend = _backend()
+    return "float32" if backend is None else str(backend.floatx())
 
 
 _NAME_UIDS: dict[str, int] = {}
@@ -46,12 +52,19 @@ def auto_name(class_name: str) -> str:
 _MASKS: dict[int, tuple[Any, Any]] = {}
 
 
-def get_mask(x: Any) -> Any:
-    """A Keras mask attached to ``x`` (by a masking layer or by a loss), or None."""
+@functools.cache
+def _layer_masks() -> Any:
+    """The masks Keras layers attach (``keras/layers/masks.py``) where symgrad has them."""
     try:
         from ..layers.masks import get_mask as layer_mask  # type: ignore[import-not-found]
     except ImportError:
-        layer_mask = None
+        return None
+    return layer_mask
+
+
+def get_mask(x: Any) -> Any:
+    """A Keras mask attached to ``x`` (by a masking layer or by a loss), or None."""
+    layer_mask = _layer_masks()
     if layer_mask is not None and layer_mask(x) is not None:
         return layer_mask(x)
     entry = _MASKS.get(id(x))

@@ -145,20 +145,9 @@ class AUC(Metric):
         from_logits: bool = False,
     ) -> None:
         self._init_from_thresholds = thresholds is not None
-        if thresholds is not None:
-            self.num_thresholds = len(thresholds) + 2
-            thresholds = sorted(thresholds)
-            self._evenly = cu.evenly_distributed(np.array([0.0, *thresholds, 1.0]))
-        else:
-            if num_thresholds <= 1:
-                raise ValueError(
-                    "Argument `num_thresholds` must be an integer > 1. Received: "
-                    f"num_thresholds={num_thresholds}"
-                )
-            self.num_thresholds = num_thresholds
-            thresholds = [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)]
-            self._evenly = True
-        self._thresholds = np.array([0.0 - epsilon(), *thresholds, 1.0 + epsilon()])
+        self.num_thresholds, self._evenly, self._thresholds = _auc_thresholds(
+            num_thresholds, thresholds
+        )
         if curve not in _CURVES:
             raise ValueError(
                 f'Invalid AUC curve value: "{curve}". Expected values are ["PR", "ROC", "PRGAIN"]'
@@ -179,14 +168,19 @@ class AUC(Metric):
             None if label_weights is None else np.asarray(label_weights, self.dtype)
         )
         self._from_logits = from_logits
-        n = (self.num_thresholds,)
-        self.true_positives = self.add_variable(shape=n, initializer="zeros", name="true_positives")
-        self.false_positives = self.add_variable(
-            shape=n, initializer="zeros", name="false_positives"
+        self._build()
+
+    def _build(self) -> None:
+        def count(name: str) -> Any:
+            return self.add_variable(shape=(self.num_thresholds,), initializer="zeros", name=name)
+
+        self.true_positives, self.false_positives = (
+            count("true_positives"),
+            count("false_positives"),
         )
-        self.true_negatives = self.add_variable(shape=n, initializer="zeros", name="true_negatives")
-        self.false_negatives = self.add_variable(
-            shape=n, initializer="zeros", name="false_negatives"
+        self.true_negatives, self.false_negatives = (
+            count("true_negatives"),
+            count("false_negatives"),
         )
 
     @property
@@ -259,6 +253,24 @@ class AUC(Metric):
         if self._init_from_thresholds:
             config["thresholds"] = self.thresholds[1:-1]
         return {**super().get_config(), **config}
+
+
+def _auc_thresholds(num_thresholds: int, thresholds: Any) -> tuple[int, bool, np.ndarray]:
+    """Keras's AUC thresholds: the given ones, or ``num_thresholds`` evenly spaced, between
+    ``-epsilon`` and ``1 + epsilon``; and whether they are evenly spaced."""
+    if thresholds is not None:
+        thresholds = sorted(thresholds)
+        evenly = cu.evenly_distributed(np.array([0.0, *thresholds, 1.0]))
+        n = len(thresholds) + 2
+    else:
+        if num_thresholds <= 1:
+            raise ValueError(
+                "Argument `num_thresholds` must be an integer > 1. Received: "
+                f"num_thresholds={num_thresholds}"
+            )
+        n, evenly = num_thresholds, True
+        thresholds = [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)]
+    return n, evenly, np.array([0.0 - epsilon(), *thresholds, 1.0 + epsilon()])
 
 
 def _pr_gain(tp: Any, fp: Any, tn: Any, fn: Any) -> tuple[Any, Any]:
