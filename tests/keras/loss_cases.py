@@ -20,6 +20,8 @@ REG_P = (REG_T + R.normal(0, 1.5, (4, 3))).astype(np.float32)
 POS_T = R.uniform(0.1, 3, (4, 3)).astype(np.float32)
 POS_P = R.uniform(0.1, 3, (4, 3)).astype(np.float32)
 SW = np.array([1.0, 0.5, 0.0, 2.0], np.float32)
+SEQ_Y = np.array([[3, 1, 0, 0, 2], [1, 2, 3, 0, 0]])
+SEQ_LOGITS = R.normal(0, 1, (2, 5, 4)).astype(np.float32)
 NO_WEIGHTS = ("dice", "tversky", "cosine_ax0")  # their losses are not per sample
 
 
@@ -104,6 +106,15 @@ def functions(tf: Any) -> dict[str, Any]:
         "f64": f(L.mse(REG_T.astype(np.float64), REG_P.astype(np.float64))),
         "rank1": f(L.MeanSquaredError()(REG_T[:, 0], REG_P[:, :1])),
         "scce_col": f(L.SparseCategoricalCrossentropy()(SPARSE[:, None], P_SUM)),
+        "scce_seq_ignore": f(
+            L.SparseCategoricalCrossentropy(from_logits=True, ignore_class=0)(SEQ_Y, SEQ_LOGITS)
+        ),
+        "scce_seq_ignore_sum": f(
+            L.SparseCategoricalCrossentropy(True, ignore_class=0, reduction="sum")(
+                SEQ_Y, SEQ_LOGITS, sample_weight=np.tile(SW[None, :], (2, 2))[:, :5] + 0.25
+            )
+        ),
+        "scce_seq_fn": f(L.sparse_categorical_crossentropy(SEQ_Y, SEQ_LOGITS, True, 0)),
     }
 
 
