@@ -80,6 +80,15 @@ def test_bad_input_raises_tensorflows_error(call, error, text):
     assert text in str(info.value)
 
 
+def test_symbolic_source_inside_a_function_says_what_to_do():
+    @tf.function
+    def f(x):
+        return D.from_tensor_slices(x).reduce(tf.constant(0.0), lambda a, b: a + b)
+
+    with pytest.raises(ValueError, match="builds datasets from values, and x:0 is symbolic"):
+        f(tf.constant([1.0, 2.0]))
+
+
 def test_len_of_infinite_and_unknown_datasets():
     with pytest.raises(TypeError, match="infinite"):
         len(D.range(3).repeat())

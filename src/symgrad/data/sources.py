@@ -22,6 +22,13 @@ def _values(tensors: Any) -> tuple[Any, structure.Flat]:
     """The structure's tensors and their arrays, made eagerly even while tracing."""
     with init_scope():
         value = structure.normalize(tensors)
+        for t in structure.flatten(value):
+            if not t.has_value():
+                raise ValueError(
+                    f"tf.data in symgrad builds datasets from values, and {t.name} is symbolic "
+                    "(an argument or result inside a `function`): make the dataset outside "
+                    "the function and pass its elements in"
+                )
         return value, structure.arrays(value)
 
 
