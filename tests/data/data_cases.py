@@ -189,6 +189,34 @@ def maps(tf: Any) -> Any:
     return [values, len(calls), spec(m), run(dm), run(lm), spec(lm), run(cm)]
 
 
+def _even(x: Any) -> Any:
+    return x % 2 == 0
+
+
+def _clip(x: Any) -> Any:
+    if x > 3:
+        return x * 100
+    return x
+
+
+def _triangle(s: Any, x: Any) -> Any:
+    i = x * 0
+    while i < x:
+        s += i
+        i += 1
+    return s
+
+
+def autograph(tf: Any) -> Any:
+    """Named pipeline functions are AutoGraph-converted, as TF converts them: tensor
+    ``==``, a tensor ``if`` and a tensor ``while``."""
+    r = tf.data.Dataset.range(7)
+    return [
+        run(r.filter(_even)), run(r.map(_clip)),
+        py(r.reduce(tf.constant(0, tf.int64), _triangle)),
+    ]  # fmt: skip
+
+
 def cache_reduce_scan(tf: Any) -> Any:
     d = tf.data.Dataset
     tf.random.set_seed(1)
@@ -304,7 +332,7 @@ def tape_loop(tf: Any) -> Any:
 
 CASES = [
     pipeline, pipeline_unseeded_op, shuffles, shuffle_no_global_seed, shuffle_seed_zero,
-    sources, generator, zip_concat, batches, counting, maps, cache_reduce_scan, windows,
+    sources, generator, zip_concat, batches, counting, maps, autograph, cache_reduce_scan, windows,
     grouping, iteration, in_function,
 ]  # fmt: skip
 FLOAT_CASES = [tape_loop]  # compared within a tolerance

@@ -226,6 +226,7 @@ EXPECTED = {'pipeline': [[([[36.0, 38.0, 40.0], [12.0, 14.0, 16.0], [42.0, 44.0,
           '(TensorSpec(shape=(), dtype=tf.int64, name=None), TensorSpec(shape=(), '
           'dtype=tf.int64, name=None))',
           [0, 1, 2, 300, 400]],
+ 'autograph': [[0, 2, 4, 6], [0, 1, 2, 3, 400, 500, 600], 35],
  'cache_reduce_scan': [[4, 2, 5, 3, 0, 1],
                        [4, 2, 5, 3, 0, 1],
                        55,

@@ -15,6 +15,7 @@ from typing import Any
 
 from .. import nest
 from ..context import init_scope
+from ..runtime import autograph
 from ..runtime.function import TensorSpec, function
 from . import structure
 
@@ -30,8 +31,10 @@ class Traced:
         self.specs = specs
         self.what = what
 
+        converted = autograph.convert(fn, strict=False)  # TF runs AutoGraph on these too
+
         def body(*args: Any) -> Any:
-            ret = fn(*args)
+            ret = converted(*args)
             if isinstance(ret, list):  # tf.data reads a returned list as a tuple
                 ret = tuple(ret)
             return structure.normalize(ret)
