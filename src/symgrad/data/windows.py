@@ -31,7 +31,7 @@ class DatasetSpec:
     def __init__(self, element_spec: Any, dataset_shape: Any = ()) -> None:
         self.element_spec = element_spec
         self.shape = TensorShape(dataset_shape)
-        self.dtype = dt.variant if hasattr(dt, "variant") else None
+        self.dtype = None  # a dataset component has no tensor dtype
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, DatasetSpec) and other.element_spec == self.element_spec
