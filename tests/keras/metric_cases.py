@@ -105,6 +105,16 @@ def confusion(tf: Any) -> dict[str, Any]:
         "auc_prgain": _run(M.AUC(curve="PRGAIN"), batches),
         "auc_logits": _run(M.AUC(from_logits=True), [(BIN, LOGITS)]),
         "auc_2d": _run(M.AUC(), multi),
+        "auc_multi": _run(M.AUC(multi_label=True), multi),
+        "auc_multi_pr": _run(
+            M.AUC(multi_label=True, num_labels=3, label_weights=[1.0, 2.0, 0.5], curve="PR"),
+            multi,
+        ),
+        "auc_multi_uneven": _run(M.AUC(multi_label=True, thresholds=[0.2, 0.45, 0.9]), multi),
+        "auc_multi_major": _run(
+            M.AUC(multi_label=True, curve="PR", summation_method="majoring"), multi
+        ),
+        "auc_label_weights": _run(M.AUC(label_weights=[1.0, 0.0, 3.0]), multi),
     }
 
 

@@ -159,20 +159,32 @@ class AUC(Metric):
             )
         self.curve, self.summation_method = _CURVES[curve], _METHODS[summation_method]
         super().__init__(name=name, dtype=dtype)
-        if multi_label:
-            raise NotImplementedError("symgrad's AUC does not support multi_label=True yet")
-        if num_labels:
+        if num_labels and not multi_label:
             raise ValueError("`num_labels` is needed only when `multi_label` is True.")
         self.multi_label, self.num_labels = multi_label, num_labels
         self.label_weights = (
             None if label_weights is None else np.asarray(label_weights, self.dtype)
         )
         self._from_logits = from_logits
-        self._build()
+        self._built = False
+        if not multi_label or num_labels:
+            self._build([None, num_labels] if multi_label else None)
 
-    def _build(self) -> None:
+    def _build(self, input_shape: Any) -> None:
+        """The counts' variables: ``[thresholds]``, or ``[thresholds, labels]`` with
+        ``multi_label`` (made at the first update when ``num_labels`` was not given)."""
+        if self.multi_label:
+            if len(input_shape) != 2:
+                raise ValueError(
+                    "`y_pred` must have rank 2 when `multi_label=True`. Found rank "
+                    f"{len(input_shape)}. Full shape received for `y_pred`: {input_shape}"
+                )
+            self._num_labels = input_shape[1]
+        shape = [self.num_thresholds, *([self._num_labels] if self.multi_label else [])]
+        self._built = True
+
         def count(name: str) -> Any:
-            return self.add_variable(shape=(self.num_thresholds,), initializer="zeros", name=name)
+            return self.add_variable(shape=shape, initializer="zeros", name=name)
 
         self.true_positives, self.false_positives = (
             count("true_positives"),
@@ -188,8 +200,11 @@ class AUC(Metric):
         return list(self._thresholds)
 
     def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> None:
+        y_pred = convert_to_tensor(y_pred)
+        if not self._built:
+            self._build(y_pred.shape)
         if self._from_logits:
-            y_pred = tm.sigmoid(convert_to_tensor(y_pred))
+            y_pred = tm.sigmoid(y_pred)
         variables = {
             cu.TP: self.true_positives,
             cu.TN: self.true_negatives,
@@ -198,7 +213,8 @@ class AUC(Metric):
         }
         cu.update(
             variables, y_true, y_pred, self._thresholds, sample_weight=sample_weight,
-            label_weights=self.label_weights, evenly=self._evenly,
+            label_weights=None if self.multi_label else self.label_weights,
+            evenly=self._evenly, multi_label=self.multi_label,
         )  # fmt: skip
 
     def interpolate_pr_auc(self) -> Tensor:
@@ -216,7 +232,18 @@ class AUC(Metric):
             slope * (dtp + intercept * tm.log(ratio)),
             tm.maximum(tp[1:] + self.false_negatives[1:], 0),
         )
-        return tm.reduce_sum(increment)
+        return self._total(increment)
+
+    def _total(self, terms: Any) -> Tensor:
+        """The sum over thresholds; with ``multi_label``, its mean over labels (weighted
+        by ``label_weights`` when given)."""
+        if not self.multi_label:
+            return tm.reduce_sum(terms)
+        by_label = tm.reduce_sum(terms, axis=0)
+        if self.label_weights is None:
+            return tm.reduce_mean(by_label)
+        lw = convert_to_tensor(self.label_weights)
+        return tm.divide_no_nan(tm.reduce_sum(by_label * lw), tm.reduce_sum(lw))
 
     def result(self) -> Tensor:
         if self.curve == "PR" and self.summation_method == "interpolation":
@@ -241,7 +268,7 @@ class AUC(Metric):
             heights = tm.minimum(y[: n - 1], y[1:])
         else:
             heights = tm.maximum(y[: n - 1], y[1:])
-        return tm.reduce_sum((x[: n - 1] - x[1:]) * heights)
+        return self._total((x[: n - 1] - x[1:]) * heights)
 
     def get_config(self) -> dict[str, Any]:
         config = {

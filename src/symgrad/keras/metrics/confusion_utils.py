@@ -54,6 +54,7 @@ def update(
     sample_weight: Any = None,
     label_weights: Any = None,
     evenly: bool = False,
+    multi_label: bool = False,
 ) -> None:
     """Add this batch's counts to ``variables`` (keys ``tp``/``fp``/``tn``/``fn``)."""
     vdtype = next(iter(variables.values())).dtype
@@ -76,15 +77,23 @@ def update(
                 f"num_classes), found shape: {y_pred.shape}"
             )
         y_true, y_pred = y_true[..., class_id, None], y_pred[..., class_id, None]
+    # Counting works on [predictions, labels]: one column unless multi_label (Keras
+    # flattens then), and gives [thresholds, labels] counts.
+    columns = (lambda t: t) if multi_label else (lambda t: shape.reshape(t, [-1, 1]))
     weights = _weights(y_pred, sample_weight, label_weights)
+    weights = None if weights is None else columns(weights)
+    y_true, y_pred = columns(y_true), columns(y_pred)
     if evenly:
-        _update_bucketed(variables, y_true, y_pred, thresholds, weights, with_eps)
+        counts = _bucketed(set(variables), y_true, y_pred, thresholds, weights, with_eps)
     else:
-        _update_compared(variables, y_true, y_pred, thresholds, weights)
+        counts = _compared(set(variables), y_true, y_pred, thresholds, weights)
+    for key, var in variables.items():
+        value = counts[key] if multi_label else shape.reshape(counts[key], [-1])
+        var.assign(var + array.cast(value, var.dtype))
 
 
 def _weights(y_pred: Any, sample_weight: Any, label_weights: Any) -> Any:
-    """Per-prediction weights, flat (None when neither is given)."""
+    """Weights of each prediction, in ``y_pred``'s shape (None when neither is given)."""
     w = None
     if sample_weight is not None:
         w = array.broadcast_to(array.cast(sample_weight, y_pred.dtype), shape.shape(y_pred))
@@ -93,16 +102,16 @@ def _weights(y_pred: Any, sample_weight: Any, label_weights: Any) -> Any:
             shape.expand_dims(convert_to_tensor(label_weights), 0), shape.shape(y_pred)
         )
         w = lw if w is None else w * lw
-    return None if w is None else shape.reshape(w, [-1])
+    return w
 
 
-def _update_compared(
-    variables: dict[str, Any], y_true: Any, y_pred: Any, thresholds: Any, weights: Any
-) -> None:
-    preds = shape.reshape(y_pred, [1, -1])
-    labels = shape.reshape(array.cast(y_true, "bool"), [1, -1])
-    pred_pos = tm.greater(preds, shape.reshape(thresholds, [-1, 1]))
-    label_pos = tm.logical_and(labels, array.ones_like(pred_pos))
+def _compared(keys: set[str], y_true: Any, y_pred: Any, thresholds: Any, weights: Any) -> Any:
+    """Each prediction against each threshold: ``[T, N, L]`` booleans summed over N."""
+    preds = shape.expand_dims(y_pred, 0)
+    pred_pos = tm.greater(preds, shape.reshape(thresholds, [-1, 1, 1]))
+    label_pos = tm.logical_and(
+        shape.expand_dims(array.cast(y_true, "bool"), 0), array.ones_like(pred_pos)
+    )
     pred_neg, label_neg = tm.logical_not(pred_pos), tm.logical_not(label_pos)
     pairs = {
         TP: (label_pos, pred_pos),
@@ -110,44 +119,51 @@ def _update_compared(
         FP: (label_neg, pred_pos),
         TN: (label_neg, pred_neg),
     }
-    for key, var in variables.items():
-        label, pred = pairs[key]
-        both = tm.logical_and(label, pred)
+    out = {}
+    for key in keys:
+        both = tm.logical_and(*pairs[key])
         if weights is None:
-            counts = array.cast(both, var.dtype)
+            hits = array.cast(both, y_pred.dtype)
         else:
-            w = array.broadcast_to(
-                shape.expand_dims(array.cast(weights, var.dtype), 0), shape.shape(both)
-            )
-            counts = array.where(both, w, array.zeros_like(w))
-        var.assign(var + tm.reduce_sum(counts, 1))
+            w = array.broadcast_to(shape.expand_dims(weights, 0), shape.shape(both))
+            hits = array.where(both, w, array.zeros_like(w))
+        out[key] = tm.reduce_sum(hits, 1)
+    return out
 
 
-def _update_bucketed(
-    variables: dict[str, Any],
-    y_true: Any,
-    y_pred: Any,
-    thresholds: Any,
-    weights: Any,
-    with_eps: bool,
-) -> None:
+def _bucketed(
+    keys: set[str], y_true: Any, y_pred: Any, thresholds: Any, weights: Any, with_eps: bool
+) -> Any:
+    """Keras's fast path for evenly spaced thresholds: each prediction's bucket, per-label
+    sums per bucket, reverse cumulative sums over the buckets."""
     n = thresholds.shape[0]
     w = array.cast(weights, y_true.dtype) if weights is not None else 1.0
-    y_pred = shape.reshape(clip_by_value(y_pred, 0.0, 1.0), [-1])
-    y_true = shape.reshape(array.cast(array.cast(y_true, "bool"), y_true.dtype), [-1])
+    y_pred = clip_by_value(y_pred, 0.0, 1.0)
+    y_true = array.cast(array.cast(y_true, "bool"), y_true.dtype)
     true_labels, false_labels = y_true * w, (1.0 - y_true) * w
     buckets = tm.ceil(y_pred * (array.cast(n, y_pred.dtype) - 1)) - 1
     if with_eps:
         buckets = tnn.relu(buckets)
     buckets = array.cast(buckets, "int32")
+    labels = y_pred.shape[1]
+    # one segment per (label, bucket); a bucket of -1 (a prediction of 0) counts nowhere
+    offsets = shape.reshape(convert_to_tensor(np.arange(labels, dtype=np.int32) * n), [1, -1])
+    ids = _label_major(array.where(buckets >= 0, buckets + offsets, buckets))
 
-    def reverse_cumsum(labels: Any) -> Any:
-        per_bucket = tm.unsorted_segment_sum(labels, buckets, n)
-        return tm.cumsum(per_bucket, reverse=True)
+    def reverse_cumsum(values: Any) -> Any:
+        per_bucket = tm.unsorted_segment_sum(_label_major(values), ids, n * labels)
+        per_label = shape.transpose(shape.reshape(per_bucket, [labels, n]))
+        return tm.cumsum(per_label, axis=0, reverse=True)
 
     tp, fp = reverse_cumsum(true_labels), reverse_cumsum(false_labels)
-    counts = {TP: lambda: tp, FP: lambda: fp}
-    counts[TN] = lambda: tm.reduce_sum(false_labels) - fp
-    counts[FN] = lambda: tm.reduce_sum(true_labels) - tp
-    for key, var in variables.items():
-        var.assign(var + counts[key]())
+    return {
+        TP: tp, FP: fp,
+        TN: tm.reduce_sum(false_labels, axis=0) - fp,
+        FN: tm.reduce_sum(true_labels, axis=0) - tp,
+    }  # fmt: skip
+
+
+def _label_major(x: Any) -> Any:
+    """``[N, L]`` flattened label by label (each label's predictions in order, as Keras
+    sums them)."""
+    return shape.reshape(shape.transpose(x), [-1])
