@@ -5,6 +5,7 @@ TF 2.21's results."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -139,6 +140,36 @@ def iou(tf: Any) -> dict[str, Any]:
     }
 
 
+def _quiet(fn: Any) -> Any:
+    """``fn()`` with warnings ignored: after ``reset_state`` an adjusted R2 warns (in
+    Keras too) that it has fewer samples than regressors."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn()
+
+
+def scores(tf: Any) -> dict[str, Any]:
+    """F-scores, R2 and correlations (Keras 3 metrics beyond the classic ones)."""
+    M = tf.keras.metrics
+    multi = [(BIN, P), (BIN, P, SW)]
+    reg = [(REG_T, REG_P), (REG_T, REG_P * 0.5, SW)]
+    return {
+        "f1": _run(M.F1Score(), multi),
+        "f1_micro_t": _run(M.F1Score(average="micro", threshold=0.4), multi),
+        "fbeta_macro": _run(M.FBetaScore(average="macro", beta=2.0), multi),
+        "fbeta_weighted": _run(M.FBetaScore(average="weighted", beta=0.5, threshold=0.6), multi),
+        "r2": _run(M.R2Score(), reg),
+        "r2_none": _run(M.R2Score(class_aggregation=None), reg),
+        "r2_var": _run(M.R2Score(class_aggregation="variance_weighted_average"), reg),
+        "r2_adjusted": _quiet(lambda: _run(M.R2Score(num_regressors=2), reg)),
+        "pearson": _run(M.PearsonCorrelation(), reg),
+        "concordance": _run(M.ConcordanceCorrelation(axis=0), [(REG_T, REG_P), (REG_T, -REG_P)]),
+        "pearson_fn": f(M.pearson_correlation(REG_T, REG_P, axis=0)),
+        "concordance_fn": f(M.concordance_correlation(REG_T, REG_P)),
+        "configs": [M.F1Score().get_config(), M.R2Score().get_config()],
+    }
+
+
 def functions(tf: Any) -> dict[str, Any]:
     M = tf.keras.metrics
     return {
@@ -195,5 +226,5 @@ def names(tf: Any) -> dict[str, Any]:
     }
 
 
-CASES = [wrappers, reductions, confusion, iou, functions, in_function]
+CASES = [wrappers, reductions, confusion, iou, scores, functions, in_function]
 EXACT_CASES = [names]

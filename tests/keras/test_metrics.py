@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from math import nan  # TF's results include NaN (an R2 of no data)
+
 import loss_cases
 import metric_cases
 import pytest
@@ -83,6 +85,30 @@ EXPECTED = {'wrappers': {'acc': [0.5, 0.75, 0.0],
                         'sparse_y_pred': True,
                         'axis': -1},
          'dtype': 'int64'},
+ 'scores': {'f1': [[0.499999940395, 0.499999940395, 0.0],
+                   [0.28571420908, 0.374999940395, 0.0],
+                   [0.0, 0.0, 0.0]],
+            'f1_micro_t': [0.615384578705, 0.465116202831, 0.0],
+            'fbeta_macro': [0.333333343267, 0.222854420543, 0.0],
+            'fbeta_weighted': [0.444444358349, 0.419172823429, 0.0],
+            'r2': [-2.640314817429, -1.634368419647, nan],
+            'r2_none': [[-4.762267112732, -3.706408977509, 0.547730982304],
+                        [-2.886860370636, -2.622247934341, 0.60600310564],
+                        [nan, nan, nan]],
+            'r2_var': [-0.990146636963, -0.679548382759, nan],
+            'r2_adjusted': [-3.44927406311, -1.88526058197, nan],
+            'pearson': [0.716585278511, 0.78867149353, 0.0],
+            'concordance': [0.41910982132, 0.0152587099, 0.0],
+            'pearson_fn': [0.44304484129, 0.168152943254, 0.974786520004],
+            'concordance_fn': [0.703464269638, 0.221570670605, 0.315913170576, 0.513861715794],
+            'configs': [{'name': 'f1_score',
+                         'dtype': 'float32',
+                         'average': None,
+                         'threshold': None},
+                        {'name': 'r2_score',
+                         'dtype': 'float32',
+                         'class_aggregation': 'uniform_average',
+                         'num_regressors': 0}]},
  'functions': {'binary_accuracy': [[0.0, 0.0, 1.0],
                                    [0.0, 1.0, 1.0],
                                    [1.0, 1.0, 1.0],

@@ -138,7 +138,10 @@ TF_SIGNATURES = {'Dataset.apply': '(self, transformation_func)',
  'metrics.CategoricalCrossentropy': "(name='categorical_crossentropy', dtype=None, "
                                     'from_logits=False, label_smoothing=0, axis=-1)',
  'metrics.CategoricalHinge': "(name='categorical_hinge', dtype=None)",
+ 'metrics.ConcordanceCorrelation': "(name='concordance_correlation', dtype=None, axis=-1)",
  'metrics.CosineSimilarity': "(name='cosine_similarity', dtype=None, axis=-1)",
+ 'metrics.F1Score': "(average=None, threshold=None, name='f1_score', dtype=None)",
+ 'metrics.FBetaScore': "(average=None, beta=1.0, threshold=None, name='fbeta_score', dtype=None)",
  'metrics.FalseNegatives': '(thresholds=None, name=None, dtype=None)',
  'metrics.FalsePositives': '(thresholds=None, name=None, dtype=None)',
  'metrics.Hinge': "(name='hinge', dtype=None)",
@@ -164,8 +167,11 @@ TF_SIGNATURES = {'Dataset.apply': '(self, transformation_func)',
                       'sparse_y_pred=False, axis=-1)',
  'metrics.OneHotMeanIoU': '(num_classes, name=None, dtype=None, ignore_class=None, '
                           'sparse_y_pred=False, axis=-1)',
+ 'metrics.PearsonCorrelation': "(name='pearson_correlation', dtype=None, axis=-1)",
  'metrics.Poisson': "(name='poisson', dtype=None)",
  'metrics.Precision': '(thresholds=None, top_k=None, class_id=None, name=None, dtype=None)',
+ 'metrics.R2Score': "(class_aggregation='uniform_average', num_regressors=0, name='r2_score', "
+                    'dtype=None)',
  'metrics.Recall': '(thresholds=None, top_k=None, class_id=None, name=None, dtype=None)',
  'metrics.RootMeanSquaredError': "(name='root_mean_squared_error', dtype=None)",
  'metrics.SparseCategoricalAccuracy': "(name='sparse_categorical_accuracy', dtype=None)",
@@ -190,6 +196,7 @@ TF_SIGNATURES = {'Dataset.apply': '(self, transformation_func)',
  'metrics.categorical_focal_crossentropy': '(y_true, y_pred, alpha=0.25, gamma=2.0, '
                                            'from_logits=False, label_smoothing=0.0, axis=-1)',
  'metrics.categorical_hinge': '(y_true, y_pred)',
+ 'metrics.concordance_correlation': '(y_true, y_pred, axis=-1)',
  'metrics.deserialize': '(config, custom_objects=None)',
  'metrics.get': '(identifier)',
  'metrics.hinge': '(y_true, y_pred)',
@@ -201,6 +208,7 @@ TF_SIGNATURES = {'Dataset.apply': '(self, transformation_func)',
  'metrics.mape': '(y_true, y_pred)',
  'metrics.mse': '(y_true, y_pred)',
  'metrics.msle': '(y_true, y_pred)',
+ 'metrics.pearson_correlation': '(y_true, y_pred, axis=-1)',
  'metrics.poisson': '(y_true, y_pred)',
  'metrics.serialize': '(metric)',
  'metrics.sparse_categorical_accuracy': '(y_true, y_pred)',
@@ -211,17 +219,10 @@ TF_SIGNATURES = {'Dataset.apply': '(self, transformation_func)',
  'metrics.top_k_categorical_accuracy': '(y_true, y_pred, k=5)'}
 # fmt: on
 NOT_PROVIDED = [
-    "metrics.ConcordanceCorrelation",
-    "metrics.F1Score",
-    "metrics.FBetaScore",
-    "metrics.PearsonCorrelation",
     "metrics.PrecisionAtRecall",
-    "metrics.R2Score",
     "metrics.RecallAtPrecision",
     "metrics.SensitivityAtSpecificity",
     "metrics.SpecificityAtSensitivity",
-    "metrics.concordance_correlation",
-    "metrics.pearson_correlation",
     "losses.CTC",
     "losses.Circle",
     "losses.CategoricalGeneralizedCrossEntropy",
@@ -263,5 +264,7 @@ def test_no_name_beyond_tensorflows(namespace):
 
 
 def test_missing_names_say_so():
-    with pytest.raises(AttributeError, match="tf.keras.metrics' has no attribute 'F1Score'"):
-        tf.keras.metrics.F1Score  # noqa: B018
+    with pytest.raises(
+        AttributeError, match="tf.keras.metrics' has no attribute 'PrecisionAtRecall'"
+    ):
+        tf.keras.metrics.PrecisionAtRecall  # noqa: B018

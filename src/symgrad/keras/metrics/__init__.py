@@ -55,11 +55,14 @@ from .confusion import (
     TrueNegatives,
     TruePositives,
 )
+from .f_score import F1Score, FBetaScore
 from .iou import BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU
+from .r2 import R2Score
 from .regression import (
     BinaryCrossentropy,
     CategoricalCrossentropy,
     CategoricalHinge,
+    ConcordanceCorrelation,
     CosineSimilarity,
     Hinge,
     KLDivergence,
@@ -68,10 +71,13 @@ from .regression import (
     MeanAbsolutePercentageError,
     MeanSquaredError,
     MeanSquaredLogarithmicError,
+    PearsonCorrelation,
     Poisson,
     RootMeanSquaredError,
     SparseCategoricalCrossentropy,
     SquaredHinge,
+    concordance_correlation,
+    pearson_correlation,
 )
 from .serialization import deserialize, get, serialize
 
@@ -89,7 +95,10 @@ __all__ = [
     "CategoricalAccuracy",
     "CategoricalCrossentropy",
     "CategoricalHinge",
+    "ConcordanceCorrelation",
     "CosineSimilarity",
+    "F1Score",
+    "FBetaScore",
     "FalseNegatives",
     "FalsePositives",
     "Hinge",
@@ -106,8 +115,10 @@ __all__ = [
     "Metric",
     "OneHotIoU",
     "OneHotMeanIoU",
+    "PearsonCorrelation",
     "Poisson",
     "Precision",
+    "R2Score",
     "Recall",
     "RootMeanSquaredError",
     "SparseCategoricalAccuracy",
@@ -125,6 +136,7 @@ __all__ = [
     "categorical_crossentropy",
     "categorical_focal_crossentropy",
     "categorical_hinge",
+    "concordance_correlation",
     "deserialize",
     "get",
     "hinge",
@@ -136,6 +148,7 @@ __all__ = [
     "mape",
     "mse",
     "msle",
+    "pearson_correlation",
     "poisson",
     "serialize",
     "sparse_categorical_accuracy",

@@ -11,7 +11,7 @@ from ... import math as tm
 from ...graph import Tensor
 from ...ops.core import convert_to_tensor
 from ..losses import functions as F
-from ..losses._common import squeeze_or_expand_to_same_rank, to_tensor
+from ..losses._common import epsilon, squeeze_or_expand_to_same_rank, to_tensor
 from .base import Mean, MeanMetricWrapper
 
 
@@ -117,3 +117,38 @@ class RootMeanSquaredError(Mean):
 
     def result(self) -> Tensor:
         return tm.sqrt(super().result())
+
+
+def pearson_correlation(y_true: Any, y_pred: Any, axis: int = -1) -> Tensor:
+    """Keras's Pearson correlation along ``axis``."""
+    y_pred = convert_to_tensor(y_pred)
+    y_true = to_tensor(y_true, y_pred.dtype)
+    y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
+    t = y_true - tm.reduce_mean(y_true, axis=axis, keepdims=True)
+    p = y_pred - tm.reduce_mean(y_pred, axis=axis, keepdims=True)
+    t = t / tm.reduce_std(t, axis=axis, keepdims=True)
+    p = p / tm.reduce_std(p, axis=axis, keepdims=True)
+    return tm.reduce_mean(t * p, axis=axis)
+
+
+def concordance_correlation(y_true: Any, y_pred: Any, axis: int = -1) -> Tensor:
+    """Keras's concordance correlation along ``axis`` (its covariance term centres
+    ``y_true`` on ``y_pred``'s mean, as Keras 3.15 does)."""
+    y_pred = convert_to_tensor(y_pred)
+    y_true = to_tensor(y_true, y_pred.dtype)
+    y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
+    t_mean = tm.reduce_mean(y_true, axis=axis, keepdims=True)
+    p_mean = tm.reduce_mean(y_pred, axis=axis, keepdims=True)
+    t_var = tm.reduce_variance(y_true - t_mean, axis=axis, keepdims=True)
+    p_var = tm.reduce_variance(y_pred - p_mean, axis=axis, keepdims=True)
+    covar = (y_true - p_mean) * (y_pred - p_mean)
+    norm = t_var + p_var + tm.square(t_mean - p_mean)
+    return tm.reduce_mean(2 * covar / (norm + epsilon()), axis=axis)
+
+
+PearsonCorrelation = _wrapper(
+    "PearsonCorrelation", pearson_correlation, "pearson_correlation", (("axis", -1),)
+)
+ConcordanceCorrelation = _wrapper(
+    "ConcordanceCorrelation", concordance_correlation, "concordance_correlation", (("axis", -1),)
+)
