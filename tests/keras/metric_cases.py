@@ -116,6 +116,12 @@ def confusion(tf: Any) -> dict[str, Any]:
             M.AUC(multi_label=True, curve="PR", summation_method="majoring"), multi
         ),
         "auc_label_weights": _run(M.AUC(label_weights=[1.0, 0.0, 3.0]), multi),
+        "sens_at_spec": _run(M.SensitivityAtSpecificity(0.6), batches),
+        "spec_at_sens": _run(M.SpecificityAtSensitivity(0.8, num_thresholds=30), batches),
+        "prec_at_rec": _run(M.PrecisionAtRecall(0.5, num_thresholds=1), batches),
+        "rec_at_prec": _run(M.RecallAtPrecision(0.7, class_id=1), multi),
+        "at_edges": _run(M.SensitivityAtSpecificity(0.5, num_thresholds=5), edges),
+        "at_config": M.PrecisionAtRecall(0.3, name="p").get_config(),
     }
 
 

@@ -45,6 +45,12 @@ from .accuracy import (
     sparse_top_k_categorical_accuracy,
     top_k_categorical_accuracy,
 )
+from .at_value import (
+    PrecisionAtRecall,
+    RecallAtPrecision,
+    SensitivityAtSpecificity,
+    SpecificityAtSensitivity,
+)
 from .base import Mean, MeanMetricWrapper, Metric, Sum
 from .confusion import (
     AUC,
@@ -118,12 +124,16 @@ __all__ = [
     "PearsonCorrelation",
     "Poisson",
     "Precision",
+    "PrecisionAtRecall",
     "R2Score",
     "Recall",
+    "RecallAtPrecision",
     "RootMeanSquaredError",
+    "SensitivityAtSpecificity",
     "SparseCategoricalAccuracy",
     "SparseCategoricalCrossentropy",
     "SparseTopKCategoricalAccuracy",
+    "SpecificityAtSensitivity",
     "SquaredHinge",
     "Sum",
     "TopKCategoricalAccuracy",

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import accuracy, base, confusion, f_score, iou, r2, regression
+from . import accuracy, at_value, base, confusion, f_score, iou, r2, regression
 
 CLASSES: dict[str, type] = {
     c.__name__: c
-    for module in (accuracy, base, confusion, f_score, iou, r2, regression)
+    for module in (accuracy, at_value, base, confusion, f_score, iou, r2, regression)
     for c in vars(module).values()
     if isinstance(c, type) and issubclass(c, base.Metric) and not c.__name__.startswith("_")
 }
