@@ -257,6 +257,10 @@ from .ops.tensor_scatter import (
 from .ops.vectorized_map import vectorized_map
 from .variable_enums import VariableAggregation, VariableSynchronization
 
+# isort: split
+# tf.data input pipelines (issue 26, point 5).
+from . import data
+
 newaxis = None
 __version__ = "0.1.0"
 

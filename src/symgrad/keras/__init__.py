@@ -1,21 +1,22 @@
 """``tf.keras``: Keras 3's layers, models, initializers, regularizers, constraints,
-activations, optimizers and backend basics, built on symgrad's ops (so their gradients are
-symgrad's and the explain tools see inside a model).
+activations, losses, metrics, optimizers and backend basics, built on symgrad's ops (so
+their gradients are symgrad's and the explain tools see inside a model).
 
-Losses, metrics, ``compile``/``fit`` and the rest of Keras are not here yet: compute the
-loss with tf ops and train in a ``tf.GradientTape`` loop with ``tf.keras.optimizers``.
+``compile``/``fit`` and callbacks are not here yet: train in a ``tf.GradientTape`` loop
+with ``tf.keras.losses``, ``tf.keras.metrics`` and ``tf.keras.optimizers``.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
+from .. import _missing
 from . import (
     activations,
     backend,
     constraints,
     initializers,
     layers,
+    losses,
+    metrics,
     models,
     ops,
     optimizers,
@@ -35,6 +36,8 @@ __all__ = [
     "constraints",
     "initializers",
     "layers",
+    "losses",
+    "metrics",
     "models",
     "ops",
     "optimizers",
@@ -42,10 +45,4 @@ __all__ = [
     "regularizers",
 ]
 
-
-def __getattr__(name: str) -> Any:
-    raise AttributeError(
-        f"symgrad does not provide tf.keras.{name} yet: it has tf.keras.layers, models, "
-        "initializers, regularizers, constraints, activations, optimizers, ops, random "
-        "and backend; compute losses with tf ops and train with tf.GradientTape"
-    )
+__getattr__ = _missing.module_getattr("tf.keras")

@@ -1,0 +1,37 @@
+"""``tf.data``: input pipelines in memory, on NumPy, with TF's element structure and order.
+
+``Dataset.from_tensor_slices((x, y)).shuffle(n, seed=s).batch(b).map(f)`` yields TF's
+elements in TF's order: ``shuffle`` is TF's ring-buffer algorithm on TF's Philox stream,
+seeded as TF seeds it (``tf.random.set_seed`` and the op seed), reshuffling each
+iteration as TF does; ``map``/``filter``/``reduce``/``scan`` functions are traced once, from
+the element spec, and the trace runs per element.
+
+Differences from TF, on purpose: elements are computed in the calling thread when asked
+for (``prefetch``, ``num_parallel_calls`` and ``deterministic`` are accepted and change
+nothing, as if TF ran them deterministically); ``cache`` keeps memory only; the functions
+of ``flat_map``, ``interleave`` and ``group_by_window`` run eagerly per element.  Inside a
+``function``, ``for x in dataset`` runs the loop in Python while tracing: each element
+becomes a constant of the graph (the loop is unrolled), so a traced function replays the
+order of the trace where TF would iterate the dataset again on each call.
+"""
+
+from __future__ import annotations
+
+from . import experimental
+from .base import AUTOTUNE, INFINITE, UNKNOWN, OwnedIterator
+from .dataset import Dataset
+from .windows import DatasetSpec
+
+INFINITE_CARDINALITY = INFINITE
+UNKNOWN_CARDINALITY = UNKNOWN
+Iterator = OwnedIterator
+
+__all__ = [
+    "AUTOTUNE",
+    "INFINITE_CARDINALITY",
+    "UNKNOWN_CARDINALITY",
+    "Dataset",
+    "DatasetSpec",
+    "Iterator",
+    "experimental",
+]

@@ -1,0 +1,216 @@
+"""``tf.data.Dataset``: TF 2.21's methods and signatures over ``DatasetBase``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from . import batching, shuffle, sources, transforms, windows
+from .base import DatasetBase, passthrough
+
+
+class Dataset(DatasetBase):
+    """A pipeline of elements, in memory; see the package docstring."""
+
+    # -- sources ------------------------------------------------------------------
+    @staticmethod
+    def from_tensor_slices(tensors: Any, name: str | None = None) -> Dataset:
+        return sources.from_tensor_slices(Dataset, tensors)  # type: ignore[no-any-return]
+
+    @staticmethod
+    def from_tensors(tensors: Any, name: str | None = None) -> Dataset:
+        return sources.from_tensors(Dataset, tensors)  # type: ignore[no-any-return]
+
+    @staticmethod
+    def range(*args: Any, **kwargs: Any) -> Dataset:
+        return sources.range_(Dataset, *args, **kwargs)  # type: ignore[no-any-return]
+
+    @staticmethod
+    def from_generator(
+        generator: Callable[..., Any],
+        output_types: Any = None,
+        output_shapes: Any = None,
+        args: Any = None,
+        output_signature: Any = None,
+        name: str | None = None,
+    ) -> Dataset:
+        return sources.from_generator(  # type: ignore[no-any-return]
+            Dataset, generator, output_types, output_shapes, args, output_signature
+        )
+
+    @staticmethod
+    def zip(*args: Any, datasets: Any = None, name: str | None = None) -> Dataset:
+        if datasets is not None and args:
+            raise TypeError("Both `*args` and `datasets` cannot be set.")
+        if datasets is None:
+            if not args:
+                raise TypeError("Must pass at least one dataset to `zip`.")
+            datasets = args[0] if len(args) == 1 else tuple(args)
+        return sources.zip_(Dataset, datasets)  # type: ignore[no-any-return]
+
+    # -- element-wise -------------------------------------------------------------
+    def map(
+        self,
+        map_func: Callable[..., Any],
+        num_parallel_calls: Any = None,
+        deterministic: Any = None,
+        synchronous: Any = None,
+        use_unbounded_threadpool: bool = False,
+        name: str | None = None,
+    ) -> Dataset:
+        return transforms.map_(self, map_func)  # type: ignore[no-any-return]
+
+    def filter(self, predicate: Callable[..., Any], name: str | None = None) -> Dataset:
+        return transforms.filter_(self, predicate)  # type: ignore[no-any-return]
+
+    def take_while(self, predicate: Callable[..., Any], name: str | None = None) -> Dataset:
+        return transforms.take_while(self, predicate)  # type: ignore[no-any-return]
+
+    def enumerate(self, start: Any = 0, name: str | None = None) -> Dataset:
+        return transforms.enumerate_(self, start)  # type: ignore[no-any-return]
+
+    def scan(
+        self, initial_state: Any, scan_func: Callable[..., Any], name: str | None = None
+    ) -> Dataset:
+        return transforms.scan(self, initial_state, scan_func)  # type: ignore[no-any-return]
+
+    def reduce(
+        self, initial_state: Any, reduce_func: Callable[..., Any], name: str | None = None
+    ) -> Any:
+        return transforms.reduce(self, initial_state, reduce_func)
+
+    def apply(self, transformation_func: Callable[[Dataset], Dataset]) -> Dataset:
+        out = transformation_func(self)
+        if not isinstance(out, DatasetBase):
+            raise TypeError("`transformation_func` must return a `tf.data.Dataset` object.")
+        return out  # type: ignore[return-value]
+
+    # -- order and count -----------------------------------------------------------
+    def shuffle(
+        self,
+        buffer_size: Any,
+        seed: Any = None,
+        reshuffle_each_iteration: Any = True,
+        name: str | None = None,
+    ) -> Dataset:
+        return shuffle.shuffle(self, buffer_size, seed, reshuffle_each_iteration)  # type: ignore[no-any-return]
+
+    def repeat(self, count: Any = None, name: str | None = None) -> Dataset:
+        return transforms.repeat(self, count)  # type: ignore[no-any-return]
+
+    def take(self, count: Any, name: str | None = None) -> Dataset:
+        return transforms.take(self, count)  # type: ignore[no-any-return]
+
+    def skip(self, count: Any, name: str | None = None) -> Dataset:
+        return transforms.skip(self, count)  # type: ignore[no-any-return]
+
+    def shard(self, num_shards: Any, index: Any, name: str | None = None) -> Dataset:
+        return transforms.shard(self, num_shards, index)  # type: ignore[no-any-return]
+
+    def concatenate(self, dataset: Dataset, name: str | None = None) -> Dataset:
+        return transforms.concatenate(self, dataset)  # type: ignore[no-any-return]
+
+    def cache(self, filename: str = "", name: str | None = None) -> Dataset:
+        if filename:
+            raise NotImplementedError(
+                "symgrad's Dataset.cache keeps elements in memory only (filename='')"
+            )
+        return transforms.cache(self)  # type: ignore[no-any-return]
+
+    def prefetch(self, buffer_size: Any, name: str | None = None) -> Dataset:
+        """Order and values are unchanged: elements are produced when asked for."""
+        if batching.as_int(buffer_size, "buffer_size") == 0:
+            return passthrough(self)  # type: ignore[no-any-return]
+        return Dataset(self.element_spec, self._card, self._produce)
+
+    # -- batches ---------------------------------------------------------------------
+    def batch(
+        self,
+        batch_size: Any,
+        drop_remainder: bool = False,
+        num_parallel_calls: Any = None,
+        deterministic: Any = None,
+        name: str | None = None,
+    ) -> Dataset:
+        return batching.batch(self, batch_size, drop_remainder)  # type: ignore[no-any-return]
+
+    def padded_batch(
+        self,
+        batch_size: Any,
+        padded_shapes: Any = None,
+        padding_values: Any = None,
+        drop_remainder: bool = False,
+        name: str | None = None,
+    ) -> Dataset:
+        return batching.padded_batch(  # type: ignore[no-any-return]
+            self, batch_size, padded_shapes, padding_values, drop_remainder
+        )
+
+    def unbatch(self, name: str | None = None) -> Dataset:
+        return batching.unbatch(self)  # type: ignore[no-any-return]
+
+    def rebatch(
+        self, batch_size: Any, drop_remainder: bool = False, name: str | None = None
+    ) -> Dataset:
+        return batching.rebatch(self, batch_size, drop_remainder)  # type: ignore[no-any-return]
+
+    # -- datasets of datasets -----------------------------------------------------------
+    def window(
+        self,
+        size: Any,
+        shift: Any = None,
+        stride: Any = 1,
+        drop_remainder: bool = False,
+        name: str | None = None,
+    ) -> Dataset:
+        return windows.window(self, size, shift, stride, drop_remainder)  # type: ignore[no-any-return]
+
+    def flat_map(self, map_func: Callable[..., Any], name: str | None = None) -> Dataset:
+        return windows.flat_map(self, map_func)  # type: ignore[no-any-return]
+
+    def interleave(
+        self,
+        map_func: Callable[..., Any],
+        cycle_length: Any = None,
+        block_length: Any = None,
+        num_parallel_calls: Any = None,
+        deterministic: Any = None,
+        name: str | None = None,
+    ) -> Dataset:
+        return windows.interleave(self, map_func, cycle_length, block_length)  # type: ignore[no-any-return]
+
+    def group_by_window(
+        self,
+        key_func: Callable[..., Any],
+        reduce_func: Callable[..., Any],
+        window_size: Any = None,
+        window_size_func: Callable[..., Any] | None = None,
+        name: str | None = None,
+    ) -> Dataset:
+        return windows.group_by_window(  # type: ignore[no-any-return]
+            self, key_func, reduce_func, window_size, window_size_func
+        )
+
+    def bucket_by_sequence_length(
+        self,
+        element_length_func: Callable[..., Any],
+        bucket_boundaries: Any,
+        bucket_batch_sizes: Any,
+        padded_shapes: Any = None,
+        padding_values: Any = None,
+        pad_to_bucket_boundary: bool = False,
+        no_padding: bool = False,
+        drop_remainder: bool = False,
+        name: str | None = None,
+    ) -> Dataset:
+        return windows.bucket_by_sequence_length(  # type: ignore[no-any-return]
+            self,
+            element_length_func,
+            list(bucket_boundaries),
+            list(bucket_batch_sizes),
+            padded_shapes,
+            padding_values,
+            pad_to_bucket_boundary,
+            no_padding,
+            drop_remainder,
+        )

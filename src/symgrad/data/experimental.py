@@ -1,0 +1,17 @@
+"""``tf.data.experimental``: the names that have a ``Dataset`` method counterpart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import AUTOTUNE, INFINITE, UNKNOWN
+
+INFINITE_CARDINALITY = INFINITE
+UNKNOWN_CARDINALITY = UNKNOWN
+
+__all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality"]
+
+
+def cardinality(dataset: Any) -> Any:
+    """The number of elements of ``dataset`` as an int64 scalar (-1 infinite, -2 unknown)."""
+    return dataset.cardinality()
