@@ -242,7 +242,7 @@ def _unwatched(x: Variable, ys: list[Tensor], read: Operation) -> Explanation | 
         "x is a tf.Variable with trainable=False (a frozen Keras layer's weight): a "
         "GradientTape gives it None unless tape.watch(x) is called, or trainable=True",
     )
-    return Explanation(x, x.name, "None", "not_watched", [cut])
+    return Explanation(x, x.name, "None", "not_watched", [cut], detail=cut.detail)
 
 
 # --------------------------------------------------------------------------------------
