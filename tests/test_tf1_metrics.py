@@ -50,9 +50,8 @@ def test_streaming_metrics_give_tensorflows_numbers() -> None:
             assert [float(v) for v in sess.run([acc, m, a])] == [0.0, 0.0, 0.0]
 
 
-def test_metrics_are_graph_only_as_in_tensorflow(monkeypatch: pytest.MonkeyPatch) -> None:
-    # (an earlier test of this process may have called disable_eager_execution)
-    monkeypatch.setattr(v1, "_EAGER_DISABLED", False)
+def test_metrics_are_graph_only_as_in_tensorflow() -> None:
+    # (tests/conftest.py gives every test an eager top level)
     with pytest.raises(RuntimeError, match="tf.metrics.mean is not supported when eager"):
         v1.metrics.mean(tf.constant([1.0]))
 

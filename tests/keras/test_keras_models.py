@@ -147,6 +147,7 @@ def test_frozen_layer_gets_no_gradient() -> None:
     frozen, trained = tf.why_none(loss, [first.kernel, second.kernel])
     assert trained is None
     assert (frozen.result, frozen.reason) == ("None", "not_watched")
+    assert "trainable=False" in str(frozen) and "tape.watch" in str(frozen)
     with tf.Graph().as_default():  # tf.gradients differentiates a non-trainable variable
         y = tf.reduce_sum(model(tf.compat.v1.placeholder(tf.float32, [None, 3])))
         assert tf.why_none(y, [first.kernel]) == [None]
