@@ -37,6 +37,8 @@ ALLOWED: dict[str, str] = {
     },
     "tf.errors.UnimplementedError": _RAISED,
     "tf.keras.optimizers.Optimizer": _KERAS,
+    "tf.data.Dataset": "made by its sources (from_tensor_slices, range, ...), not by user code",
+    "tf.data.Iterator": "made by iter(dataset), not by user code",
 }
 
 

@@ -51,7 +51,9 @@ OWN = frozenset(
 OWN_PATHS = frozenset(
     {
         "config.atomic_runs_enabled",
+        "config.refcount_checks_enabled",
         "config.set_atomic_runs",
+        "config.set_refcount_checks",
         "errors.InaccessibleTensorError",
         "IndexedSlicesValue",
         "test.check_gradient",
@@ -82,7 +84,10 @@ TF2, TF1, SYMGRAD = "TF 2.21", "TF1-only", "symgrad's own"
 # the conformance stage checks this list against TensorFlow.
 TF1_ONLY = frozenset(
     """
-    add_to_collection add_to_collections angle assign assign_add assign_sub AUTO_REUSE
+    add_to_collection add_to_collections angle assert_greater_equal assert_integer
+    assert_less_equal assert_near assert_negative assert_non_negative assert_non_positive
+    assert_none_equal assert_positive assert_rank_at_least assert_rank_in assert_scalar
+    assert_type assign assign_add assign_sub AUTO_REUSE check_numerics is_numeric_tensor
     bincount ceil cholesky cholesky_solve clip_by_average_norm conj
     convert_to_tensor_or_indexed_slices count_nonzero cumprod diag diag_part digamma
     disable_eager_execution disable_v2_behavior enable_eager_execution erf erfc expm1
