@@ -6,8 +6,10 @@ handwritten digits, TF1 style and TF2 style, saves the loss curves and the gradi
 of one step, and explains a None gradient with ``tf.why_none`` (two more before it: a cut
 inside a loop, a tape that did not record the loss).  Last, ``cnn_digits.py``
 trains a small CNN from stateless random seeds for two epochs and is shown beside what
-TensorFlow printed for it.  Exit status 0 when every seed matches, test accuracy is above
-0.9, both styles print the same losses and the CNN prints TensorFlow's numbers.
+TensorFlow printed for it, and ``keras_tape_loop.py`` trains Keras models in a tape loop
+beside what TensorFlow with Keras 3 printed.  Exit status 0 when every seed matches, test
+accuracy is above 0.9, both styles print the same losses and the CNN and the Keras models
+print TensorFlow's numbers.
 
 Run from the repository root: ``python examples/demo.py [--out DIR]``.
 """
@@ -104,6 +106,25 @@ def run_cnn() -> bool:
     return ok
 
 
+def run_keras() -> bool:
+    """keras_tape_loop.py: Keras models in a GradientTape loop, beside TensorFlow's output."""
+    print("\n=== tf.keras: a CNN and a functional model trained in a GradientTape loop\n")
+    result = subprocess.run(
+        [sys.executable, str(HERE / "keras_tape_loop.py")], capture_output=True, text=True
+    )
+    if result.returncode:
+        print(result.stdout + result.stderr)
+        return False
+    ours = result.stdout.rstrip().splitlines()
+    theirs = (HERE / "expected" / "keras_tape_loop.txt").read_text().splitlines()
+    for line in ours[1:]:  # the first line lists the weights' paths and shapes
+        print(f"  {line}")
+    # 1e-5: float32 sums in another order than TF's (tests/keras/test_keras_example.py).
+    ok = same(numbers("\n".join(ours)), numbers("\n".join(theirs)), atol=1e-5)
+    print("  TensorFlow 2.21 with Keras 3 printed:", "the same numbers" if ok else "DIFFERENT")
+    return ok
+
+
 def run_training(out: Path) -> bool:
     """The digits classifier, TF1 and TF2 style (examples/train_digits.py)."""
     print("\n=== training: a 64-64-10 MLP on scikit-learn's handwritten digits\n")
@@ -160,14 +181,16 @@ def main(argv: list[str] | None = None) -> int:
     explained = run_why_none()
     trained = run_training(args.out)
     cnn = run_cnn()
-    ok = all(results) and explained and trained and cnn
+    keras = run_keras()
+    ok = all(results) and explained and trained and cnn and keras
     cnn_text = "prints TensorFlow's numbers" if cnn else "FAILED"
+    keras_text = "prints TensorFlow's numbers" if keras else "FAILED"
     training = (
         f"passed (test accuracy > {MIN_ACCURACY}, TF1 == TF2)" if trained else "FAILED (see above)"
     )
     print(
         f"\ndemo {'OK' if ok else 'FAILED'}: {sum(results)}/{len(results)} seeds match, "
-        f"training {training}, CNN {cnn_text}, "
+        f"training {training}, CNN {cnn_text}, Keras tape loop {keras_text}, "
         f"{time.perf_counter() - start:.1f} s; outputs in {args.out}"
     )
     return 0 if ok else 1

@@ -73,6 +73,8 @@ def test_demo_shows_the_cnn_beside_tensorflows_numbers(demo):
     assert re.search(r"epoch 2  mean loss 0\.7843\d  test accuracy 0\.7172", text)
     assert "TensorFlow 2.21 printed: the same numbers" in text
     assert "CNN prints TensorFlow's numbers" in text
+    assert "=== tf.keras: a CNN and a functional model trained in a GradientTape loop" in text
+    assert "Keras tape loop prints TensorFlow's numbers" in text
 
 
 def test_demo_saves_the_loss_curve_as_png(demo):
