@@ -2,8 +2,8 @@
 activations, losses, metrics, optimizers and backend basics, built on symgrad's ops (so
 their gradients are symgrad's and the explain tools see inside a model).
 
-``compile``/``fit`` and callbacks are not here yet: train in a ``tf.GradientTape`` loop
-with ``tf.keras.losses``, ``tf.keras.metrics`` and ``tf.keras.optimizers``.
+``Model.compile``/``fit``/``evaluate``/``predict`` run Keras 3's training loop (see
+:mod:`.trainers`), with ``tf.keras.callbacks``.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from .. import _missing
 from . import (
     activations,
     backend,
+    callbacks,
     constraints,
     initializers,
     layers,
@@ -33,6 +34,7 @@ __all__ = [
     "Sequential",
     "activations",
     "backend",
+    "callbacks",
     "constraints",
     "initializers",
     "layers",

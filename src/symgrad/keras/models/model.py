@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..layers.layer import Layer
+from ..trainers.trainer import Trainer
 from . import summary as summary_lib
 
 
@@ -19,7 +20,7 @@ def _functional_args(args: Any, kwargs: dict[str, Any]) -> bool:
     )
 
 
-class Model(Layer):
+class Model(Trainer, Layer):
     """A layer with training-facing extras: ``summary``, ``get_layer``, ``layers``."""
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:

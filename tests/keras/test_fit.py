@@ -1,0 +1,183 @@
+"""``compile``/``fit``/``evaluate``/``predict`` against Keras 3.15 on TF 2.21: the same
+program (seeded GlorotUniform initializers, which symgrad draws as Keras does, and
+``shuffle=False``) run in the TF venv gave the literals below; float32 losses agree to
+rounding (rtol 1e-5), accuracies exactly (they count whole samples)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import symgrad as tf
+
+keras = tf.keras
+RTOL = 1e-5
+
+
+@pytest.fixture(autouse=True)
+def _fresh_names():
+    yield
+    keras.backend.clear_session()  # later test files count layer names from zero
+
+
+def make(seed: int = 1) -> keras.Model:
+    keras.backend.clear_session()
+    glorot = keras.initializers.GlorotUniform
+    return keras.Sequential(
+        [
+            keras.Input((4,)),
+            keras.layers.Dense(8, activation="relu", kernel_initializer=glorot(seed=seed)),
+            keras.layers.Dense(3, kernel_initializer=glorot(seed=seed + 1)),
+        ]
+    )
+
+
+def data() -> tuple[np.ndarray, np.ndarray]:
+    x = np.random.RandomState(0).rand(40, 4).astype(np.float32)
+    return x, (np.arange(40) % 3).astype(np.int32)
+
+
+def check_history(got: dict[str, list[float]], want: dict[str, list[float]]) -> None:
+    assert list(got) == list(want)
+    for k, v in want.items():
+        np.testing.assert_allclose(got[k], v, rtol=RTOL, err_msg=k)
+
+
+def test_fit_strings_validation_split_evaluate_predict() -> None:
+    x, y = data()
+    model = make()
+    model.compile("adam", "sparse_categorical_crossentropy", metrics=["accuracy"])
+    assert model.metrics_names == ["loss"]  # metrics are built from the first batch
+    h = model.fit(x, y, batch_size=16, epochs=3, shuffle=False, validation_split=0.25, verbose=0)
+    check_history(
+        h.history,
+        {
+            "accuracy": [0.4333333373069763] * 3,
+            "loss": [4.503358364105225, 4.096068859100342, 4.045821666717529],
+            "val_accuracy": [0.4000000059604645, 0.4000000059604645, 0.30000001192092896],
+            "val_loss": [6.434983253479004, 6.426046848297119, 6.417572975158691],
+        },
+    )
+    assert h.epoch == [0, 1, 2] and model.history is h
+    assert type(model.metrics[1]).__name__ == "SparseCategoricalAccuracy"
+    np.testing.assert_allclose(
+        model.evaluate(x, y, verbose=0), [4.6131768226623535, 0.42500001192092896], rtol=RTOL
+    )
+    d = model.evaluate(x, y, verbose=0, return_dict=True)
+    assert list(d) == ["accuracy", "loss"]
+    pred = model.predict(x[:3], verbose=0)
+    np.testing.assert_allclose(
+        pred,
+        [
+            [-0.041988350450992584, 0.15007486939430237, 0.170465886592865],
+            [-0.050314731895923615, 0.15381811559200287, 0.23618517816066742],
+            [-0.20277835428714752, 0.18393263220787048, 0.21696026623249054],
+        ],
+        rtol=RTOL,
+        atol=1e-7,
+    )
+    assert model.predict(x, batch_size=16, verbose=0).shape == (40, 3)
+    np.testing.assert_allclose(
+        model.train_on_batch(x[:8], y[:8]), [2.897254467010498, 0.375], rtol=RTOL
+    )
+    np.testing.assert_allclose(
+        model.test_on_batch(x[:8], y[:8]), [2.8697736263275146, 0.375], rtol=RTOL
+    )
+    np.testing.assert_allclose(
+        model.predict_on_batch(x[:2]),
+        [
+            [-0.037669893354177475, 0.1459183394908905, 0.16787832975387573],
+            [-0.045918527990579605, 0.14957647025585175, 0.23352524638175964],
+        ],
+        rtol=RTOL,
+    )
+
+
+def test_fit_class_weight_validation_data_sample_weight_initial_epoch() -> None:
+    x, y = data()
+    yo = np.eye(3, dtype=np.float32)[y]
+    model = make(5)
+    model.compile(keras.optimizers.SGD(0.1), "mse", metrics=["accuracy", "mae"])
+    h = model.fit(
+        x, yo, batch_size=12, epochs=2, shuffle=False, class_weight={0: 1.0, 1: 2.0, 2: 0.5},
+        validation_data=(x[:10], yo[:10]), verbose=0,
+    )  # fmt: skip
+    assert type(model.metrics[1]).__name__ == "CategoricalAccuracy"
+    check_history(
+        h.history,
+        {
+            "accuracy": [0.32499998807907104, 0.3499999940395355],
+            "loss": [0.26608383655548096, 0.24646615982055664],
+            "mae": [0.460029274225235, 0.4436597228050232],
+            "val_accuracy": [0.30000001192092896, 0.30000001192092896],
+            "val_loss": [0.282584011554718, 0.26632171869277954],
+            "val_mae": [0.44057244062423706, 0.4326304793357849],
+        },
+    )
+    sw = np.linspace(0.5, 1.5, 40).astype(np.float32)
+    h = model.fit(
+        x, yo, batch_size=12, epochs=4, initial_epoch=2, shuffle=False, sample_weight=sw, verbose=0
+    )
+    assert h.epoch == [2, 3]
+    check_history(
+        h.history,
+        {
+            "accuracy": [0.4000000059604645, 0.30000001192092896],
+            "loss": [0.24998140335083008, 0.2364593744277954],
+            "mae": [0.437870591878891, 0.4358731806278229],
+        },
+    )
+
+
+def test_fit_on_dataset_with_steps_per_epoch_running_out() -> None:
+    x, y = data()
+    model = make(7)
+    model.compile("sgd", "sparse_categorical_crossentropy", metrics=["accuracy"])
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(10)
+    with pytest.warns(UserWarning, match="Your input ran out of data"):
+        h = model.fit(ds, epochs=2, verbose=0, steps_per_epoch=3)
+    # TF ends the second epoch after the one batch left, and records it
+    check_history(
+        h.history,
+        {
+            "accuracy": [0.3333333432674408, 0.4000000059604645],
+            "loss": [6.5331830978393555, 4.599709510803223],
+        },
+    )
+    np.testing.assert_allclose(
+        model.evaluate(ds, verbose=0), [1.6854658126831055, 0.32499998807907104], rtol=RTOL
+    )
+
+
+def test_verbose_lines_have_keras_format(capsys: pytest.CaptureFixture[str]) -> None:
+    x, y = data()
+    model = make()
+    model.compile("adam", "sparse_categorical_crossentropy", metrics=["accuracy"])
+    model.fit(x, y, batch_size=16, epochs=2, shuffle=False, validation_split=0.25, verbose=0)
+    assert capsys.readouterr().out == ""
+    model.fit(x, y, batch_size=16, epochs=2, shuffle=False, validation_split=0.25, verbose=2)
+    lines = capsys.readouterr().out.splitlines()
+    # TF: "2/2 - 1s - 607ms/step - accuracy: 0.4333 - loss: 4.0458 - val_accuracy: ..."
+    assert lines[0] == "Epoch 1/2" and lines[2] == "Epoch 2/2" and len(lines) == 4
+    pattern = r"2/2 - \d+s - \d+(us|ms|s)/step - accuracy: 0\.\d{4} - loss: \d\.\d{4} - "
+    pattern += r"val_accuracy: 0\.\d{4} - val_loss: \d\.\d{4}"
+    assert all(__import__("re").fullmatch(pattern, line) for line in lines[1::2]), lines
+    model.evaluate(x, y, verbose=1)
+    out = capsys.readouterr().out
+    # TF redraws "\r1/2 ━━...━ ..." then, after backspaces, the final "2/2 ━━...━ ...\n"
+    final = out.split("\r")[-1]
+    assert final.startswith("\x1b[1m2/2\x1b[0m \x1b[32m" + "━" * 20 + "\x1b[0m")
+    assert final.endswith("\n") and " - accuracy: " in final and " - loss: " in final
+    assert out.startswith("\r\x1b[1m1/2\x1b[0m \x1b[32m" + "━" * 10)
+
+
+def test_compile_errors_and_flags() -> None:
+    model = make()
+    x, y = data()
+    with pytest.raises(ValueError, match="must call `compile"):
+        model.fit(x, y, verbose=0)
+    model.compile(optimizer="rmsprop", loss="mse", run_eagerly=True, jit_compile=False)
+    model.fit(x, np.eye(3, dtype=np.float32)[y], epochs=1, verbose=0)
+    model.compile("sgd", "sparse_categorical_crossentropy")
+    with pytest.raises(ValueError, match="not sufficient to split"):
+        model.fit(x[:1], y[:1], validation_split=0.5, verbose=0)
