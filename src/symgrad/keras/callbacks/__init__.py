@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 from .base import Callback, CallbackList, History, LambdaCallback, TerminateOnNaN
+from .loggers import CSVLogger, LearningRateScheduler
+from .monitors import EarlyStopping, ModelCheckpoint, ReduceLROnPlateau
 from .progbar import ProgbarLogger
 
 __all__ = [
+    "CSVLogger",
     "Callback",
     "CallbackList",
+    "EarlyStopping",
     "History",
     "LambdaCallback",
+    "LearningRateScheduler",
+    "ModelCheckpoint",
     "ProgbarLogger",
+    "ReduceLROnPlateau",
     "TerminateOnNaN",
 ]

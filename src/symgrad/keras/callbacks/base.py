@@ -31,13 +31,54 @@ class Callback:
     def model(self) -> Any:
         return self._model
 
+    # every hook does nothing until overridden
+    def on_train_begin(self, logs: Any = None) -> None:
+        pass
 
-def _noop(self: Callback, *args: Any, **kwargs: Any) -> None:
-    del self, args, kwargs
+    def on_train_end(self, logs: Any = None) -> None:
+        pass
 
+    def on_test_begin(self, logs: Any = None) -> None:
+        pass
 
-for _hook in _HOOKS:
-    setattr(Callback, _hook, _noop)
+    def on_test_end(self, logs: Any = None) -> None:
+        pass
+
+    def on_predict_begin(self, logs: Any = None) -> None:
+        pass
+
+    def on_predict_end(self, logs: Any = None) -> None:
+        pass
+
+    def on_epoch_begin(self, epoch: int, logs: Any = None) -> None:
+        pass
+
+    def on_epoch_end(self, epoch: int, logs: Any = None) -> None:
+        pass
+
+    def on_batch_begin(self, batch: int, logs: Any = None) -> None:
+        pass
+
+    def on_batch_end(self, batch: int, logs: Any = None) -> None:
+        pass
+
+    def on_train_batch_begin(self, batch: int, logs: Any = None) -> None:
+        self.on_batch_begin(batch, logs=logs)  # Keras's older name
+
+    def on_train_batch_end(self, batch: int, logs: Any = None) -> None:
+        self.on_batch_end(batch, logs=logs)  # Keras's older name
+
+    def on_test_batch_begin(self, batch: int, logs: Any = None) -> None:
+        pass
+
+    def on_test_batch_end(self, batch: int, logs: Any = None) -> None:
+        pass
+
+    def on_predict_batch_begin(self, batch: int, logs: Any = None) -> None:
+        pass
+
+    def on_predict_batch_end(self, batch: int, logs: Any = None) -> None:
+        pass
 
 
 class CallbackList:
@@ -66,9 +107,9 @@ class CallbackList:
         if name not in _HOOKS:
             raise AttributeError(name)
 
-        def call(*args: Any) -> None:
-            for c in self.callbacks:
-                getattr(c, name)(*args)
+        def call(*args: Any, logs: Any = None) -> None:
+            for c in self.callbacks:  # logs by keyword, as Keras passes them
+                getattr(c, name)(*args, logs=logs)
 
         return call
 
@@ -123,13 +164,20 @@ class LambdaCallback(Callback):
 
 
 class TerminateOnNaN(Callback):
-    """Stops training when a batch's loss is NaN or infinite."""
+    """Stops training (or raises, with ``raise_error=True``) when a batch's loss is NaN or
+    infinite."""
+
+    def __init__(self, raise_error: bool = False) -> None:
+        super().__init__()
+        self.raise_error = raise_error
 
     def on_batch_end(self, batch: int, logs: Any = None) -> None:
         loss = (logs or {}).get("loss")
         if loss is not None and (np.isnan(loss) or np.isinf(loss)):
+            if self.raise_error:
+                raise RuntimeError(
+                    f"NaN or Inf loss encountered at batch {batch}. Loss value: {loss}. "
+                    "Terminating training immediately."
+                )
             print(f"Batch {batch}: Invalid loss, terminating training")
             self.model.stop_training = True
-
-    def on_train_batch_end(self, batch: int, logs: Any = None) -> None:
-        self.on_batch_end(batch, logs)

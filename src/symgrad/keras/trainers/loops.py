@@ -70,17 +70,17 @@ def fit(model: Any, a: dict[str, Any]) -> Any:
         for step, batch in batches.enumerate_epoch():
             callbacks.on_train_batch_begin(step)
             logs = _run_step(model, "train", batch)
-            callbacks.on_train_batch_end(step, logs)
+            callbacks.on_train_batch_end(step, logs=logs)
             if model.stop_training:
                 break
         epoch_logs = pythonify_logs({m.name: m.result() for m in model.metrics}) or logs
         if val is not None and (epoch + 1) % a["validation_freq"] == 0:
             epoch_logs.update(_validate(model, val, a, callbacks))
-        callbacks.on_epoch_end(epoch, epoch_logs)
+        callbacks.on_epoch_end(epoch, logs=epoch_logs)
         training_logs = epoch_logs
         if model.stop_training or batches.exhausted:
             break
-    callbacks.on_train_end(training_logs)
+    callbacks.on_train_end(logs=training_logs)
     return callbacks.history()
 
 
@@ -112,9 +112,9 @@ def evaluate(model: Any, a: dict[str, Any]) -> Any:
     for step, batch in batches.enumerate_epoch():
         callbacks.on_test_batch_begin(step)
         logs = _run_step(model, "test", batch)
-        callbacks.on_test_batch_end(step, logs)
+        callbacks.on_test_batch_end(step, logs=logs)
     logs = pythonify_logs({m.name: m.result() for m in model.metrics}) or logs
-    callbacks.on_test_end(logs)
+    callbacks.on_test_end(logs=logs)
     return logs if a["return_dict"] else flatten_in_order(model, logs)
 
 
@@ -133,7 +133,7 @@ def predict(model: Any, a: dict[str, Any]) -> Any:
         model._prepare(batch, training=False)
         out = nest.map_structure(np.asarray, model._step_function("predict")((batch[0],)))
         outputs.append(out)
-        callbacks.on_predict_batch_end(step, {"outputs": out})
+        callbacks.on_predict_batch_end(step, logs={"outputs": out})
     callbacks.on_predict_end()
     if not outputs:
         raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs).")
