@@ -58,7 +58,8 @@ class MonitorCallback(Callback):
             name = self.monitor.removeprefix("val_")
             if name == "loss":
                 self.monitor_op = np.less
-            for m in getattr(self.model, "metrics", [])[1:]:
+            compiled = [m for m in getattr(self.model, "metrics", []) if hasattr(m, "flat")]
+            for m in (sub for c in compiled for sub in c.metrics):
                 if m.name == name and _direction(m) is not None:
                     self.monitor_op = np.greater if _direction(m) == "up" else np.less
             if self.monitor_op is None:

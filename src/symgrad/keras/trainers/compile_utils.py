@@ -102,7 +102,11 @@ class CompileLoss:
 
 
 class CompileMetrics:
-    """Each output's metrics (unweighted) and weighted metrics (given ``sample_weight``)."""
+    """Each output's metrics (unweighted) and weighted metrics (given ``sample_weight``), as
+    one metric named ``compile_metrics`` whose ``result()`` is a dict (Keras's, which a
+    custom ``train_step`` meets in ``self.metrics``)."""
+
+    name = "compile_metrics"
 
     def __init__(self, metrics: Any, weighted_metrics: Any, output_names: list[str]) -> None:
         self.specs, self.weighted_specs, self.output_names = metrics, weighted_metrics, output_names
@@ -137,6 +141,17 @@ class CompileMetrics:
     @property
     def metrics(self) -> list[Any]:
         return [m for _, m, _ in self.flat]
+
+    @property
+    def variables(self) -> list[Any]:
+        return [v for m in self.metrics for v in m.variables]
+
+    def result(self) -> dict[str, Any]:
+        return {m.name: m.result() for m in self.metrics}
+
+    def reset_state(self) -> None:
+        for m in self.metrics:
+            m.reset_state()
 
 
 def _clashes(metric: Any, flat: list[tuple[int, Any, bool]]) -> bool:

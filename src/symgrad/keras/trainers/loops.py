@@ -10,6 +10,7 @@ import numpy as np
 
 from ... import nest
 from ..callbacks.base import CallbackList
+from .compile_utils import CompileMetrics
 from .data import EpochIterator, class_weights_to_sample_weights, split_validation
 from .data import unpack_x_y_sample_weight as unpack
 
@@ -28,7 +29,11 @@ def pythonify_logs(logs: Any) -> dict[str, Any]:
 
 
 def flatten_in_order(model: Any, logs: dict[str, Any]) -> Any:
-    names = model.metrics_names
+    names = [
+        sub.name
+        for m in model.metrics
+        for sub in (m.metrics if isinstance(m, CompileMetrics) else [m])
+    ]
     results = [logs[n] for n in names if n in logs]
     results += [logs[k] for k in sorted(logs) if k not in names]
     return results[0] if len(results) == 1 else results
@@ -40,10 +45,17 @@ def _check_compiled(model: Any, method: str) -> None:
 
 
 def _run_step(model: Any, kind: str, batch: Any) -> dict[str, Any]:
+    """The step's own output (nested as it returned it, values as NumPy)."""
     model._prepare(batch, training=kind == "train")
     x, y, sw = batch
     data = (x,) if y is None and sw is None else (x, y) if sw is None else (x, y, sw)
-    return pythonify_logs(model._step_function(kind)(data))
+    return nest.map_structure(np.asarray, model._step_function(kind)(data))
+
+
+def _metrics_result_or_logs(model: Any, logs: dict[str, Any]) -> dict[str, Any]:
+    """The metrics' results, unless a custom step returned other keys: then its last logs."""
+    metric_logs = pythonify_logs(model.get_metrics_result())
+    return metric_logs if set(logs) == set(metric_logs) else pythonify_logs(logs)
 
 
 def fit(model: Any, a: dict[str, Any]) -> Any:
@@ -70,10 +82,10 @@ def fit(model: Any, a: dict[str, Any]) -> Any:
         for step, batch in batches.enumerate_epoch():
             callbacks.on_train_batch_begin(step)
             logs = _run_step(model, "train", batch)
-            callbacks.on_train_batch_end(step, logs=logs)
+            callbacks.on_train_batch_end(step, logs=pythonify_logs(logs))
             if model.stop_training:
                 break
-        epoch_logs = pythonify_logs({m.name: m.result() for m in model.metrics}) or logs
+        epoch_logs = _metrics_result_or_logs(model, logs)
         if val is not None and (epoch + 1) % a["validation_freq"] == 0:
             epoch_logs.update(_validate(model, val, a, callbacks))
         callbacks.on_epoch_end(epoch, logs=epoch_logs)
@@ -112,8 +124,8 @@ def evaluate(model: Any, a: dict[str, Any]) -> Any:
     for step, batch in batches.enumerate_epoch():
         callbacks.on_test_batch_begin(step)
         logs = _run_step(model, "test", batch)
-        callbacks.on_test_batch_end(step, logs=logs)
-    logs = pythonify_logs({m.name: m.result() for m in model.metrics}) or logs
+        callbacks.on_test_batch_end(step, logs=pythonify_logs(logs))
+    logs = _metrics_result_or_logs(model, logs)
     callbacks.on_test_end(logs=logs)
     return logs if a["return_dict"] else flatten_in_order(model, logs)
 
@@ -155,5 +167,5 @@ def on_batch(
         sw = class_weights_to_sample_weights(y, class_weight)
     model._prepare((x, y, sw), training=kind == "train")
     model.reset_metrics()
-    logs = _run_step(model, kind, (x, y, sw))
+    logs = pythonify_logs(_run_step(model, kind, (x, y, sw)))
     return logs if return_dict else flatten_in_order(model, logs)

@@ -5,6 +5,7 @@ input signature; the ``loss`` metric averages each batch's loss weighted by its 
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import numpy as np
@@ -80,15 +81,23 @@ class Trainer:
         return self.get_metrics_result()
 
     def get_metrics_result(self) -> dict[str, Any]:
-        return {m.name: m.result() for m in self.metrics}
+        out: dict[str, Any] = {}
+        for m in self.metrics:
+            result = m.result()
+            out.update(result if isinstance(result, dict) else {m.name: result})
+        return out
 
     @property
     def metrics(self) -> list[Any]:
+        """Keras's order: the loss tracker, ``compile_metrics``, then metrics the model
+        holds as attributes (a custom ``train_step``'s own trackers)."""
         out = []
         if self.compiled:
             out.append(self._loss_tracker)
             if self._compile_metrics is not None:
-                out.extend(self._compile_metrics.metrics)
+                out.append(self._compile_metrics)
+        own = [v for k, v in vars(self).items() if not k.startswith("_compile")]
+        out.extend(v for v in own if isinstance(v, metrics_mod.Metric) and v not in out)
         return out
 
     @property
@@ -103,10 +112,17 @@ class Trainer:
         first = next(i for i in nest.flatten(x) if i is not None)
         self._loss_tracker.update_state(loss, sample_weight=cast(first.shape[0], "float32"))
 
+    def _forward(self, x: Any, training: bool) -> Any:
+        """``self(x, training=...)``, or ``self(x)`` when ``call`` takes no ``training``."""
+        call = self.call  # type: ignore[attr-defined]
+        if "training" in inspect.signature(call).parameters:
+            return self(x, training=training)  # type: ignore[operator]
+        return self(x)  # type: ignore[operator]
+
     def train_step(self, data: Any) -> Any:
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         with GradientTape() as tape:
-            y_pred = self(x, training=True)  # type: ignore[operator]
+            y_pred = self._forward(x, training=True)
             loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
             self._track_loss(loss, x)
         weights = self.trainable_weights  # type: ignore[attr-defined]
@@ -117,7 +133,7 @@ class Trainer:
 
     def test_step(self, data: Any) -> Any:
         x, y, sample_weight = unpack_x_y_sample_weight(data)
-        y_pred = self(x, training=False)  # type: ignore[operator]
+        y_pred = self._forward(x, training=False)
         loss = self.compute_loss(
             x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False
         )
@@ -126,7 +142,7 @@ class Trainer:
 
     def predict_step(self, data: Any) -> Any:
         x, _, _ = unpack_x_y_sample_weight(data)
-        return self(x, training=False)  # type: ignore[operator]
+        return self._forward(x, training=False)
 
     def _step_function(self, kind: str) -> Any:
         """``train_step`` etc. compiled once (eager with ``run_eagerly=True``)."""
@@ -146,7 +162,7 @@ class Trainer:
         if not getattr(self, "built", True) or (
             self._compile_metrics is not None and not self._compile_metrics.built
         ):
-            y_pred = self(x, training=False)  # type: ignore[operator]
+            y_pred = self._forward(x, training=False)
             if self._compile_metrics is not None and not self._compile_metrics.built:
                 self._compile_metrics.build(y, y_pred)
         if training and self.optimizer is not None and not getattr(self.optimizer, "built", False):
