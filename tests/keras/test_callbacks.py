@@ -239,9 +239,8 @@ def test_signature_is_keras_3(line: str) -> None:
     """Recorded with ``inspect.signature`` on Keras 3.15.1 (tests/keras/data)."""
     name, _, want = line.partition(" ")
     owner, attr = name.split(".")
-    obj = getattr(
-        keras.Model if owner == "Model" else cbs if owner == "callbacks" else cbs.Callback, attr
-    )
+    spaces = {"Model": keras.Model, "callbacks": cbs, "Callback": cbs.Callback}
+    obj = getattr(spaces.get(owner, keras.utils), attr)
     sig = inspect.signature(obj.__init__ if isinstance(obj, type) else obj)
     params = [p.replace(annotation=inspect.Parameter.empty) for p in sig.parameters.values()]
     plain = sig.replace(parameters=params, return_annotation=inspect.Signature.empty)

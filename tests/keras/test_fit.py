@@ -181,3 +181,25 @@ def test_compile_errors_and_flags() -> None:
     model.compile("sgd", "sparse_categorical_crossentropy")
     with pytest.raises(ValueError, match="not sufficient to split"):
         model.fit(x[:1], y[:1], validation_split=0.5, verbose=0)
+
+
+def test_shuffle_with_set_random_seed_gives_tf_order() -> None:
+    """Keras on TF shuffles each epoch with ``tf.random.shuffle`` (op seed 0 under the
+    global seed) in a fresh ``tf.data`` iterator; unseeded initializers draw their seeds
+    from Python's ``random``: with ``set_random_seed`` both repeat TF's numbers."""
+    keras.utils.set_random_seed(3)
+    keras.backend.clear_session()
+    model = keras.Sequential(
+        [keras.Input((4,)), keras.layers.Dense(5, activation="tanh"), keras.layers.Dense(1)]
+    )
+    np.testing.assert_allclose(np.sum(model.get_weights()[0]), 0.5974510908126831, rtol=RTOL)
+    rs = np.random.RandomState(0)
+    x, y = rs.rand(50, 4).astype(np.float32), rs.rand(50, 1).astype(np.float32)
+    model.compile(keras.optimizers.SGD(0.1), "mse")
+    h = model.fit(x, y, batch_size=8, epochs=3, verbose=0)
+    want = [0.1650630235671997, 0.08373840153217316, 0.08323846757411957]
+    np.testing.assert_allclose(h.history["loss"], want, rtol=RTOL)
+    h = model.fit(x, y, batch_size=8, epochs=1, verbose=0)
+    np.testing.assert_allclose(h.history["loss"], [0.08301497250795364], rtol=RTOL)
+    with pytest.raises(ValueError, match="Expected `seed` argument to be an integer"):
+        keras.utils.set_random_seed(1.5)

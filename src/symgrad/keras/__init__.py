@@ -23,6 +23,7 @@ from . import (
     optimizers,
     random,
     regularizers,
+    utils,
 )
 from .layers import Input, Layer
 from .models import Model, Sequential
@@ -45,6 +46,7 @@ __all__ = [
     "optimizers",
     "random",
     "regularizers",
+    "utils",
 ]
 
 __getattr__ = _missing.module_getattr("tf.keras")

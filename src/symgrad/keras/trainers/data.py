@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 
 from ... import nest
+from ...ops import philox
+from ...ops import random as tf_random
 
 
 def is_dataset(x: Any) -> bool:
@@ -75,6 +77,19 @@ def class_weights_to_sample_weights(y: Any, class_weight: dict[int, float]) -> n
     return table[labels.astype(np.int64)]
 
 
+def epoch_order(n: int) -> np.ndarray:
+    """The sample order of a shuffled epoch.  Keras on TF permutes the indices with
+    ``tf.random.shuffle`` in a ``tf.data`` map, op seed 0 under the global seed, and each
+    epoch's fresh iterator restarts that op's generator: with ``set_random_seed`` every
+    epoch has the same order, TF's.  Without a global seed the order is NumPy's."""
+    global_seed = tf_random._Context.seed
+    if global_seed is None:
+        return np.random.permutation(n)
+    seeds = (int(global_seed) % (2**31 - 1), 0)
+    stream = philox.Stream(*((0, 2**31 - 1) if seeds == (0, 0) else seeds))
+    return philox.shuffle_order(stream.key, stream.reserve((n + 2) // 4), n)
+
+
 class EpochIterator:
     """Batches for each epoch, and the number of steps an epoch has (``None``: unknown)."""
 
@@ -112,9 +127,7 @@ class EpochIterator:
 
     def _array_batches(self) -> Iterator[Any]:
         while True:
-            order = np.arange(self.num_samples)
-            if self.shuffle:
-                np.random.shuffle(order)
+            order = epoch_order(self.num_samples) if self.shuffle else np.arange(self.num_samples)
             for start in range(0, self.num_samples, self.batch_size):
                 index = order[start : start + self.batch_size]
                 yield tuple(_take(a, index) for a in self.arrays)
