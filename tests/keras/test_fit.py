@@ -203,3 +203,70 @@ def test_shuffle_with_set_random_seed_gives_tf_order() -> None:
     np.testing.assert_allclose(h.history["loss"], [0.08301497250795364], rtol=RTOL)
     with pytest.raises(ValueError, match="Expected `seed` argument to be an integer"):
         keras.utils.set_random_seed(1.5)
+
+
+def _two_outputs(as_dict: bool) -> keras.Model:
+    keras.backend.clear_session()
+    g = keras.initializers.GlorotUniform
+    inp = keras.Input((4,))
+    hidden = keras.layers.Dense(6, activation="relu", kernel_initializer=g(seed=1))(inp)
+    a = keras.layers.Dense(3, name="cls", kernel_initializer=g(seed=2))(hidden)
+    b = keras.layers.Dense(1, name="reg", kernel_initializer=g(seed=3))(hidden)
+    return keras.Model(inp, {"cls": a, "reg": b} if as_dict else [a, b])
+
+
+def test_two_outputs_as_list_with_loss_weights() -> None:
+    x, y1 = data()
+    y2 = np.random.RandomState(0).rand(200, 1).astype(np.float32)[160:]  # after x's draws
+    model = _two_outputs(as_dict=False)
+    model.compile(
+        "adam", loss=["sparse_categorical_crossentropy", "mse"], loss_weights=[1.0, 0.5],
+        metrics=[["accuracy"], ["mae"]],
+    )  # fmt: skip
+    h = model.fit(
+        x, [y1, y2], batch_size=16, epochs=2, shuffle=False, verbose=0, validation_split=0.25
+    )
+    # cls_loss/reg_loss: plain means of the batches' values, as Keras's TF backend gives them
+    check_history(
+        h.history,
+        {
+            "cls_accuracy": [0.2666666805744171, 0.3333333432674408],
+            "cls_loss": [3.237448215484619, 2.770771026611328],
+            "loss": [3.3602497577667236, 2.940795660018921],
+            "reg_loss": [0.3358703553676605, 0.3325955271720886],
+            "reg_mae": [0.4894660711288452, 0.48688048124313354],
+            "val_cls_accuracy": [0.4000000059604645, 0.30000001192092896],
+            "val_cls_loss": [3.1891982555389404, 3.2318243980407715],
+            "val_loss": [3.2977395057678223, 3.3394248485565186],
+            "val_reg_loss": [0.2170819491147995, 0.21520128846168518],
+            "val_reg_mae": [0.35524407029151917, 0.35374847054481506],
+        },
+    )
+    want = [2.8916382789611816, 2.5764565467834473, 0.28159981966018677, 0.325, 0.4523407816886902]
+    np.testing.assert_allclose(model.evaluate(x, [y1, y2], verbose=0), want, rtol=RTOL)
+    assert model.metrics_names == ["loss", "compile_metrics", "cls_loss", "reg_loss"]
+
+
+def test_two_outputs_as_dict() -> None:
+    x, y1 = data()
+    y2 = np.random.RandomState(0).rand(200, 1).astype(np.float32)[160:]  # after x's draws
+    model = _two_outputs(as_dict=True)
+    model.compile(
+        "sgd", loss={"cls": "sparse_categorical_crossentropy", "reg": "mse"},
+        metrics={"cls": "accuracy"},
+    )  # fmt: skip
+    h = model.fit(x, {"cls": y1, "reg": y2}, batch_size=16, epochs=2, shuffle=False, verbose=0)
+    check_history(
+        h.history,
+        {
+            "cls_accuracy": [0.2750000059604645, 0.32499998807907104],
+            "cls_loss": [2.2155754566192627, 1.578218936920166],
+            "loss": [2.7117419242858887, 1.7980152368545532],
+            "reg_loss": [0.246120885014534, 0.12128525227308273],
+        },
+    )
+    pred = model.predict(x[:2], verbose=0)
+    assert sorted(pred) == ["cls", "reg"] and pred["cls"].shape == (2, 3)
+    np.testing.assert_allclose(
+        pred["reg"], [[0.45767825841903687], [0.41771090030670166]], rtol=RTOL
+    )

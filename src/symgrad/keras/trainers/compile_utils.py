@@ -74,27 +74,40 @@ def _per_output(spec: Any, n: int, names: list[str], what: str) -> list[Any]:
 
 
 class CompileLoss:
-    """The weighted sum of each output's loss, each reduced with ``sample_weight``."""
+    """The weighted sum of each output's loss, each reduced with ``sample_weight``; with
+    several outputs, a ``<output>_loss`` tracker each.  Keras's TF backend weights those
+    trackers by the static batch size, unknown in its traced step: a plain mean of the
+    batches' values (the ``loss`` tracker weights by the dynamic batch size)."""
 
     def __init__(self, loss: Any, loss_weights: Any, output_names: list[str]) -> None:
         self.loss, self.loss_weights, self.output_names = loss, loss_weights, output_names
         self._flat: list[tuple[Any, Any]] | None = None
+        self.metrics: list[Any] = []
 
     def build(self, n: int) -> None:
         names = self.output_names if len(self.output_names) == n else [str(i) for i in range(n)]
         fns = [get_loss(f) for f in _per_output(self.loss, n, names, "loss")]
         weights = _per_output(self.loss_weights, n, names, "loss_weights")
         self._flat = list(zip(fns, weights, strict=True))
+        if sum(f is not None for f in fns) > 1:
+            self.metrics = [
+                metrics_mod.Mean(name=f"{name}_loss")
+                for name, f in zip(names, fns, strict=True)
+                if f is not None
+            ]
 
     def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
         flat_pred, flat_true = nest.flatten(y_pred), nest.flatten(y_true)
         if self._flat is None:
             self.build(len(flat_pred))
-        total = None
+        total, trackers = None, iter(self.metrics)
         for (fn, weight), yt, yp in zip(self._flat, flat_true, flat_pred, strict=False):  # type: ignore[arg-type]
             if fn is None:
                 continue
             value = cast(fn(yt, yp, sample_weight), "float32")
+            tracker = next(trackers, None)
+            if tracker is not None:
+                tracker.update_state(value)
             if weight is not None:
                 value = value * np.float32(weight)
             total = value if total is None else total + value
@@ -111,11 +124,11 @@ class CompileMetrics:
     def __init__(self, metrics: Any, weighted_metrics: Any, output_names: list[str]) -> None:
         self.specs, self.weighted_specs, self.output_names = metrics, weighted_metrics, output_names
         self.flat: list[tuple[int, Any, bool]] = []
-        self.built = False
+        self.built, self.n_outputs = False, 1
 
     def build(self, y_true: Any, y_pred: Any) -> None:
         flat_true, flat_pred = nest.flatten(y_true), nest.flatten(y_pred)
-        n = len(flat_pred)
+        n = self.n_outputs = len(flat_pred)
         names = self.output_names if len(self.output_names) == n else [str(i) for i in range(n)]
         for specs, weighted in ((self.specs, False), (self.weighted_specs, True)):
             if specs is None:
@@ -145,6 +158,12 @@ class CompileMetrics:
     @property
     def variables(self) -> list[Any]:
         return [v for m in self.metrics for v in m.variables]
+
+    @property
+    def ordered_names(self) -> list[str]:
+        """The names ``evaluate`` lists first: with several outputs Keras's sub-metric names
+        lack the output prefix its logs have, so none match and the logs come sorted."""
+        return [m.name for m in self.metrics] if self.n_outputs == 1 else []
 
     def result(self) -> dict[str, Any]:
         return {m.name: m.result() for m in self.metrics}

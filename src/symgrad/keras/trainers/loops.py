@@ -30,9 +30,9 @@ def pythonify_logs(logs: Any) -> dict[str, Any]:
 
 def flatten_in_order(model: Any, logs: dict[str, Any]) -> Any:
     names = [
-        sub.name
+        name
         for m in model.metrics
-        for sub in (m.metrics if isinstance(m, CompileMetrics) else [m])
+        for name in (m.ordered_names if isinstance(m, CompileMetrics) else [m.name])
     ]
     results = [logs[n] for n in names if n in logs]
     results += [logs[k] for k in sorted(logs) if k not in names]

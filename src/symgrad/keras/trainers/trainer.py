@@ -96,6 +96,8 @@ class Trainer:
             out.append(self._loss_tracker)
             if self._compile_metrics is not None:
                 out.append(self._compile_metrics)
+            if self._compile_loss is not None:
+                out.extend(self._compile_loss.metrics)
         own = [v for k, v in vars(self).items() if not k.startswith("_compile")]
         out.extend(v for v in own if isinstance(v, metrics_mod.Metric) and v not in out)
         return out
@@ -159,12 +161,14 @@ class Trainer:
         """Build what a step must not create inside its function: the model's weights, the
         compiled metrics (their kind depends on the shapes), the optimizer's slots."""
         x, y, _ = unpack_x_y_sample_weight(batch)
-        if not getattr(self, "built", True) or (
-            self._compile_metrics is not None and not self._compile_metrics.built
-        ):
+        loss, metrics = self._compile_loss, self._compile_metrics
+        unbuilt_loss = loss is not None and loss._flat is None
+        if not getattr(self, "built", True) or unbuilt_loss or (metrics and not metrics.built):
             y_pred = self._forward(x, training=False)
-            if self._compile_metrics is not None and not self._compile_metrics.built:
-                self._compile_metrics.build(y, y_pred)
+            if metrics is not None and not metrics.built:
+                metrics.build(y, y_pred)
+            if unbuilt_loss:
+                loss.build(len(nest.flatten(y_pred)))
         if training and self.optimizer is not None and not getattr(self.optimizer, "built", False):
             self.optimizer.build(self.trainable_weights)  # type: ignore[attr-defined]
 
@@ -209,6 +213,9 @@ class Trainer:
 
 
 def _output_names(model: Any) -> list[str]:
+    struct = getattr(model, "_outputs_struct", None)
+    if isinstance(struct, dict):
+        return sorted(struct)  # flattened in key order, like the targets
     outputs = getattr(model, "_outputs", None) or getattr(model, "outputs", None)
     names: list[str] = []
     for t in nest.flatten(outputs) if outputs is not None else []:
