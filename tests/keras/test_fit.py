@@ -179,6 +179,8 @@ def test_compile_errors_and_flags() -> None:
     model.compile(optimizer="rmsprop", loss="mse", run_eagerly=True, jit_compile=False)
     model.fit(x, np.eye(3, dtype=np.float32)[y], epochs=1, verbose=0)
     model.compile("sgd", "sparse_categorical_crossentropy")
+    with pytest.raises(ValueError, match="Arguments not recognized"):
+        model.evaluate(x, y, verbose=0, bogus=1)
     with pytest.raises(ValueError, match="not sufficient to split"):
         model.fit(x[:1], y[:1], validation_split=0.5, verbose=0)
 

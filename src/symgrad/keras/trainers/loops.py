@@ -111,6 +111,8 @@ def _validate(model: Any, val: Any, a: dict[str, Any], callbacks: Any) -> dict[s
 
 def evaluate(model: Any, a: dict[str, Any]) -> Any:
     _check_compiled(model, "evaluate")
+    if a.get("kwargs"):
+        raise ValueError(f"Arguments not recognized: {a['kwargs']}")
     batches = EpochIterator(a["x"], a["y"], a["sample_weight"], a["batch_size"], a["steps"])
     callbacks = a["callbacks"]
     if not isinstance(callbacks, CallbackList):
