@@ -272,3 +272,40 @@ def test_two_outputs_as_dict() -> None:
     np.testing.assert_allclose(
         pred["reg"], [[0.45767825841903687], [0.41771090030670166]], rtol=RTOL
     )
+
+
+def test_regularizer_seeded_dropout_and_auc_in_fit() -> None:
+    """``model.losses`` join the loss; a seeded Dropout draws TF's masks step after step."""
+    keras.backend.clear_session()
+    g = keras.initializers.GlorotUniform
+    model = keras.Sequential(
+        [
+            keras.Input((4,)),
+            keras.layers.Dense(
+                8, activation="relu", kernel_initializer=g(seed=1),
+                kernel_regularizer=keras.regularizers.L2(0.01),
+            ),
+            keras.layers.Dropout(0.3, seed=2),
+            keras.layers.Dense(1, activation="sigmoid", kernel_initializer=g(seed=2)),
+        ]
+    )  # fmt: skip
+    rs = np.random.RandomState(0)
+    x, y = rs.rand(40, 4).astype(np.float32), (rs.rand(40) > 0.5).astype(np.float32)
+    metrics = ["accuracy", keras.metrics.AUC(name="auc")]
+    model.compile(keras.optimizers.Adam(0.01), "binary_crossentropy", metrics=metrics)
+    h = model.fit(
+        x, y, batch_size=16, epochs=3, shuffle=False, verbose=0, validation_data=(x[:16], y[:16])
+    )
+    check_history(
+        h.history,
+        {
+            "accuracy": [0.44999998807907104, 0.44999998807907104, 0.375],
+            "auc": [0.48120301961898804, 0.359649121761322, 0.4147869348526001],
+            "loss": [0.7414714694023132, 0.7425397634506226, 0.7286888360977173],
+            "val_accuracy": [0.5, 0.5, 0.5],
+            "val_auc": [0.5703125, 0.546875, 0.53125],
+            "val_loss": [0.7248133420944214, 0.7191530466079712, 0.7151225209236145],
+        },
+    )
+    want = [0.7195652723312378, 0.44999998807907104, 0.4523809552192688]
+    np.testing.assert_allclose(model.evaluate(x, y, verbose=0), want, rtol=RTOL)
