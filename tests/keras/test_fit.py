@@ -309,3 +309,37 @@ def test_regularizer_seeded_dropout_and_auc_in_fit() -> None:
     )
     want = [0.7195652723312378, 0.44999998807907104, 0.4523809552192688]
     np.testing.assert_allclose(model.evaluate(x, y, verbose=0), want, rtol=RTOL)
+
+
+def test_dataset_with_sample_weights_weighted_metrics_and_validation_dataset() -> None:
+    x, y = data()
+    sw = np.linspace(0.2, 2, 40).astype(np.float32)
+    keras.backend.clear_session()
+    init = keras.initializers.GlorotUniform(seed=4)
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3, kernel_initializer=init)])
+    model.compile(
+        keras.optimizers.SGD(0.3), "sparse_categorical_crossentropy", metrics=["accuracy"],
+        weighted_metrics=["accuracy"],
+    )  # fmt: skip
+    ds = tf.data.Dataset.from_tensor_slices((x, y, sw)).batch(12)
+    val = tf.data.Dataset.from_tensor_slices((x[:20], y[:20])).batch(7)
+    h = model.fit(ds, epochs=2, verbose=0, validation_data=val)
+    check_history(  # TF sorts the whole epoch's logs: weighted_accuracy comes last
+        h.history,
+        {
+            "accuracy": [0.4000000059604645, 0.3499999940395355],
+            "loss": [7.14758825302124, 11.52596378326416],
+            "val_accuracy": [0.3499999940395355, 0.3499999940395355],
+            "val_loss": [10.476762771606445, 10.476762771606445],
+            "val_weighted_accuracy": [0.3499999940395355, 0.3499999940395355],
+            "weighted_accuracy": [0.37272727489471436, 0.3499999940395355],
+        },
+    )
+    assert model.predict(tf.data.Dataset.from_tensor_slices(x[:5]).batch(2), verbose=0).shape == (
+        5,
+        3,
+    )
+    with pytest.raises(ValueError, match="cannot `class_weight` and `sample_weight`"):
+        model.fit(ds, verbose=0, class_weight={0: 2.0, 1: 1.0, 2: 1.0})
+    with pytest.raises(ValueError, match="cannot `class_weight` and `sample_weight`"):
+        model.fit(x, y, verbose=0, sample_weight=sw, class_weight={0: 2.0, 1: 1.0, 2: 1.0})

@@ -104,12 +104,13 @@ class EpochIterator:
         class_weight: Any = None,
     ) -> None:
         self.dataset = x if is_dataset(x) else None
+        if class_weight is not None and sample_weight is not None:
+            raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
         self.steps_per_epoch, self._iterator = steps_per_epoch, None
         self._class_weight = class_weight
         if self.dataset is None:
             if class_weight is not None and y is not None:
-                cw = class_weights_to_sample_weights(y, class_weight)
-                sample_weight = cw if sample_weight is None else cw * np.asarray(sample_weight)
+                sample_weight = class_weights_to_sample_weights(y, class_weight)
             self.arrays = (x, y, sample_weight)
             self.num_samples = _num_samples(x)
             self.batch_size = batch_size or 32
@@ -138,8 +139,11 @@ class EpochIterator:
         for element in self.dataset.as_numpy_iterator():  # type: ignore[union-attr]
             x, y, sw = unpack_x_y_sample_weight(element)
             if self._class_weight is not None and y is not None:
-                cw = class_weights_to_sample_weights(y, self._class_weight)
-                sw = cw if sw is None else cw * np.asarray(sw)
+                if sw is not None:
+                    raise ValueError(
+                        "You cannot `class_weight` and `sample_weight` at the same time."
+                    )
+                sw = class_weights_to_sample_weights(y, self._class_weight)
             yield x, y, sw
 
     def _source(self) -> Iterator[Any]:

@@ -87,7 +87,7 @@ def fit(model: Any, a: dict[str, Any]) -> Any:
                 break
         epoch_logs = _metrics_result_or_logs(model, logs)
         if val is not None and (epoch + 1) % a["validation_freq"] == 0:
-            epoch_logs.update(_validate(model, val, a, callbacks))
+            epoch_logs = pythonify_logs({**epoch_logs, **_validate(model, val, a, callbacks)})
         callbacks.on_epoch_end(epoch, logs=epoch_logs)
         training_logs = epoch_logs
         if model.stop_training or batches.exhausted:
