@@ -2,8 +2,8 @@
 activations, losses, metrics, optimizers and backend basics, built on symgrad's ops (so
 their gradients are symgrad's and the explain tools see inside a model).
 
-``compile``/``fit`` and callbacks are not here yet: train in a ``tf.GradientTape`` loop
-with ``tf.keras.losses``, ``tf.keras.metrics`` and ``tf.keras.optimizers``.
+``Model.compile``/``fit``/``evaluate``/``predict`` run Keras 3's training loop (see
+:mod:`.trainers`), with ``tf.keras.callbacks``.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from .. import _missing
 from . import (
     activations,
     backend,
+    callbacks,
     constraints,
     initializers,
     layers,
@@ -22,6 +23,7 @@ from . import (
     optimizers,
     random,
     regularizers,
+    utils,
 )
 from .layers import Input, Layer
 from .models import Model, Sequential
@@ -33,6 +35,7 @@ __all__ = [
     "Sequential",
     "activations",
     "backend",
+    "callbacks",
     "constraints",
     "initializers",
     "layers",
@@ -43,6 +46,7 @@ __all__ = [
     "optimizers",
     "random",
     "regularizers",
+    "utils",
 ]
 
 __getattr__ = _missing.module_getattr("tf.keras")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..layers.layer import Layer
+from ..trainers.trainer import Trainer
 from . import summary as summary_lib
 
 
@@ -19,17 +20,36 @@ def _functional_args(args: Any, kwargs: dict[str, Any]) -> bool:
     )
 
 
-class Model(Layer):
+def _inject_functional(cls: type, functional: type) -> None:
+    """``class MyModel(keras.Model)`` called as ``MyModel(inputs, outputs)`` becomes a
+    functional model with MyModel's methods (a custom ``train_step``), as Keras 3 makes it:
+    ``Model`` in its bases is swapped for ``Functional``."""
+    if issubclass(cls, functional):
+        return
+    for klass in cls.__mro__:
+        if Model in klass.__bases__:
+            klass.__bases__ = tuple(functional if b is Model else b for b in klass.__bases__)
+            return
+
+
+class Model(Trainer, Layer):
     """A layer with training-facing extras: ``summary``, ``get_layer``, ``layers``."""
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
-        if cls is Model and _functional_args(args, kwargs):
+        if _functional_args(args, kwargs):
             from .functional import Functional
 
-            return Functional.__new__(Functional, *args, **kwargs)
+            if cls is Model:
+                return Functional.__new__(Functional, *args, **kwargs)
+            _inject_functional(cls, Functional)
         return super().__new__(cls)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if _functional_args(args, kwargs):
+            from .functional import Functional
+
+            Functional.__init__(self, *args, **kwargs)  # type: ignore[arg-type]
+            return
         trainable = kwargs.pop("trainable", True)
         name = kwargs.pop("name", None)
         dtype = kwargs.pop("dtype", None)

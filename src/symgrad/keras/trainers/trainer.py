@@ -1,0 +1,224 @@
+"""``Model.compile``/``fit``/``evaluate``/``predict`` and the ``*_on_batch`` methods, as
+Keras 3's ``Trainer`` on the TensorFlow backend runs them: each step (``train_step``,
+``test_step``, ``predict_step``, overridable) is one symgrad ``function``, traced once per
+input signature; the ``loss`` metric averages each batch's loss weighted by its size."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import numpy as np
+
+from ... import nest
+from ...autodiff.tape import GradientTape
+from ...ops.array import cast
+from ...runtime.function import function
+from .. import metrics as metrics_mod
+from .. import optimizers as optimizers_mod
+from . import loops
+from .compile_utils import CompileLoss, CompileMetrics
+from .data import unpack_x_y_sample_weight
+
+
+class Trainer:
+    """The training half of ``tf.keras.Model`` (mixed into it)."""
+
+    compiled = False
+    stop_training = False
+    optimizer: Any = None
+    _compile_loss: Any = None
+    _compile_metrics: Any = None
+    _loss_tracker: Any = None
+
+    def compile(
+        self,
+        optimizer: Any = "rmsprop",
+        loss: Any = None,
+        loss_weights: Any = None,
+        metrics: Any = None,
+        weighted_metrics: Any = None,
+        run_eagerly: bool = False,
+        steps_per_execution: int = 1,
+        jit_compile: Any = "auto",
+        auto_scale_loss: bool = True,
+    ) -> None:
+        self.optimizer = optimizers_mod.get(optimizer)
+        names = _output_names(self)
+        self._compile_loss = CompileLoss(loss, loss_weights, names) if loss is not None else None
+        has_metrics = metrics is not None or weighted_metrics is not None
+        self._compile_metrics = (
+            CompileMetrics(metrics, weighted_metrics, names) if has_metrics else None
+        )
+        self._loss_tracker = metrics_mod.Mean(name="loss")
+        self.loss = loss
+        self.run_eagerly, self.jit_compile = run_eagerly, jit_compile
+        self.steps_per_execution = steps_per_execution
+        self.compiled, self.stop_training = True, False
+        self._step_functions: dict[str, Any] = {}
+
+    # -- what a step computes -------------------------------------------------------------
+    def compute_loss(
+        self, x: Any = None, y: Any = None, y_pred: Any = None, sample_weight: Any = None,
+        training: bool = True,
+    ) -> Any:  # fmt: skip
+        losses = []
+        if self._compile_loss is not None:
+            value = self._compile_loss(y, y_pred, sample_weight)
+            if value is not None:
+                losses.append(value)
+        losses.extend(cast(v, "float32") for v in self.losses)  # type: ignore[attr-defined]
+        if not losses:
+            raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
+        total = losses[0]
+        for v in losses[1:]:
+            total = total + v
+        return total
+
+    def compute_metrics(self, x: Any, y: Any, y_pred: Any, sample_weight: Any = None) -> Any:
+        if self._compile_metrics is not None:
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
+        return self.get_metrics_result()
+
+    def get_metrics_result(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for m in self.metrics:
+            result = m.result()
+            out.update(result if isinstance(result, dict) else {m.name: result})
+        return out
+
+    @property
+    def metrics(self) -> list[Any]:
+        """Keras's order: the loss tracker, ``compile_metrics``, then metrics the model
+        holds as attributes (a custom ``train_step``'s own trackers)."""
+        out = []
+        if self.compiled:
+            out.append(self._loss_tracker)
+            if self._compile_metrics is not None:
+                out.append(self._compile_metrics)
+            if self._compile_loss is not None:
+                out.extend(self._compile_loss.metrics)
+        own = [v for k, v in vars(self).items() if not k.startswith("_compile")]
+        out.extend(v for v in own if isinstance(v, metrics_mod.Metric) and v not in out)
+        return out
+
+    @property
+    def metrics_names(self) -> list[str]:
+        return [m.name for m in self.metrics]
+
+    def reset_metrics(self) -> None:
+        for m in self.metrics:
+            m.reset_state()
+
+    def _track_loss(self, loss: Any, x: Any) -> None:
+        first = next(i for i in nest.flatten(x) if i is not None)
+        self._loss_tracker.update_state(loss, sample_weight=cast(first.shape[0], "float32"))
+
+    def _forward(self, x: Any, training: bool) -> Any:
+        """``self(x, training=...)``, or ``self(x)`` when ``call`` takes no ``training``."""
+        call = self.call  # type: ignore[attr-defined]
+        if "training" in inspect.signature(call).parameters:
+            return self(x, training=training)  # type: ignore[operator]
+        return self(x)  # type: ignore[operator]
+
+    def train_step(self, data: Any) -> Any:
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        with GradientTape() as tape:
+            y_pred = self._forward(x, training=True)
+            loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
+            self._track_loss(loss, x)
+        weights = self.trainable_weights  # type: ignore[attr-defined]
+        if weights:
+            grads = tape.gradient(loss, weights)
+            self.optimizer.apply_gradients(zip(grads, weights, strict=True))
+        return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
+
+    def test_step(self, data: Any) -> Any:
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        y_pred = self._forward(x, training=False)
+        loss = self.compute_loss(
+            x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False
+        )
+        self._track_loss(loss, x)
+        return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
+
+    def predict_step(self, data: Any) -> Any:
+        x, _, _ = unpack_x_y_sample_weight(data)
+        return self._forward(x, training=False)
+
+    def _step_function(self, kind: str) -> Any:
+        """``train_step`` etc. compiled once (eager with ``run_eagerly=True``)."""
+        if not hasattr(self, "_step_functions"):
+            self._step_functions = {}
+        if kind not in self._step_functions:
+            step = getattr(self, f"{kind}_step")
+            self._step_functions[kind] = (
+                step if getattr(self, "run_eagerly", False) else function(step)
+            )
+        return self._step_functions[kind]
+
+    def _prepare(self, batch: Any, training: bool) -> None:
+        """Build what a step must not create inside its function: the model's weights, the
+        compiled metrics (their kind depends on the shapes), the optimizer's slots."""
+        x, y, _ = unpack_x_y_sample_weight(batch)
+        loss, metrics = self._compile_loss, self._compile_metrics
+        unbuilt_loss = loss is not None and loss._flat is None
+        if not getattr(self, "built", True) or unbuilt_loss or (metrics and not metrics.built):
+            y_pred = self._forward(x, training=False)
+            if metrics is not None and not metrics.built:
+                metrics.build(y, y_pred)
+            if unbuilt_loss:
+                loss.build(len(nest.flatten(y_pred)))
+        if training and self.optimizer is not None and not getattr(self.optimizer, "built", False):
+            self.optimizer.build(self.trainable_weights)  # type: ignore[attr-defined]
+
+    # -- public loops (see loops.py) ------------------------------------------------------
+    def fit(
+        self, x: Any = None, y: Any = None, batch_size: Any = None, epochs: int = 1,
+        verbose: Any = "auto", callbacks: Any = None, validation_split: float = 0.0,
+        validation_data: Any = None, shuffle: bool = True, class_weight: Any = None,
+        sample_weight: Any = None, initial_epoch: int = 0, steps_per_epoch: Any = None,
+        validation_steps: Any = None, validation_batch_size: Any = None,
+        validation_freq: int = 1,
+    ) -> Any:  # fmt: skip
+        return loops.fit(self, locals())
+
+    def evaluate(
+        self, x: Any = None, y: Any = None, batch_size: Any = None, verbose: Any = "auto",
+        sample_weight: Any = None, steps: Any = None, callbacks: Any = None,
+        return_dict: bool = False, **kwargs: Any,
+    ) -> Any:  # fmt: skip
+        return loops.evaluate(self, locals())
+
+    def predict(
+        self, x: Any, batch_size: Any = None, verbose: Any = "auto", steps: Any = None,
+        callbacks: Any = None,
+    ) -> Any:  # fmt: skip
+        return loops.predict(self, locals())
+
+    def train_on_batch(
+        self, x: Any, y: Any = None, sample_weight: Any = None, class_weight: Any = None,
+        return_dict: bool = False,
+    ) -> Any:  # fmt: skip
+        return loops.on_batch(self, "train", x, y, sample_weight, class_weight, return_dict)
+
+    def test_on_batch(
+        self, x: Any, y: Any = None, sample_weight: Any = None, return_dict: bool = False
+    ) -> Any:
+        return loops.on_batch(self, "test", x, y, sample_weight, None, return_dict)
+
+    def predict_on_batch(self, x: Any) -> Any:
+        self._prepare((x,), training=False)
+        return nest.map_structure(np.asarray, self._step_function("predict")((x,)))
+
+
+def _output_names(model: Any) -> list[str]:
+    struct = getattr(model, "_outputs_struct", None)
+    if isinstance(struct, dict):
+        return sorted(struct)  # flattened in key order, like the targets
+    outputs = getattr(model, "_outputs", None) or getattr(model, "outputs", None)
+    names: list[str] = []
+    for t in nest.flatten(outputs) if outputs is not None else []:
+        node = getattr(t, "node", None)
+        names.append(node.layer.name if node is not None else str(len(names)))
+    return names

@@ -1,0 +1,38 @@
+"""``tf.keras.utils``: ``set_random_seed`` (Python's, NumPy's and the global TF seed, as
+Keras 3 sets them, so unseeded initializers and ``fit(shuffle=True)`` repeat TF's draws)
+and the data helpers ``unpack_x_y_sample_weight``/``pack_x_y_sample_weight``."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from .. import _missing
+from ..ops import random as tf_random
+from .trainers.data import unpack_x_y_sample_weight
+
+__all__ = ["pack_x_y_sample_weight", "set_random_seed", "unpack_x_y_sample_weight"]
+
+
+def set_random_seed(seed: Any) -> None:
+    if not isinstance(seed, int):
+        raise ValueError(
+            f"Expected `seed` argument to be an integer. Received: seed={seed} (of type "
+            f"{type(seed)})"
+        )
+    random.seed(seed)
+    np.random.seed(seed)
+    tf_random.set_random_seed(seed)
+
+
+def pack_x_y_sample_weight(x: Any, y: Any = None, sample_weight: Any = None) -> Any:
+    if y is None:
+        return (x,) if isinstance(x, (tuple, list)) else x
+    if sample_weight is None:
+        return (x, y)
+    return (x, y, sample_weight)
+
+
+__getattr__ = _missing.module_getattr("tf.keras.utils")

@@ -1,0 +1,146 @@
+"""Keras 3's "customizing what happens in fit" guide (TensorFlow backend) in symgrad: a
+``train_step``/``test_step`` override with ``tf.GradientTape``, ``self.compute_loss``,
+``self.optimizer.apply`` and ``self.metrics`` (``compile_metrics`` among them), on a
+subclass called as ``MyModel(inputs, outputs)``; literals from the same program on TF 2.21."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import symgrad as tf
+from tests.keras.test_fit import RTOL, check_history
+
+keras = tf.keras
+
+
+@pytest.fixture(autouse=True)
+def _fresh_names():
+    yield
+    keras.backend.clear_session()
+
+
+def _data() -> tuple[np.ndarray, np.ndarray]:
+    rs = np.random.RandomState(1)
+    return rs.random((100, 32)).astype(np.float32), rs.random((100, 1)).astype(np.float32)
+
+
+def _functional(cls: type) -> keras.Model:
+    keras.backend.clear_session()
+    inputs = keras.Input(shape=(32,))
+    init = keras.initializers.GlorotUniform(seed=2)
+    return cls(inputs, keras.layers.Dense(1, kernel_initializer=init)(inputs))
+
+
+class GuideModel(keras.Model):
+    def train_step(self, data):
+        x, y = data
+        with tf.GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(y=y, y_pred=y_pred)
+        trainable_vars = self.trainable_variables
+        gradients = tape.gradient(loss, trainable_vars)
+        self.optimizer.apply(gradients, trainable_vars)
+        for metric in self.metrics:
+            if metric.name == "loss":
+                metric.update_state(loss)
+            else:
+                metric.update_state(y, y_pred)
+        return {m.name: m.result() for m in self.metrics}
+
+
+def test_train_step_with_compiled_loss_and_metrics() -> None:
+    x, y = _data()
+    model = _functional(GuideModel)
+    assert isinstance(model, keras.Model) and len(model.layers) == 2
+    model.compile(optimizer="adam", loss="mse", metrics=["mae"])
+    h = model.fit(x, y, epochs=3, shuffle=False, verbose=0)
+    # the step returns {"loss", "compile_metrics": {...}}: Keras logs it flattened, sorted
+    check_history(
+        h.history,
+        {
+            "mae": [0.737883985042572, 0.6795202493667603, 0.6234058737754822],
+            "loss": [0.6644088625907898, 0.5748947858810425, 0.49562686681747437],
+        },
+    )
+    np.testing.assert_allclose(
+        model.evaluate(x, y, verbose=0), [0.4765247404575348, 0.5829106569290161], rtol=RTOL
+    )
+
+
+class OwnMetricsModel(keras.Model):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.loss_tracker = keras.metrics.Mean(name="loss")
+        self.mae_metric = keras.metrics.MeanAbsoluteError(name="mae")
+        self.loss_fn = keras.losses.MeanSquaredError()
+
+    def train_step(self, data):
+        x, y = data
+        with tf.GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.loss_fn(y, y_pred)
+        gradients = tape.gradient(loss, self.trainable_variables)
+        self.optimizer.apply(gradients, self.trainable_variables)
+        self.loss_tracker.update_state(loss)
+        self.mae_metric.update_state(y, y_pred)
+        return {"loss": self.loss_tracker.result(), "mae": self.mae_metric.result()}
+
+    def test_step(self, data):
+        x, y = data
+        y_pred = self(x, training=False)
+        self.loss_tracker.update_state(self.loss_fn(y, y_pred))
+        self.mae_metric.update_state(y, y_pred)
+        return {m.name: m.result() for m in self.metrics}
+
+    @property
+    def metrics(self):
+        return [self.loss_tracker, self.mae_metric]
+
+
+def test_train_and_test_step_with_own_metrics() -> None:
+    x, y = _data()
+    model = _functional(OwnMetricsModel)
+    model.compile(optimizer=keras.optimizers.SGD(0.05))  # no loss: the step has its own
+    h = model.fit(x, y, epochs=3, shuffle=False, verbose=0, validation_data=(x[:50], y[:50]))
+    check_history(
+        h.history,
+        {
+            "loss": [0.3439127206802368, 0.17041367292404175, 0.1566023826599121],
+            "mae": [0.4995557367801666, 0.338847815990448, 0.3280943036079407],
+            "val_loss": [0.16055406630039215, 0.14844219386577606, 0.13792163133621216],
+            "val_mae": [0.33679524064064026, 0.32646653056144714, 0.31703224778175354],
+        },
+    )
+    got = model.evaluate(x, y, verbose=0, return_dict=True)
+    np.testing.assert_allclose(
+        [got["loss"], got["mae"]], [0.14346729218959808, 0.3191331624984741], rtol=RTOL
+    )
+
+
+class NoTrainingArg(keras.Model):
+    def __init__(self):
+        super().__init__()
+        glorot = keras.initializers.GlorotUniform
+        self.d1 = keras.layers.Dense(4, activation="tanh", kernel_initializer=glorot(seed=5))
+        self.d2 = keras.layers.Dense(1, kernel_initializer=glorot(seed=6))
+
+    def call(self, x):
+        return self.d2(self.d1(x))
+
+
+def test_subclassed_model_built_by_fit_traces_once_per_shape() -> None:
+    x, y = _data()
+    model = NoTrainingArg()
+    model.compile(keras.optimizers.RMSprop(0.01), "mae", metrics=["mse"])
+    h = model.fit(x, y, batch_size=25, epochs=2, shuffle=False, verbose=0)
+    check_history(
+        h.history,
+        {
+            "loss": [0.39743101596832275, 0.3112291097640991],
+            "mse": [0.2297738641500473, 0.15652751922607422],
+        },
+    )
+    assert len(model._step_functions["train"]._cache) == 1  # 100 = 4 batches of 25
+    model.fit(x[:90], y[:90], batch_size=25, epochs=2, shuffle=False, verbose=0)
+    assert len(model._step_functions["train"]._cache) == 2  # plus the last batch of 15
