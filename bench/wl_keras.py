@@ -10,10 +10,12 @@ inside ``function`` (symgrad) / ``tf.function`` (TF):
   batch 32 of sequences of 20 token ids.
 
 PyTorch runs the equivalent ``nn.Module`` with ``torch.optim.Adam(lr=1e-3, eps=1e-7)``
-(Keras's epsilon).  Every framework starts from the same NumPy weights (``set_weights``;
-PyTorch's copies transposed to its layouts) and data, and reports its loss after steps 1
-and 3, so the table shows they computed the same thing.  Every framework gets one thread
-(``BENCH_THREADS=1`` for these tasks).  Goal: symgrad ≤ 1.5 × TF, paired.
+(Keras's epsilon; Keras adds it to √v before the bias correction, PyTorch after, so
+PyTorch's losses may differ from step 2 on in the 5th digit).  Every framework starts from
+the same NumPy weights (``set_weights``; PyTorch's copies transposed to its layouts) and
+data, and reports its loss after steps 1 and 3, so the table shows they computed the same
+thing.  Every framework gets one thread (``BENCH_THREADS=1`` for these tasks): the
+machine's two cores are shared.  Goal: symgrad ≤ 1.5 × TF, paired.
 """
 
 from __future__ import annotations
@@ -184,9 +186,10 @@ def _torch_lstm(torch: Any, d: Data) -> tuple[Any, Any, Any, Any]:
         net.lstm.weight_ih_l0.copy_(kernel.T)
         net.lstm.weight_hh_l0.copy_(recurrent.T)
         net.lstm.bias_ih_l0.copy_(bias)
-        net.lstm.bias_hh_l0.zero_()
+        net.lstm.bias_hh_l0.zero_()  # Keras has one bias: PyTorch's second stays 0
         net.dense.weight.copy_(w.T)
         net.dense.bias.copy_(b)
+    net.lstm.bias_hh_l0.requires_grad_(False)
     x = torch.from_numpy(d.x).long()
     return net, nn.BCEWithLogitsLoss(), x, torch.from_numpy(d.y)
 
