@@ -30,13 +30,15 @@ from typing import Any
 import harness
 import wl_cnn
 import wl_gradient_build
+import wl_keras
 import wl_memory
 import wl_per_op
 import wl_training
 import wl_while
 
 WORKLOADS = {
-    m.NAME: m for m in (wl_gradient_build, wl_training, wl_per_op, wl_memory, wl_cnn, wl_while)
+    m.NAME: m
+    for m in (wl_gradient_build, wl_training, wl_per_op, wl_memory, wl_cnn, wl_while, wl_keras)
 }
 REQUIRES = {
     "symgrad": "symgrad",
