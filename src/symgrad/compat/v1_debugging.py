@@ -17,7 +17,7 @@ from ..debugging import (  # noqa: F401  (the same in TF1)
     enable_check_numerics,
     is_numeric_tensor,
 )
-from ..graph import Tensor
+from ..graph import Tensor as _Tensor
 
 Result = Any
 
@@ -112,13 +112,13 @@ def assert_rank_in(
     return _d.assert_rank_in(x, ranks, message=message)
 
 
-def assert_scalar(tensor: Any, name: Any = None, message: str | None = None) -> Tensor:
+def assert_scalar(tensor: Any, name: Any = None, message: str | None = None) -> _Tensor:
     return _d.scalar(tensor, message)
 
 
 def assert_all_finite(
     t: Any = None, msg: Any = None, name: Any = None, x: Any = None, message: Any = None
-) -> Tensor:
+) -> _Tensor:
     """TF1's spelling: ``t``/``msg``, or TF2's ``x``/``message``."""
     return check_numerics(t if x is None else x, msg if message is None else message, name)
 

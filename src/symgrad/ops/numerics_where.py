@@ -79,7 +79,7 @@ def at_iteration(
     if inner:
         text = f"{head} > {e.message}"
     else:
-        kinds = e.message.rsplit("Tensor had ", 1)[-1].removesuffix(" values")
+        kinds = e.message.rsplit("Tensor had ", 1)[-1].split(" values", 1)[0]
         op_type = getattr(e.op, "type", "?")
         text = f"{head}: op '{op_type}' in {where} produced {kinds}\n{e.message}"
     new = InvalidArgumentError(text, e.op)
