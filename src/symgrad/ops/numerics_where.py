@@ -117,3 +117,35 @@ def original(op: Operation) -> Operation:
         except KeyError:
             continue
     return op
+
+
+# An eager loop runs its body as ordinary eager ops, so no body graph says which
+# iteration made an op; while it runs, this recorder notes it for each op created, so a
+# NaN in the gradient later (the tape's, after the loop) names the forward iteration.
+EAGER_ITERATIONS: weakref.WeakKeyDictionary[Operation, list[tuple[str, int]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+class IterationTagger:
+    """A recorder (``context.push_recorder``) that tags each op with ``(loop, iteration)``."""
+
+    def __init__(self, loop: str) -> None:
+        self.loop, self.iteration = loop, 0
+
+    def record(self, op: Operation) -> None:
+        EAGER_ITERATIONS.setdefault(op, []).append((self.loop, self.iteration))
+
+    def variable_accessed(self, var: Any) -> None:
+        """Reads are not this recorder's concern."""
+
+    def would_record(self, inputs: Any, variables: Any) -> bool:
+        return False  # it tags; it never asks for a function call to be replayed
+
+
+def eager_iterations(op: Operation) -> str:
+    """``" in while_loop body, iteration 5"`` for an op an eager loop made, else ``""``."""
+    tags = EAGER_ITERATIONS.get(op)
+    if not tags:
+        return ""
+    return " in " + " > ".join(f"{loop} body, iteration {i}" for loop, i in tags)
