@@ -363,6 +363,41 @@ def test_a_nan_in_a_loop_gradient_names_the_forward_iteration_and_the_sqrt_line(
         f"this op computes part of the gradient of 'Sqrt' (type Sqrt, created at "
         f"{__file__}:{found[0]})"
     ) in text
+    # the gradient body's re-created forward value, by what it stands for
+    assert "  input 0 (Sqrt:0 (the forward value of Sqrt 'Sqrt' at iteration 5)): 0.0\n" in text
+
+
+def test_a_loop_gradient_body_names_its_inputs_by_the_forward_program():
+    """Inputs of the gradient loop's ops: loop variables' stacked values, re-created
+    forward values and the variable the body captured, by their names in the program."""
+    from symgrad.runtime.concrete_function import ConcreteFunction
+    from symgrad.tools.numerics import input_name
+
+    w = tf.Variable(1.0, name="w")
+
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            body = lambda i, a, s: (i + 1, a + 1.0, s + tf.sqrt(tf.abs(a - 5.0)) * w)  # noqa: E731
+            _, _, r = tf.while_loop(lambda i, a, s: i < 8, body, [0, x, 0.0], name="loop")
+        return tape.gradient(r, [x, w])
+
+    graph = tf.function(f).get_concrete_function(tf.constant(0.0)).graph
+    (grad,) = [op for op in graph.get_operations() if op.name == "loop_grad/while_grad"]
+    (body,) = [
+        v
+        for v in grad.attrs.values()
+        if isinstance(v, ConcreteFunction)
+        and any(o.type == "SqrtGrad" for o in v.graph.get_operations())
+    ]
+    ops = {op.name: op for op in body.graph.get_operations()}
+    names = {n: [input_name(t) for t in ops[n].inputs] for n in ("mul_grad/mul", "Abs", "Sqrt")}
+    later = " at the iteration this one mirrors"  # the running loop writes the number in
+    assert names["mul_grad/mul"][1] == f"{w.name} (captured)"  # w:0, unless taken
+    assert names["Sqrt"] == [f"Abs:0 (the forward value of Abs 'Abs'{later})"]
+    assert names["Abs"][0].endswith(f"(the forward value of Sub 'sub'{later})")
+    assert ops["Abs"].inputs[0].op.inputs[0].op.type == "GatherV2"
+    assert input_name(ops["Abs"].inputs[0].op.inputs[0]) == f"x:0 (loop variable 1{later})"
 
 
 def test_an_eager_loop_gradient_nan_names_the_forward_iteration_and_the_sqrt_line():

@@ -40,6 +40,23 @@ def numerics_error(e: InvalidArgumentError) -> bool:
     )
 
 
+# What a gradient body's re-created forward value says of its iteration until the loop
+# that runs it, which knows the forward iteration, writes it in (``at_iteration``).
+FORWARD_ITERATION = " at the iteration this one mirrors"
+
+
+# op of a gradient loop's body -> the forward body's op it re-creates (the replay's map;
+# names alone mislead: the gradient body's own ops may reuse a forward op's name)
+RECREATED: weakref.WeakKeyDictionary[Operation, Operation] = weakref.WeakKeyDictionary()
+
+
+def note_recreated(pairs: Any) -> None:
+    """Note ``(forward op, its re-creation)`` pairs (values, not inputs or constants)."""
+    for forward, new in pairs:
+        if new is not forward and forward.type not in ("Placeholder", "Const"):
+            RECREATED[new] = forward
+
+
 def owner_op(graph: Any) -> Operation | None:
     """The functional op whose body, recorder or branch is ``graph`` (errors only)."""
     outer = getattr(graph, "outer_graph", None)
@@ -76,6 +93,7 @@ def at_iteration(
             f"{forward.type} '{forward.name}' iteration {j}, in its gradient "
             f"{loop} (backward iteration {i})"
         )
+        e = InvalidArgumentError(e.message.replace(FORWARD_ITERATION, f" at iteration {j}"), e.op)
     if inner:
         text = f"{head} > {e.message}"
     else:

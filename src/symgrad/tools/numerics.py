@@ -24,7 +24,14 @@ import numpy as np
 from .. import op_registry
 from ..errors import InvalidArgumentError
 from ..graph import Operation
-from ..ops.numerics_where import EAGER_ITERATIONS, eager_iterations, original, owner_op
+from ..ops.numerics_where import (
+    EAGER_ITERATIONS,
+    FORWARD_ITERATION,
+    RECREATED,
+    eager_iterations,
+    original,
+    owner_op,
+)
 from .explain import forward_op_of
 
 # TF's SAFE_OPS (check_numerics_callback.py) plus sources: they make no new numbers.
@@ -166,7 +173,12 @@ def input_name(t: Any) -> str:
         if loop is not None and loop.type in ("While", "StatelessWhile"):
             i = stacked.value_index - 2 - loop.get_attr("n_vars")  # type: ignore[union-attr]
             if 0 <= i < loop.get_attr("n_vars"):
-                return f"{loop.inputs[2 + i].name} (loop variable {i}, this iteration's value)"
+                return f"{loop.inputs[2 + i].name} (loop variable {i}{FORWARD_ITERATION})"
+    forward = RECREATED.get(op)
+    if forward is not None and forward.type == "ReadVariableOp":
+        return f"{forward.get_attr('var').name} (captured)"
+    if forward is not None:  # re-created in a gradient body: the forward value it stands for
+        return f"{t.name} (the forward value of {forward.type} '{forward.name}'{FORWARD_ITERATION})"
     if op.type != "Placeholder":
         return t.name
     outer = _outer_of(t)
