@@ -27,6 +27,7 @@ UNREACHED = {
     "Placeholder": "graph input: the calls run on constants",
     "NoOp": "groups control dependencies only; no value to compare",
     "PrintV2": "prints, no value to compare: tests/ops/test_print.py checks TF's text",
+    "Print": "prints as it runs: tests/ops/test_print.py checks TF's text and gradient",
     "Assert": "no outputs to compare: tests/ops/test_assertion.py checks TF's texts",
     "RandomStandardNormal": "stateful random draws (tests/ops/test_random.py)",
     "RandomUniform": "stateful random draws (tests/ops/test_random.py)",

@@ -215,18 +215,24 @@ def test_check_numerics_and_assert_all_finite():
     assert tf.debugging.check_numerics(x, "m").numpy().tolist() == X
     _raises(
         InvalidArgumentError,
-        "logmsg : Tensor had NaN values",
+        "logmsg : Tensor had NaN values [Op:CheckNumerics] name: ",
         lambda: tf.debugging.check_numerics(tf.math.log(-x), "logmsg"),
     )
     _raises(
         InvalidArgumentError,
-        "bad : Tensor had Inf values",
+        "bad : Tensor had Inf values [Op:CheckNumerics] name: ",
         lambda: tf.debugging.assert_all_finite(x / 0.0, "bad"),
     )
     _raises(
         InvalidArgumentError,
-        "m : Tensor had Inf and NaN values",
+        "m : Tensor had Inf and NaN values [Op:CheckNumerics] name: ",
         lambda: tf.debugging.check_numerics(tf.constant([np.nan, np.inf]), "m"),
+    )
+    # TF 2.21's eager text but for the device it names first ("{{function_node ...}} ")
+    _raises(
+        InvalidArgumentError,
+        "bad x : Tensor had NaN values [Op:CheckNumerics] name: cn",
+        lambda: tf.debugging.check_numerics(tf.constant([1.0, np.nan]), "bad x", name="cn"),
     )
     with pytest.raises(TypeError, match="input 'tensor' has dtype int32"):
         tf.debugging.check_numerics(tf.constant([1]), "m")
@@ -250,7 +256,7 @@ def test_check_numerics_checks_the_gradient_too():
     _raises(
         InvalidArgumentError,
         "Not a number (NaN) or infinity (Inf) values detected in gradient. b'fwd' : "
-        "Tensor had Inf values",
+        "Tensor had Inf values [Op:CheckNumerics] name: ",
         lambda: tape.gradient(z, x),
     )
 
@@ -265,10 +271,23 @@ def test_enable_check_numerics_is_tf_debugging_s():
     assert tf.math.log(tf.constant(0.0)).numpy() == -np.inf
 
 
+def test_assert_near_names_tensors_as_tf():
+    # TF 2.21's eager text: its tensors as str() writes them, "tf.Tensor(...)"
+    _raises(
+        InvalidArgumentError,
+        "Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. Summarized data: b''\n"
+        "b'x and y not equal to tolerance rtol = tf.Tensor(1.1920929e-06, shape=(), "
+        "dtype=float32), atol = tf.Tensor(1.1920929e-06, shape=(), dtype=float32)'\n"
+        "b'x (shape=(2,) dtype=float32) = '\n1.0, 2.0\nb'y (shape=(2,) dtype=float32) = '\n"
+        "1.0, 2.5",
+        lambda: tf.debugging.assert_near(tf.constant([1.0, 2.0]), tf.constant([1.0, 2.5])),
+    )
+
+
 def test_assert_and_is_numeric_tensor():
     _raises(
         InvalidArgumentError,
-        "Expected 'symgrad.Tensor(False, shape=(), dtype=bool)' to be true. Summarized data: "
+        "Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. Summarized data: "
         "1.0, 2.0\nb'hi'",
         lambda: tf.debugging.Assert(False, [tf.constant(X), "hi"]),
     )

@@ -23,7 +23,7 @@ from .graph import Operation, Tensor, get_default_graph
 from .op_registry import constant_value
 from .ops import math as math_ops
 from .ops import shape as shape_ops
-from .ops.assertion import Assert
+from .ops.assertion import Assert, tf_text
 from .ops.assertion import check_numerics as check_numerics
 from .ops.control import no_op
 from .ops.core import convert_to_tensor
@@ -255,7 +255,7 @@ def near(
     if data is None:
         data = [
             message or "",
-            f"x and y not equal to tolerance rtol = {rtol}, atol = {atol}",
+            f"x and y not equal to tolerance rtol = {tf_text(rtol)}, atol = {tf_text(atol)}",
             f"x ({_described(x)}) = ",
             x,
             f"y ({_described(y)}) = ",

@@ -3,6 +3,7 @@ renderer draws branches and bodies as clusters, the NaN check names the loop ite
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -362,6 +363,84 @@ def test_a_nan_in_a_loop_gradient_names_the_forward_iteration_and_the_sqrt_line(
         f"this op computes part of the gradient of 'Sqrt' (type Sqrt, created at "
         f"{__file__}:{found[0]})"
     ) in text
+    # the gradient body's re-created forward value, by what it stands for
+    assert "  input 0 (Sqrt:0 (the forward value of Sqrt 'Sqrt' at iteration 5)): 0.0\n" in text
+
+
+def test_a_loop_gradient_body_names_its_inputs_by_the_forward_program():
+    """Inputs of the gradient loop's ops: loop variables' stacked values, re-created
+    forward values and the variable the body captured, by their names in the program."""
+    from symgrad.runtime.concrete_function import ConcreteFunction
+    from symgrad.tools.numerics import input_name
+
+    w = tf.Variable(1.0, name="w")
+
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            body = lambda i, a, s: (i + 1, a + 1.0, s + tf.sqrt(tf.abs(a - 5.0)) * w)  # noqa: E731
+            _, _, r = tf.while_loop(lambda i, a, s: i < 8, body, [0, x, 0.0], name="loop")
+        return tape.gradient(r, [x, w])
+
+    graph = tf.function(f).get_concrete_function(tf.constant(0.0)).graph
+    (grad,) = [op for op in graph.get_operations() if op.name == "loop_grad/while_grad"]
+    (body,) = [
+        v
+        for v in grad.attrs.values()
+        if isinstance(v, ConcreteFunction)
+        and any(o.type == "SqrtGrad" for o in v.graph.get_operations())
+    ]
+    ops = {op.name: op for op in body.graph.get_operations()}
+    names = {n: [input_name(t) for t in ops[n].inputs] for n in ("mul_grad/mul", "Abs", "Sqrt")}
+    later = " at the iteration this one mirrors"  # the running loop writes the number in
+    assert names["mul_grad/mul"][1] == f"{w.name} (captured)"  # w:0, unless taken
+    assert names["Sqrt"] == [f"Abs:0 (the forward value of Abs 'Abs'{later})"]
+    assert names["Abs"][0].endswith(f"(the forward value of Sub 'sub'{later})")
+    assert ops["Abs"].inputs[0].op.inputs[0].op.type == "GatherV2"
+    assert input_name(ops["Abs"].inputs[0].op.inputs[0]) == f"x:0 (loop variable 1{later})"
+
+
+def test_an_eager_loop_gradient_nan_names_the_forward_iteration_and_the_sqrt_line():
+    """The same loop as above, run eagerly: the tape's SqrtGrad of iteration 5's Sqrt."""
+    w = tf.Variable(1.0, name="w")
+
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+
+            def body(i, a, s):
+                return i + 1, a + 1.0, s + tf.sqrt(tf.abs(a - 5.0)) * w  # Inf' at a = 5
+
+            found.append(lineno() - 2)
+            _, _, r = tf.while_loop(lambda i, a, s: i < 8, body, [0, x, 0.0], name="loop")
+        return tape.gradient(r, [x, w])
+
+    found: list[int] = []
+    tf.debugging.enable_check_numerics()
+    try:
+        with pytest.raises(tf.errors.InvalidArgumentError) as info:
+            f(tf.constant(0.0))
+    finally:
+        tf.debugging.disable_check_numerics()
+    text = str(info.value)
+    assert text.splitlines()[0] == (
+        "while_loop iteration 5, in its gradient: op 'SqrtGrad' produced +Inf"
+    ), text
+    assert info.value.iterations == [("while_loop", 5)]
+    sqrt = re.escape("'") + r"(Sqrt(_\d+)?)'"  # eager names depend on what ran before
+    assert re.search(
+        f"this op computes part of the gradient of {sqrt} "
+        + re.escape(f"(type Sqrt, created at {__file__}:{found[0]}) in while_loop body, ")
+        + "iteration 5\n",
+        text,
+    ), text
+    assert re.search(
+        r"  input 0 \(Sqrt(_\d+)?:0 \(made in while_loop body, iteration 5\)\): 0.0\n", text
+    ), text
+    # without the check the gradients are TF 2.21's: dx NaN (Inf * 0 in the abs), dw
+    dx, dw = f(tf.constant(0.0))
+    assert np.isnan(dx.numpy())
+    np.testing.assert_allclose(dw.numpy(), 10.79654598236084, rtol=1e-6)
 
 
 def test_a_nan_in_a_loop_names_loop_variables_and_captures_by_their_names():

@@ -57,6 +57,7 @@ from ..ops.linalg_solve import det as matrix_determinant  # noqa: F401
 from ..ops.linalg_solve import inv as matrix_inverse  # noqa: F401
 from ..ops.linalg_solve import solve as matrix_solve  # noqa: F401
 from ..ops.linalg_solve import triangular_solve as matrix_triangular_solve  # noqa: F401
+from ..ops.printing import print_v1 as Print  # noqa: F401  (TF1's identity that prints)
 from ..ops.reverse import reverse as reverse_v2  # noqa: F401
 from ..ops.rounding import ceil, rint  # noqa: F401  (tf.math names, issue 16)
 from ..ops.tensor_diag import tensor_diag as diag  # noqa: F401  (TF1's tf.diag, issue 16)

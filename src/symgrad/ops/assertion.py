@@ -103,6 +103,14 @@ def _eager_text(value: np.ndarray, summarize: int) -> str:
     return ", ".join(items + (["..."] if len(items) < flat.size else []))
 
 
+def tf_text(t: Tensor) -> str:
+    """``str(t)`` as TF writes it in error texts: ``tf.Tensor(value, shape=..., dtype=...)``
+    eagerly, ``Tensor("name", shape=..., dtype=...)`` in a graph (symgrad's own ``str``
+    says ``symgrad.Tensor``)."""
+    text = str(t).removeprefix("symgrad.")
+    return f"tf.{text}" if t.has_value() else text
+
+
 def Assert(
     condition: Any, data: Any, summarize: int | None = None, name: str | None = None
 ) -> Operation | None:
@@ -123,7 +131,7 @@ def Assert(
                 for t in texts
             ]
             raise InvalidArgumentError(
-                f"Expected '{cond}' to be true. Summarized data: " + "\n".join(shown)
+                f"Expected '{tf_text(cond)}' to be true. Summarized data: " + "\n".join(shown)
             )
         return None
     return apply_op("Assert", [cond, *tensors], attrs, name or "Assert")
@@ -163,7 +171,18 @@ CHECK_NUMERICS = register_op(
 def check_numerics(tensor: Any, message: str, name: str | None = None) -> Tensor:
     """``tensor``, after failing with ``InvalidArgumentError`` if it has a NaN or an Inf."""
     t = convert_to_tensor(tensor)
-    return apply_op("CheckNumerics", [t], {"message": str(message)}, name).output(0)
+    if not (get_default_graph().eager and t.has_value()):
+        return apply_op("CheckNumerics", [t], {"message": str(message)}, name).output(0)
+    try:
+        return apply_op("CheckNumerics", [t], {"message": str(message)}, name).output(0)
+    except InvalidArgumentError as e:
+        if e.message.startswith(f"{message} : Tensor had "):
+            # TF's eager text adds the op and the name given (and, before, the device
+            # symgrad has not: "{{function_node ..._device_/job:localhost/...}} ").
+            raise InvalidArgumentError(
+                f"{e.message} [Op:CheckNumerics] name: {name or ''}", e.op
+            ) from None
+        raise
 
 
 CHECK_NUMERICS.add_cases(

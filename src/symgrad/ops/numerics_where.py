@@ -40,6 +40,23 @@ def numerics_error(e: InvalidArgumentError) -> bool:
     )
 
 
+# What a gradient body's re-created forward value says of its iteration until the loop
+# that runs it, which knows the forward iteration, writes it in (``at_iteration``).
+FORWARD_ITERATION = " at the iteration this one mirrors"
+
+
+# op of a gradient loop's body -> the forward body's op it re-creates (the replay's map;
+# names alone mislead: the gradient body's own ops may reuse a forward op's name)
+RECREATED: weakref.WeakKeyDictionary[Operation, Operation] = weakref.WeakKeyDictionary()
+
+
+def note_recreated(pairs: Any) -> None:
+    """Note ``(forward op, its re-creation)`` pairs (values, not inputs or constants)."""
+    for forward, new in pairs:
+        if new is not forward and forward.type not in ("Placeholder", "Const"):
+            RECREATED[new] = forward
+
+
 def owner_op(graph: Any) -> Operation | None:
     """The functional op whose body, recorder or branch is ``graph`` (errors only)."""
     outer = getattr(graph, "outer_graph", None)
@@ -76,10 +93,11 @@ def at_iteration(
             f"{forward.type} '{forward.name}' iteration {j}, in its gradient "
             f"{loop} (backward iteration {i})"
         )
+        e = InvalidArgumentError(e.message.replace(FORWARD_ITERATION, f" at iteration {j}"), e.op)
     if inner:
         text = f"{head} > {e.message}"
     else:
-        kinds = e.message.rsplit("Tensor had ", 1)[-1].removesuffix(" values")
+        kinds = e.message.rsplit("Tensor had ", 1)[-1].split(" values", 1)[0]
         op_type = getattr(e.op, "type", "?")
         text = f"{head}: op '{op_type}' in {where} produced {kinds}\n{e.message}"
     new = InvalidArgumentError(text, e.op)
@@ -117,3 +135,35 @@ def original(op: Operation) -> Operation:
         except KeyError:
             continue
     return op
+
+
+# An eager loop runs its body as ordinary eager ops, so no body graph says which
+# iteration made an op; while it runs, this recorder notes it for each op created, so a
+# NaN in the gradient later (the tape's, after the loop) names the forward iteration.
+EAGER_ITERATIONS: weakref.WeakKeyDictionary[Operation, list[tuple[str, int]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+class IterationTagger:
+    """A recorder (``context.push_recorder``) that tags each op with ``(loop, iteration)``."""
+
+    def __init__(self, loop: str) -> None:
+        self.loop, self.iteration = loop, 0
+
+    def record(self, op: Operation) -> None:
+        EAGER_ITERATIONS.setdefault(op, []).append((self.loop, self.iteration))
+
+    def variable_accessed(self, var: Any) -> None:
+        """Reads are not this recorder's concern."""
+
+    def would_record(self, inputs: Any, variables: Any) -> bool:
+        return False  # it tags; it never asks for a function call to be replayed
+
+
+def eager_iterations(op: Operation) -> str:
+    """``" in while_loop body, iteration 5"`` for an op an eager loop made, else ``""``."""
+    tags = EAGER_ITERATIONS.get(op)
+    if not tags:
+        return ""
+    return " in " + " > ".join(f"{loop} body, iteration {i}" for loop, i in tags)

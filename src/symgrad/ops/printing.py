@@ -164,3 +164,134 @@ def print_v2(
         _print_kernel(*[t.eager_value for t in tensors], **attrs)  # type: ignore[arg-type]
         return None
     return apply_op("PrintV2", tensors, attrs, name)
+
+
+# TF1's ``tf.compat.v1.Print`` (op type ``Print``): an identity that writes ``message``
+# and each data tensor's ``Tensor::SummarizeValue`` to stderr when it runs.
+
+
+def _escape(b: bytes) -> str:
+    """TF's ``CEscape``: C escapes for quotes, backslash and control bytes, octal else."""
+    named = {10: "\\n", 13: "\\r", 9: "\\t", 34: '\\"', 39: "\\'", 92: "\\\\"}
+    return "".join(named.get(c, chr(c) if 32 <= c < 127 else f"\\{c:03o}") for c in bytes(b))
+
+
+def _v1_element(v: Any) -> str:
+    if isinstance(v, bytes | np.bytes_):
+        return _escape(bytes(v))
+    if isinstance(v, str):
+        return _escape(v.encode())
+    return _number(v)
+
+
+def summarize_value(a: np.ndarray, limit: int) -> str:
+    """TF's ``Tensor::SummarizeValue(limit)`` (TF1's form): the first ``limit`` entries in
+    row-major order, each row bracketed while entries remain, ``...`` where it stops."""
+    a = np.asarray(a)
+    n = a.size
+    limit = n if limit < 0 else min(limit, n)
+    flat = a.reshape(-1)
+    if a.ndim == 0:
+        return " ".join(_v1_element(flat[i]) for i in range(limit)) + ("..." if n > limit else "")
+    out: list[str] = []
+    index = [0]
+    _one_dim(0, a.shape, limit, flat, index, out)
+    return "".join(out) + ("..." if n > limit else "")
+
+
+def _one_dim(dim: int, shape: Any, limit: int, flat: Any, index: list[int], out: list[str]) -> None:
+    """TF's ``PrintOneDim``, step for step (its brackets and ``...`` placement)."""
+    if index[0] >= limit:
+        return
+    if dim == len(shape) - 1:
+        for i in range(shape[dim]):
+            if index[0] >= limit:
+                out.append("..." if dim != 0 else "")
+                return
+            out.append((" " if i > 0 else "") + _v1_element(flat[index[0]]))
+            index[0] += 1
+        return
+    for _ in range(shape[dim]):
+        opened = index[0] < limit
+        if opened:
+            out.append("[")
+        _one_dim(dim + 1, shape, limit, flat, index, out)
+        if index[0] < limit or opened:
+            out.append("]")
+
+
+def _print_v1_infer(inputs: Sequence[Tensor], **_: Any) -> list[Spec]:
+    return [(inputs[0].shape, inputs[0].dtype)]
+
+
+def _print_v1_kernel(
+    x: Any,
+    *data: Any,
+    message: str,
+    first_n: int,
+    summarize: int,
+    counter: list[int],
+    strings: tuple[str | None, ...],
+) -> Any:
+    # TF's kernel counts its runs (one kernel per op in a graph or function; eagerly one
+    # per attrs, cached across calls) and prints only the first ``first_n`` (-1: all).
+    if first_n < 0 or counter[0] < first_n:
+        counter[0] += 1
+        values = iter(data)
+        pieces = [
+            _escape(s.encode()) if s is not None else summarize_value(next(values), summarize)
+            for s in strings
+        ]
+        text = message + "".join(f"[{p}]" for p in pieces)
+        sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+    return x
+
+
+PRINT_V1 = register_op(
+    "Print",
+    _print_v1_infer,
+    _print_v1_kernel,
+    stateful=True,
+    pure=False,
+    batch="prints: a side effect batching would repeat or drop",
+    no_cases="prints as it runs; tests/ops/test_print.py checks TF's text, its first_n "
+    "count and its gradient, eagerly, in a function and in a Session",
+)
+
+
+@PRINT_V1.gradient
+def _print_v1_grad(op: Operation, grad: Any) -> list[Any]:
+    """TF's ``_PrintGrad``: the gradient goes to ``input_`` only."""
+    return [grad] + [None] * (len(op.inputs) - 1)
+
+
+_EAGER_COUNTERS: dict[Any, list[int]] = {}
+
+
+def print_v1(
+    input_: Any,
+    data: Any,
+    message: str | None = None,
+    first_n: int | None = None,
+    summarize: int | None = None,
+    name: str | None = None,
+) -> Tensor:
+    """``tf.compat.v1.Print``: ``input_`` unchanged; running it prints ``message`` and
+    ``[values]`` of each tensor of ``data`` (``summarize`` entries each, 3 by default) to
+    stderr, the first ``first_n`` times only when given."""
+    x = convert_to_tensor(input_)
+    # symgrad has no string dtype: a Python string of ``data`` (a string tensor in TF)
+    # is kept as text in the op's attrs and printed in its place.
+    strings = tuple(d if isinstance(d, str) else None for d in data)
+    tensors = [convert_to_tensor(d) for d in data if not isinstance(d, str)]
+    attrs: dict[str, Any] = {
+        "message": "" if message is None else str(message),
+        "first_n": -1 if first_n is None else int(first_n),
+        "summarize": 3 if summarize is None else int(summarize),
+        "strings": strings,
+    }
+    key = (*attrs.values(), x.dtype.name, *(t.dtype.name for t in tensors))
+    eager = get_default_graph().eager and all(t.op.output_values is not None for t in [x, *tensors])
+    attrs["counter"] = _EAGER_COUNTERS.setdefault(key, [0]) if eager else [0]
+    return apply_op("Print", [x, *tensors], attrs, name).outputs[0]

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from .. import context, nest
 from .. import dtypes as dt
-from .. import nest
 from ..cases import Case, randn
 from ..errors import InvalidArgumentError
 from ..graph import Tensor, get_default_graph
@@ -26,7 +26,7 @@ from ..shapes import TensorShape, as_shape
 from . import array, math, tensor_array_loop
 from .cond import row_builder, row_variable
 from .core import convert_to_tensor
-from .numerics_where import at_iteration, numerics_error
+from .numerics_where import IterationTagger, at_iteration, numerics_error
 from .while_op import STATELESS_WHILE, WHILE, functional_while
 
 
@@ -167,8 +167,11 @@ def _eager_loop(
     size = len(loop_vars) if flat_seq else -1
     state = loop_vars
     i = 0
+    tagger = IterationTagger("while_loop")
+    context.push_recorder(tagger)
     try:
         while n is None or i < n:
+            tagger.iteration = i
             args = list(state) if flat_seq else _pack(loop_vars, nest.flatten(state))
             if not bool(cond(*args)):
                 break
@@ -188,6 +191,8 @@ def _eager_loop(
         if not numerics_error(e):
             raise
         raise at_iteration(e, "while_loop", i, "cond or body") from None
+    finally:
+        context.remove_recorder(tagger)
     return nest.map_structure(convert_to_tensor, state)  # the body's structure, as TF
 
 

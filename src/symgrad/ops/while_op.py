@@ -54,7 +54,7 @@ from . import array, gather, math, tensor_array_grow
 from .control_flow_batch import while_rule
 from .core import convert_to_tensor, placeholder
 from .function_reads import capture_reads, check_no_assign, read_values
-from .numerics_where import MIRRORS, at_iteration, loop_name, numerics_error
+from .numerics_where import MIRRORS, at_iteration, loop_name, note_recreated, numerics_error
 from .partial_sums import sum_with_parts
 
 
@@ -391,6 +391,12 @@ def _while_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
         caps = [get_default_graph().capture(t) for t in body_caps]  # sources, in this graph
         feeds = [counter0 + j, *values, *caps]
         mapping = body_f.replay(feeds, given=read_values(body_f, feeds))
+        note_recreated(  # the NaN check names these by the forward values they stand for
+            (t.op, mapping[key(t)].op)
+            for f_op in body_f.graph.get_operations()
+            for t in f_op.outputs
+            if key(t) in mapping
+        )
         outs = [mapping[key(t)] for t in body_f.outputs]
         pairs = [(outs[i], g) for i, g in zip(dv, gv, strict=True)]
         pairs += [(mapping[key(t)], gather.gather(g, j)) for t, g in g_reads]

@@ -24,7 +24,14 @@ import numpy as np
 from .. import op_registry
 from ..errors import InvalidArgumentError
 from ..graph import Operation
-from ..ops.numerics_where import original, owner_op
+from ..ops.numerics_where import (
+    EAGER_ITERATIONS,
+    FORWARD_ITERATION,
+    RECREATED,
+    eager_iterations,
+    original,
+    owner_op,
+)
 from .explain import forward_op_of
 
 # TF's SAFE_OPS (check_numerics_callback.py) plus sources: they make no new numbers.
@@ -83,7 +90,24 @@ def check_outputs(
     for i, v in enumerate(outputs):
         a = np.asarray(v)
         if a.dtype.kind in "fc" and not np.isfinite(a).all():
-            raise InvalidArgumentError(_message(op, i, a, inputs, mode), op)
+            raise _error(op, i, a, inputs, mode)
+
+
+def _error(
+    op: Operation, index: int, a: np.ndarray, inputs: Sequence[Any], mode: str
+) -> InvalidArgumentError:
+    """The check's error; for the gradient of an op an eager loop made, headed by the
+    forward iteration it is the gradient of (a function's loop says it in its own way)."""
+    text = _message(op, index, a, inputs, mode)
+    owner = forward_op_of(op)
+    tags = EAGER_ITERATIONS.get(original(owner)) if owner is not None else None
+    if not tags or EAGER_ITERATIONS.get(op):
+        return InvalidArgumentError(text, op)
+    where = " > ".join(f"{loop} iteration {i}" for loop, i in tags)
+    head = f"{where}, in its gradient: op '{op.type}' produced {_kinds(a)}"
+    error = InvalidArgumentError(f"{head}\n{text}", op)
+    error.iterations = list(tags)  # type: ignore[attr-defined]
+    return error
 
 
 def _message(op: Operation, index: int, a: np.ndarray, inputs: Sequence[Any], mode: str) -> str:
@@ -96,7 +120,11 @@ def _message(op: Operation, index: int, a: np.ndarray, inputs: Sequence[Any], mo
     ]
     owner = forward_op_of(op)
     if owner is not None:
-        lines.append(f"  this op computes part of the gradient of {original(owner).describe()}")
+        forward = original(owner)
+        lines.append(
+            "  this op computes part of the gradient of "
+            f"{forward.describe()}{eager_iterations(forward)}"
+        )
     for j, (t, v) in enumerate(zip(op.inputs, inputs)):
         lines.append(f"  input {j} ({input_name(t)}): {_summary(v)}")
     lines.append(f": Tensor had {_kinds(a)} values")
@@ -135,6 +163,8 @@ def input_name(t: Any) -> str:
     ``w:0 (captured)``, a gradient loop's read of a forward value by the loop variable;
     other tensors by their name."""
     op = t.op
+    if EAGER_ITERATIONS.get(op):  # an eager loop's value: its iteration
+        return f"{t.name} (made{eager_iterations(op)})"
     if op.type == "ReadVariableOp":
         return f"{op.get_attr('var').name} (variable)"
     if op.type == "GatherV2" and op.inputs[0].op.type == "Placeholder":
@@ -143,7 +173,12 @@ def input_name(t: Any) -> str:
         if loop is not None and loop.type in ("While", "StatelessWhile"):
             i = stacked.value_index - 2 - loop.get_attr("n_vars")  # type: ignore[union-attr]
             if 0 <= i < loop.get_attr("n_vars"):
-                return f"{loop.inputs[2 + i].name} (loop variable {i}, this iteration's value)"
+                return f"{loop.inputs[2 + i].name} (loop variable {i}{FORWARD_ITERATION})"
+    forward = RECREATED.get(op)
+    if forward is not None and forward.type == "ReadVariableOp":
+        return f"{forward.get_attr('var').name} (captured)"
+    if forward is not None:  # re-created in a gradient body: the forward value it stands for
+        return f"{t.name} (the forward value of {forward.type} '{forward.name}'{FORWARD_ITERATION})"
     if op.type != "Placeholder":
         return t.name
     outer = _outer_of(t)
