@@ -378,7 +378,9 @@ def test_learning_rate_settings():
 
 
 def test_missing_keras_names_say_so():
-    with pytest.raises(AttributeError, match="does not have the TensorFlow API tf.keras.applications"):
+    with pytest.raises(
+        AttributeError, match="does not have the TensorFlow API tf.keras.applications"
+    ):
         tf.keras.applications  # noqa: B018
     with pytest.raises(AttributeError, match="not tf.keras.optimizers.Nadam"):
         tf.keras.optimizers.Nadam  # noqa: B018
