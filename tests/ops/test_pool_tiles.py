@@ -65,3 +65,69 @@ def _grad(x, g):
         tape.watch(xt)
         y = tf.nn.max_pool2d(xt, 2, 2, "VALID")
     return tape.gradient(y, xt, output_gradients=tf.constant(g)).numpy()
+
+
+# TF 2.21's tf.raw_ops.MaxPoolGrad / MaxPoolGradGrad (ksize = strides = k, NHWC) on 0/1
+# inputs, so most windows tie: the gradient goes to each window's first maximum in
+# row-major order, padding excluded.  g (and the GradGrad's input) count from 1.
+# (padding, shape, k, x, dx, gradgrad); the same for float32 and float64.
+TIES = [
+    ("VALID", (1, 4, 4, 1), 2, "1111111000011001", "1020000000043000", [1, 3, 13, 12]),
+    (
+        "SAME",
+        (1, 5, 5, 2),
+        2,
+        "01001000101001111111110100101100000110111101000010",
+        [0, 2, 0, 0, 3, 0, 0, 0, 5, 0, 1, 0, 0, 0, 0, 4, 0, 0, 0, 6, 7, 8, 0, 0, 0]
+        + [0, 9, 0, 11, 12, 0, 0, 0, 0, 0, 10, 0, 0, 0, 0, 13, 14, 0, 0, 15, 16, 0, 0, 17, 18],
+        [11, 2, 5, 16, 9, 20, 21, 22, 27, 36, 29, 30, 41, 42, 45, 46, 49, 50],
+    ),
+    (
+        "VALID",
+        (2, 5, 5, 1),
+        2,
+        "00111010001110101101111101000111111011001010000100",
+        [0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 3, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        + [5, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0, 7, 8]
+        + [0] * 12,
+        [7, 3, 11, 13, 26, 33, 37, 38],
+    ),
+    (
+        "SAME",
+        (1, 7, 7, 1),
+        3,
+        "1101010111101000001001100100010110110111110010110",
+        [1, 0, 0, 2, 0, 3] + [0] * 12 + [5, 0, 0, 4] + [0] * 12 + [6, 7, 0, 8, 0, 0, 9] + [0] * 8,
+        [1, 4, 6, 22, 19, 35, 36, 38, 41],
+    ),
+]
+
+
+def _digits(v, shape):
+    return np.array([int(c) for c in v] if isinstance(v, str) else v).reshape(shape)
+
+
+@pytest.mark.parametrize("general", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("padding,shape,k,xs,dxs,ggs", TIES)
+def test_ties_go_to_the_first_maximum_as_in_tf(
+    monkeypatch, general, dtype, padding, shape, k, xs, dxs, ggs
+):
+    x = tf.constant(_digits(xs, shape).astype(dtype))
+    out = tf.nn.max_pool2d(x, k, k, padding)
+    g = tf.constant(np.arange(1, out.shape.num_elements() + 1).reshape(out.shape), dtype)
+    v = tf.constant(np.arange(1, x.shape.num_elements() + 1).reshape(shape), dtype)
+
+    def grads():
+        with tf.GradientTape() as outer:
+            outer.watch(g)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                y = tf.nn.max_pool2d(x, k, k, padding)
+            dx = inner.gradient(y, x, output_gradients=g)
+        return dx.numpy(), outer.gradient(dx, g, output_gradients=v).numpy()
+
+    dx, gg = _run(monkeypatch, general, grads)
+    np.testing.assert_array_equal(dx, _digits(dxs, shape))
+    np.testing.assert_array_equal(gg, np.reshape(ggs, out.shape))
+    assert dx.dtype == gg.dtype == dtype
