@@ -6,6 +6,7 @@ import pytest
 
 import symgrad as tf
 from symgrad.ops import pooling
+from symgrad.ops.pool_tiles import tiled_max
 
 
 def _run(monkeypatch, general, fn):
@@ -15,15 +16,21 @@ def _run(monkeypatch, general, fn):
 
 
 @pytest.mark.parametrize(
-    "shape,k,fmt",
+    "shape,k,fmt,padding",
     [
-        ((3, 8, 6, 5), 2, "NHWC"),
-        ((2, 3, 6, 9), 3, "NCHW"),
-        ((2, 12, 4), 3, "NWC"),
-        ((2, 4, 6, 2, 3), 2, "NDHWC"),
+        ((3, 8, 6, 5), 2, "NHWC", "VALID"),
+        ((2, 3, 6, 9), 3, "NCHW", "VALID"),
+        ((2, 12, 4), 3, "NWC", "VALID"),
+        ((2, 4, 6, 2, 3), 2, "NDHWC", "VALID"),
+        ((3, 7, 9, 5), 2, "NHWC", "VALID"),  # a remainder no window reaches
+        ((3, 7, 9, 5), 2, "NHWC", "SAME"),
+        ((2, 3, 8, 7), 3, "NCHW", "SAME"),  # padding before and after
+        ((2, 13, 4), 3, "NWC", "SAME"),
+        ((2, 5, 4, 3, 2), 2, "NDHWC", "SAME"),
+        ((2, 7, 7, 2), 3, "NHWC", [[0, 0], [1, 0], [2, 1], [0, 0]]),
     ],
 )
-def test_tiled_path_equals_the_general_one(monkeypatch, shape, k, fmt):
+def test_tiled_path_equals_the_general_one(monkeypatch, shape, k, fmt, padding):
     rng = np.random.default_rng(0)
     x = np.round(rng.standard_normal(shape) * 1.5).astype(np.float32)  # many ties
     x.flat[::17] = -0.0
@@ -32,7 +39,7 @@ def test_tiled_path_equals_the_general_one(monkeypatch, shape, k, fmt):
         xt = tf.constant(x)
         with tf.GradientTape() as tape:
             tape.watch(xt)
-            y = tf.nn.max_pool(xt, k, k, "VALID", data_format=fmt)
+            y = tf.nn.max_pool(xt, k, k, padding, data_format=fmt)
             loss = tf.reduce_sum(tf.sin(y) - y)  # gradients of both signs
         return y.numpy(), tape.gradient(loss, xt).numpy()
 
@@ -131,3 +138,16 @@ def test_ties_go_to_the_first_maximum_as_in_tf(
     np.testing.assert_array_equal(dx, _digits(dxs, shape))
     np.testing.assert_array_equal(gg, np.reshape(ggs, out.shape))
     assert dx.dtype == gg.dtype == dtype
+
+
+@pytest.mark.parametrize("padding", ["SAME", "VALID"])
+def test_tiled_path_takes_odd_sizes_and_integers(monkeypatch, padding):
+    calls = []
+    monkeypatch.setattr(pooling, "tiled_max", lambda *a: calls.append(1) or tiled_max(*a))
+    x = np.arange(-40, 65, dtype=np.int32).reshape(1, 7, 5, 3)
+    y = tf.nn.max_pool2d(tf.constant(x), 2, 2, padding).numpy()
+    assert calls == [1]
+    monkeypatch.undo()
+    slow = _run(monkeypatch, True, lambda: tf.nn.max_pool2d(tf.constant(x), 2, 2, padding))
+    np.testing.assert_array_equal(y, slow.numpy())
+    assert y.dtype == np.int32 and y.shape == ((1, 4, 3, 3) if padding == "SAME" else (1, 3, 2, 3))
