@@ -27,7 +27,7 @@ from ..shapes import TensorShape
 from . import array, window_refs
 from .conv_api import _padding, _sequence
 from .core import FLOATS, REAL, check_dtype, convert_to_tensor, same_dtype
-from .pool_tiles import tile_max, tiled_max_grad, tiles
+from .pool_tiles import tiled_max, tiled_max_grad, tiles
 from .windows import (
     Geometry,
     Window,
@@ -89,10 +89,9 @@ def _first_max(
 def _max_kernel(n: int) -> Callable[..., np.ndarray]:
     def kernel(x: np.ndarray, **attrs: Any) -> np.ndarray:
         win, geo, xl = _setup(n, x, attrs)
-        split = tiles(win, geo, xl.shape[1:-1])
+        split = tiles(win, geo)
         if split is not None and xl.size:
-            x6 = xl.reshape(xl.shape[0], *split, xl.shape[-1])
-            best = tile_max(x6, split).reshape(xl.shape[0], *geo.out, xl.shape[-1])
+            best = tiled_max(xl, geo, split, _lowest(x.dtype))
             return np.ascontiguousarray(win.from_last(best))
         cols = patches(pad(xl, geo, _lowest(x.dtype)), geo, win)
         return win.from_last(cols.max(axis=tuple(range(n + 1, 2 * n + 1))))
@@ -103,9 +102,9 @@ def _max_kernel(n: int) -> Callable[..., np.ndarray]:
 def _max_grad_kernel(n: int) -> Callable[..., np.ndarray]:
     def kernel(x: np.ndarray, y: np.ndarray, g: np.ndarray, **attrs: Any) -> np.ndarray:
         win, geo, xl = _setup(n, x, attrs)
-        split = tiles(win, geo, xl.shape[1:-1])
+        split = tiles(win, geo)
         if split is not None and x.dtype.kind == "f" and x.size:
-            dx = tiled_max_grad(xl, win.to_last(g), split, n)
+            dx = tiled_max_grad(xl, win.to_last(g), geo, split, _lowest(x.dtype))
             return np.ascontiguousarray(win.from_last(dx))
         xp = pad(xl, geo, _lowest(x.dtype))
         gl, dxp = win.to_last(g), np.zeros(xp.shape, g.dtype)
