@@ -133,3 +133,21 @@ def test_gradient_norms_average_the_epochs_steps() -> None:
     monitor = keras.callbacks.GradientMonitor(check_numerics=False)
     model.fit(x, y, batch_size=4, epochs=2, verbose=0, shuffle=False, callbacks=[monitor])
     np.testing.assert_allclose(monitor.gradient_norms["only"], [np.mean(steps)] * 2, rtol=1e-5)
+
+
+def test_a_failing_fit_puts_everything_back() -> None:
+    class Broken(keras.layers.Layer):
+        def call(self, x, training=None):
+            if training:  # in fit's step only
+                raise ValueError("broken layer")
+            return x
+
+    x, y = data()
+    model = keras.Sequential([keras.Input((3,)), Broken(name="broken")])
+    model.compile("sgd", "mse")
+    monitor = keras.callbacks.GradientMonitor()
+    with pytest.raises(ValueError, match="broken layer"):
+        model.fit(x, y, verbose=0, callbacks=[monitor])
+    assert not numerics.check_numerics_enabled()
+    assert "call" not in vars(model.layers[0]) and "_prepare" not in vars(model)
+    assert monitor.report is None

@@ -74,6 +74,11 @@ class GradientMonitor(Callback):
         self._undo.append(lambda: steps.pop("train") if old is None else steps.update(train=old))
 
     def on_train_end(self, logs: Any = None) -> None:
+        self._restore()
+        if self.report is not None and self.verbose:
+            print(self.report["message"])
+
+    def _restore(self) -> None:
         while self._undo:
             self._undo.pop()()
         if self.report is not None and self.verbose:
@@ -156,10 +161,12 @@ class GradientMonitor(Callback):
                 return self.model.get_metrics_result()
             try:
                 return step(*args, **kwargs)
-            except InvalidArgumentError as e:
-                if e.op is None or "Infinity or NaN" not in str(e):
+            except Exception as e:
+                found = isinstance(e, InvalidArgumentError) and e.op is not None
+                if not (found and "Infinity or NaN" in str(e)):
+                    self._restore()  # fit ends without on_train_end: put everything back
                     raise
-                self.report = self._report(e)
+                self.report = self._report(e)  # type: ignore[arg-type]
                 self.model.stop_training = True
                 return self.model.get_metrics_result()
 
