@@ -7,9 +7,10 @@ of one step, and explains a None gradient with ``tf.why_none`` (two more before 
 inside a loop, a tape that did not record the loss).  Last, ``cnn_digits.py``
 trains a small CNN from stateless random seeds for two epochs and is shown beside what
 TensorFlow printed for it, and ``keras_tape_loop.py`` trains Keras models in a tape loop
-beside what TensorFlow with Keras 3 printed.  Exit status 0 when every seed matches, test
-accuracy is above 0.9, both styles print the same losses and the CNN and the Keras models
-print TensorFlow's numbers.
+beside what TensorFlow with Keras 3 printed, and ``keras_fit.py`` runs the beginner
+quickstart's ``compile``/``fit`` with its progress lines.  Exit status 0 when every seed
+matches, test accuracy is above 0.9, both styles print the same losses and the CNN and the
+Keras programs print TensorFlow's numbers.
 
 Run from the repository root: ``python examples/demo.py [--out DIR]``.
 """
@@ -125,6 +126,29 @@ def run_keras() -> bool:
     return ok
 
 
+def run_fit() -> bool:
+    """keras_fit.py: the beginner quickstart's compile/fit, beside TensorFlow's output."""
+    print("\n=== tf.keras: compile and fit, Keras's progress lines (verbose=2)\n")
+    if importlib.util.find_spec("sklearn") is None:
+        print("  cannot fit: scikit-learn not installed (pip install -e '.[demo]')")
+        return False
+    result = subprocess.run(
+        [sys.executable, str(HERE / "keras_fit.py")], capture_output=True, text=True
+    )
+    if result.returncode:
+        print(result.stdout + result.stderr)
+        return False
+    ours = result.stdout.rstrip()
+    for line in ours.splitlines():
+        print(f"  {line}")
+    theirs = (HERE / "expected" / "keras_fit.txt").read_text()
+    # The progress lines round to 4 decimals: a float32 rounding apart may show 1e-4 apart.
+    # Their timing text ("0s - 2ms/step") has no decimal point, so numbers() skips it.
+    ok = same(numbers(ours), numbers(theirs), atol=1e-4)
+    print("  TensorFlow 2.21 with Keras 3 printed:", "the same numbers" if ok else "DIFFERENT")
+    return ok
+
+
 def run_training(out: Path) -> bool:
     """The digits classifier, TF1 and TF2 style (examples/train_digits.py)."""
     print("\n=== training: a 64-64-10 MLP on scikit-learn's handwritten digits\n")
@@ -182,15 +206,18 @@ def main(argv: list[str] | None = None) -> int:
     trained = run_training(args.out)
     cnn = run_cnn()
     keras = run_keras()
-    ok = all(results) and explained and trained and cnn and keras
+    fitted = run_fit()
+    ok = all(results) and explained and trained and cnn and keras and fitted
     cnn_text = "prints TensorFlow's numbers" if cnn else "FAILED"
     keras_text = "prints TensorFlow's numbers" if keras else "FAILED"
+    fit_text = "prints TensorFlow's numbers" if fitted else "FAILED"
     training = (
         f"passed (test accuracy > {MIN_ACCURACY}, TF1 == TF2)" if trained else "FAILED (see above)"
     )
     print(
         f"\ndemo {'OK' if ok else 'FAILED'}: {sum(results)}/{len(results)} seeds match, "
         f"training {training}, CNN {cnn_text}, Keras tape loop {keras_text}, "
+        f"Keras fit {fit_text}, "
         f"{time.perf_counter() - start:.1f} s; outputs in {args.out}"
     )
     return 0 if ok else 1

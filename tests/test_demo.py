@@ -77,6 +77,20 @@ def test_demo_shows_the_cnn_beside_tensorflows_numbers(demo):
     assert "Keras tape loop prints TensorFlow's numbers" in text
 
 
+def test_demo_fits_with_keras_progress_lines_and_tensorflows_numbers(demo):
+    text = demo[0].stdout
+    assert "=== tf.keras: compile and fit, Keras's progress lines (verbose=2)" in text
+    # verbose=2's line as Keras writes it, its timing text masked (TF 2.21's numbers)
+    line = (
+        r"^  19/19 - \d+s - \d+[mu]?s/step - accuracy: 0\.6908 - loss: 1\.5983 "
+        r"- val_accuracy: 0\.8200 - val_loss: 1\.4537$"
+    )
+    assert re.search(line, text, re.M)
+    assert text.count("  Epoch ") == 4 and "  Epoch 4/4\n" in text
+    assert "test loss 1.548140  test accuracy 0.754209" in text
+    assert "Keras fit prints TensorFlow's numbers" in text
+
+
 def test_demo_saves_the_loss_curve_as_png(demo):
     _, out = demo
     png = (out / "loss_curve.png").read_bytes()

@@ -55,6 +55,7 @@ OWN_PATHS = frozenset(
         "config.set_atomic_runs",
         "config.set_refcount_checks",
         "errors.InaccessibleTensorError",
+        "keras.callbacks.GradientMonitor",
         "IndexedSlicesValue",
         "test.check_gradient",
         "test.check_vjp",

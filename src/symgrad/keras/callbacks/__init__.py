@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .base import Callback, CallbackList, History, LambdaCallback, TerminateOnNaN
+from .gradients import GradientMonitor
 from .loggers import CSVLogger, LearningRateScheduler
 from .monitors import EarlyStopping, ModelCheckpoint, ReduceLROnPlateau
 from .progbar import ProgbarLogger
@@ -12,6 +13,7 @@ __all__ = [
     "Callback",
     "CallbackList",
     "EarlyStopping",
+    "GradientMonitor",
     "History",
     "LambdaCallback",
     "LearningRateScheduler",

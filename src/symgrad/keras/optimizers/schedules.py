@@ -67,6 +67,31 @@ class ExponentialDecay(LearningRateSchedule):
         }
 
 
+class InverseTimeDecay(ExponentialDecay):
+    """initial_learning_rate / (1 + decay_rate · step / decay_steps), the quotient floored
+    when ``staircase`` (the overfit-and-underfit tutorial's schedule)."""
+
+    def __init__(
+        self,
+        initial_learning_rate: Any,
+        decay_steps: Any,
+        decay_rate: Any,
+        staircase: bool = False,
+        name: str = "InverseTimeDecay",
+    ) -> None:
+        super().__init__(initial_learning_rate, decay_steps, decay_rate, staircase, name)
+
+    def __call__(self, step: Any) -> Tensor:
+        with name_scope(self.name):
+            lr = convert_to_tensor(self.initial_learning_rate)
+            d = lr.dtype
+            p = array.cast(step, d) / array.cast(self.decay_steps, d)
+            if self.staircase:
+                p = math.floordiv(p, convert_to_tensor(1, dtype=d))
+            one = convert_to_tensor(1, dtype=d)
+            return lr / (one + array.cast(self.decay_rate, d) * p)
+
+
 class PiecewiseConstantDecay(LearningRateSchedule):
     """values[0] up to boundaries[0], values[i] on (boundaries[i-1], boundaries[i]], the
     last value after the last boundary: Keras's sum of masked values."""
@@ -107,13 +132,14 @@ def serialize(learning_rate_schedule: LearningRateSchedule) -> dict[str, Any]:
 
 
 def deserialize(config: dict[str, Any], custom_objects: Any = None) -> LearningRateSchedule:
-    classes = {c.__name__: c for c in (ExponentialDecay, PiecewiseConstantDecay)}
+    classes = {c.__name__: c for c in (ExponentialDecay, InverseTimeDecay, PiecewiseConstantDecay)}
     classes.update(custom_objects or {})
     return classes[config["class_name"]].from_config(config["config"])  # type: ignore
 
 
 __all__ = [
     "ExponentialDecay",
+    "InverseTimeDecay",
     "LearningRateSchedule",
     "PiecewiseConstantDecay",
     "deserialize",
@@ -123,7 +149,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     raise AttributeError(
-        f"symgrad implements tf.keras.optimizers.schedules ExponentialDecay "
-        f"and PiecewiseConstantDecay (and LearningRateSchedule to derive "
+        f"symgrad implements tf.keras.optimizers.schedules ExponentialDecay, "
+        f"InverseTimeDecay and PiecewiseConstantDecay (and LearningRateSchedule to derive "
         f"from), not {name}"
     )

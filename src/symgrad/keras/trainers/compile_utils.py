@@ -11,6 +11,7 @@ import numpy as np
 
 from ... import nest
 from ...ops.array import cast
+from ...runtime import autograph
 from .. import losses as losses_mod
 from .. import metrics as metrics_mod
 from ..losses.classes import LossFunctionWrapper
@@ -37,7 +38,7 @@ def get_metric(identifier: Any, y_true: Any, y_pred: Any) -> Any:
         metric = cls(name=str(identifier))
     name = identifier if isinstance(identifier, str) else _object_name(metric)
     if not isinstance(metric, metrics_mod.Metric):
-        metric = metrics_mod.MeanMetricWrapper(metric)
+        metric = metrics_mod.MeanMetricWrapper(_converted(metric))
     metric.name = name
     return metric
 
@@ -52,7 +53,15 @@ def get_loss(identifier: Any) -> Any:
     if isinstance(loss, type):
         loss = loss()
         return loss if isinstance(loss, losses_mod.Loss) else LossFunctionWrapper(loss)
-    return LossFunctionWrapper(loss)
+    return LossFunctionWrapper(_converted(loss))
+
+
+def _converted(fn: Any) -> Any:
+    """A user's loss or metric function with AutoGraph's conversion, as TF's traced step
+    converts the functions it calls: ``label != 0`` on the step's symbolic tensors then
+    compares elementwise (the Transformer tutorial's masked loss and accuracy) rather than
+    by identity."""
+    return autograph.convert(fn, strict=False)
 
 
 def _object_name(obj: Any) -> str:
