@@ -173,3 +173,20 @@ def test_custom_gradient_outputs_come_from_one_custom_gradient_op():
         (g,) = tf.gradients(y, x)
         with tf.Session() as sess:
             assert sess.run(g, {x: [1.0, 2.0]}).tolist() == [5.0, 5.0]
+
+
+def test_tensor_equality_follows_tf2s_rule():
+    # TF 2.21: `==` is elementwise eagerly and in a traced function (a tf.data filter's
+    # lambda, a `function`), identity for tensors of an explicit graph.
+    evens = tf.data.Dataset.range(10).filter(lambda x: x % 2 == 0)
+    assert [int(v) for v in evens.as_numpy_iterator()] == [0, 2, 4, 6, 8]
+
+    @tf.function
+    def compare(x):
+        return x == 2.0, x != 2.0
+
+    eq, ne = compare(tf.constant([1.0, 2.0]))
+    assert eq.numpy().tolist() == [False, True] and ne.numpy().tolist() == [True, False]
+    with tf.Graph().as_default():
+        p = tf.constant([1.0, 2.0])
+        assert (p == p) is True and (p == tf.constant([1.0, 2.0])) is False

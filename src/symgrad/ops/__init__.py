@@ -49,12 +49,12 @@ def _binary(fn: Any, swapped: bool = False) -> Any:
 
 
 def _eq(self: Any, other: Any) -> Any:
-    # TF2 semantics for values (elementwise); identity for symbolic tensors, so that
-    # graph-building code (and dicts keyed by tensors) keeps working.
-    if (
-        isinstance(self, Tensor)
-        and self.has_value()
-        and (not isinstance(other, Tensor) or other.has_value())
+    # TF2's rule: elementwise for values and inside a function being traced (a `function`,
+    # a tf.data map or filter), where TF's tensors compare so too; identity for tensors of
+    # an explicit TF1 graph, so that graph-building code (and dicts keyed by tensors) works.
+    if isinstance(self, Tensor) and (
+        self.graph.building_function
+        or (self.has_value() and (not isinstance(other, Tensor) or other.has_value()))
     ):
         try:
             return math.equal(self, other)

@@ -58,9 +58,7 @@ def get_loss(identifier: Any) -> Any:
 
 def _converted(fn: Any) -> Any:
     """A user's loss or metric function with AutoGraph's conversion, as TF's traced step
-    converts the functions it calls: ``label != 0`` on the step's symbolic tensors then
-    compares elementwise (the Transformer tutorial's masked loss and accuracy) rather than
-    by identity."""
+    converts the functions it calls (a tensor ``if`` or ``while`` in a loss works)."""
     return autograph.convert(fn, strict=False)
 
 
