@@ -82,16 +82,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     top, parser = _parser()
     args = top.parse_args(argv)
     if args.command == "api":
-        from .tools import api
+        from symgrad.tools import api
 
         if args.write:
             print(f"{args.write}: {'updated' if api.write(args.write) else 'unchanged'}")
         else:
             print(api.markdown())
         return 0
-    from .gradient_registry import gradient_registry
-    from .op_registry import OPS
-    from .tools.check import check_gradients, lint_registry
+    from symgrad.gradient_registry import gradient_registry
+    from symgrad.op_registry import OPS
+    from symgrad.tools.check import check_gradients, lint_registry
 
     before = set(OPS) | set(gradient_registry.list())
     samples = _import_modules(parser, args.module)

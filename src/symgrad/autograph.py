@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from . import _missing
-from .runtime.autograph import do_not_convert, set_loop_options, to_graph
+from symgrad import _missing
+from symgrad.runtime.autograph import do_not_convert, set_loop_options, to_graph
 
 experimental = SimpleNamespace(do_not_convert=do_not_convert, set_loop_options=set_loop_options)
 

@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes as dt
-from .graph import Operation, Tensor
-from .op_registry import apply_op, constant_value
+from symgrad import dtypes as dt
+from symgrad.graph import Operation, Tensor
+from symgrad.op_registry import apply_op, constant_value
 
 
 class NotVectorizable(Exception):

@@ -17,12 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes as dt
-from .graph import Tensor, name_scope
-from .indexed_slices import IndexedSlices
-from .ops import array, math, nn, reduction
-from .ops.core import convert_to_tensor, identity
-from .ops.joining import stack
+from symgrad import dtypes as dt
+from symgrad.graph import Tensor, name_scope
+from symgrad.indexed_slices import IndexedSlices
+from symgrad.ops import array, math, nn, reduction
+from symgrad.ops.core import convert_to_tensor, identity
+from symgrad.ops.joining import stack
 
 
 def _is_slices(t: Any) -> bool:

@@ -12,8 +12,8 @@ does the same from the start.
 
 from __future__ import annotations
 
-from . import _missing, refcounts
-from .ops.variables import atomic_runs_enabled, set_atomic_runs
+from symgrad import _missing, refcounts
+from symgrad.ops.variables import atomic_runs_enabled, set_atomic_runs
 
 __all__ = [
     "atomic_runs_enabled",

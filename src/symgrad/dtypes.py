@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _missing
+from symgrad import _missing
 
 
 class DType:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .clip_ops import clip_by_norm
-from .graph import Tensor, name_scope
-from .ops import array
-from .ops.core import identity
-from .ops.gather import gather
+from symgrad.clip_ops import clip_by_norm
+from symgrad.graph import Tensor, name_scope
+from symgrad.ops import array
+from symgrad.ops.core import identity
+from symgrad.ops.gather import gather
 
 
 def embedding_lookup(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import _missing
+from symgrad import _missing
 
 
 class OpError(Exception):

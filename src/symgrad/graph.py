@@ -23,9 +23,9 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from . import dtypes as dt
-from . import refcounts
-from .context import (  # noqa: F401  (re-exported: the graph IR's public names)
+from symgrad import dtypes as dt
+from symgrad import refcounts
+from symgrad.context import (  # noqa: F401  (re-exported: the graph IR's public names)
     GraphScopes,
     current,
     executing_eagerly,
@@ -35,7 +35,7 @@ from .context import (  # noqa: F401  (re-exported: the graph IR's public names)
     remap_scope,
     set_top_level_graph,
 )
-from .shapes import TensorShape, as_shape
+from symgrad.shapes import TensorShape, as_shape
 
 PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")

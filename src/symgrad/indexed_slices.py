@@ -29,14 +29,14 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes as dt
-from .graph import Operation, Tensor, get_default_graph
-from .op_registry import constant_value
-from .ops import array, joining, matmul, partial_sums, slicing
-from .ops import gather as gather_ops  # (a module: gather.py imports this one too)
-from .ops import math as math_ops
-from .ops.core import convert_to_tensor
-from .shapes import TensorShape
+from symgrad import dtypes as dt
+from symgrad.graph import Operation, Tensor, get_default_graph
+from symgrad.op_registry import constant_value
+from symgrad.ops import array, joining, matmul, partial_sums, slicing
+from symgrad.ops import gather as gather_ops  # (a module: gather.py imports this one too)
+from symgrad.ops import math as math_ops
+from symgrad.ops.core import convert_to_tensor
+from symgrad.shapes import TensorShape
 
 IndexedSlicesValue = collections.namedtuple(
     "IndexedSlicesValue", ["values", "indices", "dense_shape"]

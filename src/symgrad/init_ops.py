@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from . import dtypes as dt
-from .graph import Tensor
-from .ops import array, random
-from .ops.core import constant
+from symgrad import dtypes as dt
+from symgrad.graph import Tensor
+from symgrad.ops import array, random
+from symgrad.ops.core import constant
 
 
 def _float_dtype(dtype: Any) -> dt.DType:

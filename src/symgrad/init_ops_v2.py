@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import dtypes as dt
-from . import init_ops as _v1
-from .graph import Tensor
-from .ops import array, random
-from .ops import stateless_random as _stateless
+from symgrad import dtypes as dt
+from symgrad import init_ops as _v1
+from symgrad.graph import Tensor
+from symgrad.ops import array, random
+from symgrad.ops import stateless_random as _stateless
 
 
 class Initializer:

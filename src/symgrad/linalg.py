@@ -7,15 +7,15 @@ eigenvalues or singular values coincide.
 
 from __future__ import annotations
 
-from . import _missing
-from .clip_ops import global_norm
-from .ops.contraction import einsum, tensordot
-from .ops.linalg import adjoint, band_part, matrix_transpose
-from .ops.linalg_decomp import eigh, eigvalsh, pinv, qr, svd
-from .ops.linalg_diag import diag, diag_part, eye, set_diag, trace
-from .ops.linalg_expm import expm
-from .ops.linalg_lstsq import lstsq
-from .ops.linalg_solve import (
+from symgrad import _missing
+from symgrad.clip_ops import global_norm
+from symgrad.ops.contraction import einsum, tensordot
+from symgrad.ops.linalg import adjoint, band_part, matrix_transpose
+from symgrad.ops.linalg_decomp import eigh, eigvalsh, pinv, qr, svd
+from symgrad.ops.linalg_diag import diag, diag_part, eye, set_diag, trace
+from symgrad.ops.linalg_expm import expm
+from symgrad.ops.linalg_lstsq import lstsq
+from symgrad.ops.linalg_solve import (
     cholesky,
     cholesky_solve,
     det,
@@ -25,8 +25,8 @@ from .ops.linalg_solve import (
     solve,
     triangular_solve,
 )
-from .ops.matmul import matmul
-from .ops.norms import norm
+from symgrad.ops.matmul import matmul
+from symgrad.ops.norms import norm
 
 __all__ = [
     "adjoint",
@@ -62,9 +62,9 @@ __all__ = [
 # isort: split
 # tf.nn.l2_normalize, which TF also exports as tf.linalg.l2_normalize, and the tensor
 # diagonal of TF1's tf.diag / tf.diag_part (issue 16); tf.linalg.matvec (session 6)
-from .ops.matmul import matvec
-from .ops.normalization import l2_normalize
-from .ops.tensor_diag import tensor_diag, tensor_diag_part
+from symgrad.ops.matmul import matvec
+from symgrad.ops.normalization import l2_normalize
+from symgrad.ops.tensor_diag import tensor_diag, tensor_diag_part
 
 __all__ += ["l2_normalize", "tensor_diag", "tensor_diag_part"]
 __all__ += ["matvec"]

@@ -7,12 +7,12 @@ and under ``tf.compat.v1`` (see ``symgrad.compat.v1``).
 
 from __future__ import annotations
 
-from . import _missing
-from .ops.array import invert_permutation
-from .ops.bincount import bincount
-from .ops.complex import angle, conj, imag, real
-from .ops.gather import unsorted_segment_sum
-from .ops.math import (
+from symgrad import _missing
+from symgrad.ops.array import invert_permutation
+from symgrad.ops.bincount import bincount
+from symgrad.ops.complex import angle, conj, imag, real
+from symgrad.ops.gather import unsorted_segment_sum
+from symgrad.ops.math import (
     abs,
     add,
     add_n,
@@ -53,9 +53,9 @@ from .ops.math import (
     tanh,
     truediv,
 )
-from .ops.nn import log_softmax, softmax, softplus
-from .ops.norms import reduce_euclidean_norm
-from .ops.reduction import (
+from symgrad.ops.nn import log_softmax, softmax, softplus
+from symgrad.ops.norms import reduce_euclidean_norm
+from symgrad.ops.reduction import (
     argmax,
     argmin,
     cumprod,
@@ -68,7 +68,7 @@ from .ops.reduction import (
     reduce_prod,
     reduce_sum,
 )
-from .ops.safe_math import (
+from symgrad.ops.safe_math import (
     divide_no_nan,
     expm1,
     is_finite,
@@ -82,7 +82,7 @@ from .ops.safe_math import (
     xlog1py,
     xlogy,
 )
-from .ops.segment import (
+from symgrad.ops.segment import (
     segment_max,
     segment_mean,
     segment_min,
@@ -94,10 +94,15 @@ from .ops.segment import (
     unsorted_segment_prod,
     unsorted_segment_sqrt_n,
 )
-from .ops.sorting import top_k
-from .ops.special import digamma, erfc, erfinv, lgamma, polygamma, zeta
-from .ops.statistics import cumulative_logsumexp, reduce_logsumexp, reduce_std, reduce_variance
-from .ops.trig import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
+from symgrad.ops.sorting import top_k
+from symgrad.ops.special import digamma, erfc, erfinv, lgamma, polygamma, zeta
+from symgrad.ops.statistics import (
+    cumulative_logsumexp,
+    reduce_logsumexp,
+    reduce_std,
+    reduce_variance,
+)
+from symgrad.ops.trig import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
 
 __all__ = [
     "abs",
@@ -207,8 +212,8 @@ __all__ = [
 
 # isort: split
 # Rounding, counting and the tf.nn names TF also exports under tf.math (issue 16).
-from .ops.normalization import l2_normalize
-from .ops.rounding import (
+from symgrad.ops.normalization import l2_normalize
+from symgrad.ops.rounding import (
     ceil,
     count_nonzero,
     floor,

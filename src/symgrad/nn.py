@@ -11,17 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _missing
-from . import embedding_ops as _embedding
-from .graph import Tensor
-from .ops import conv_api as _conv
-from .ops import dropout as _dropout
-from .ops import losses as _losses
-from .ops import normalization as _norm
-from .ops import pooling as _pool
-from .ops.activations import elu, gelu, leaky_relu, relu6, selu, silu, swish
-from .ops.bias import bias_add, xw_plus_b
-from .ops.conv_api import (
+from symgrad import _missing
+from symgrad import embedding_ops as _embedding
+from symgrad.graph import Tensor
+from symgrad.ops import conv_api as _conv
+from symgrad.ops import dropout as _dropout
+from symgrad.ops import losses as _losses
+from symgrad.ops import normalization as _norm
+from symgrad.ops import pooling as _pool
+from symgrad.ops.activations import elu, gelu, leaky_relu, relu6, selu, silu, swish
+from symgrad.ops.bias import bias_add, xw_plus_b
+from symgrad.ops.conv_api import (
     conv1d_transpose,
     conv2d_backprop_filter,
     conv2d_backprop_input,
@@ -31,9 +31,9 @@ from .ops.conv_api import (
     depthwise_conv2d_backprop_input,
     depthwise_conv2d_native,
 )
-from .ops.losses import sigmoid_cross_entropy_with_logits
-from .ops.math import sigmoid, tanh
-from .ops.nn import (
+from symgrad.ops.losses import sigmoid_cross_entropy_with_logits
+from symgrad.ops.math import sigmoid, tanh
+from symgrad.ops.nn import (
     l2_loss,
     log_softmax,
     relu,
@@ -42,8 +42,8 @@ from .ops.nn import (
     softplus,
     sparse_softmax_cross_entropy_with_logits,
 )
-from .ops.normalization import batch_normalization, fused_batch_norm, l2_normalize
-from .ops.pooling import (
+from symgrad.ops.normalization import batch_normalization, fused_batch_norm, l2_normalize
+from symgrad.ops.pooling import (
     avg_pool1d,
     avg_pool2d,
     avg_pool3d,
@@ -106,9 +106,9 @@ __all__ = [
 ]
 
 # tf.nn names of functions that live with tf.math (issue 16)
-from .ops.rounding import in_top_k, zero_fraction
-from .ops.safe_math import softsign
-from .ops.sorting import top_k
+from symgrad.ops.rounding import in_top_k, zero_fraction
+from symgrad.ops.safe_math import softsign
+from symgrad.ops.sorting import top_k
 
 __all__ += ["in_top_k", "softsign", "top_k", "zero_fraction"]
 

@@ -14,13 +14,13 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from . import dtypes as dt
-from .cases import Case
-from .context import current
-from .errors import InvalidArgumentError, OpError
-from .gradient_registry import GradFn, RegisterGradient, no_gradient
-from .graph import SOURCE_TYPES, Graph, Operation, Tensor, get_default_graph, user_frame
-from .shapes import TensorShape
+from symgrad import dtypes as dt
+from symgrad.cases import Case
+from symgrad.context import current
+from symgrad.errors import InvalidArgumentError, OpError
+from symgrad.gradient_registry import GradFn, RegisterGradient, no_gradient
+from symgrad.graph import SOURCE_TYPES, Graph, Operation, Tensor, get_default_graph, user_frame
+from symgrad.shapes import TensorShape
 
 Spec = tuple[TensorShape, dt.DType]
 InferFn = Callable[..., Spec | list[Spec]]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from . import _missing
-from .ops.random import (
+from symgrad import _missing
+from symgrad.ops.random import (
     categorical,
     get_seed,
     multinomial,
@@ -20,24 +20,24 @@ from .ops.random import (
     shuffle,
     truncated_normal,
 )
-from .ops.random import random_normal as normal
-from .ops.random import random_uniform as uniform
-from .ops.random_generator import (
+from symgrad.ops.random import random_normal as normal
+from symgrad.ops.random import random_uniform as uniform
+from symgrad.ops.random_generator import (
     Algorithm,
     Generator,
     create_rng_state,
     get_global_generator,
     set_global_generator,
 )
-from .ops.stateless_random import (
+from symgrad.ops.stateless_random import (
     fold_in,
     split,
     stateless_categorical,
     stateless_multinomial,
     stateless_truncated_normal,
 )
-from .ops.stateless_random import stateless_random_normal as stateless_normal
-from .ops.stateless_random import stateless_random_uniform as stateless_uniform
+from symgrad.ops.stateless_random import stateless_random_normal as stateless_normal
+from symgrad.ops.stateless_random import stateless_random_uniform as stateless_uniform
 
 experimental = SimpleNamespace(
     Algorithm=Algorithm,

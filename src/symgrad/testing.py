@@ -25,16 +25,16 @@ from typing import Any
 
 import numpy as np
 
-from . import _missing
-from . import dtypes as dt
-from .autodiff.gradients import gradients
-from .autodiff.tape import GradientTape
-from .context import executing_eagerly, get_default_graph, get_default_session, init_scope
-from .gradient_registry import gradient_registry
-from .graph import Tensor
-from .indexed_slices import dense
-from .op_registry import OPS, apply_op, constant_value
-from .ops.core import constant, to_array
+from symgrad import _missing
+from symgrad import dtypes as dt
+from symgrad.autodiff.gradients import gradients
+from symgrad.autodiff.tape import GradientTape
+from symgrad.context import executing_eagerly, get_default_graph, get_default_session, init_scope
+from symgrad.gradient_registry import gradient_registry
+from symgrad.graph import Tensor
+from symgrad.indexed_slices import dense
+from symgrad.op_registry import OPS, apply_op, constant_value
+from symgrad.ops.core import constant, to_array
 
 __all__ = [
     "GradientCheckError",
@@ -131,7 +131,7 @@ class _Runner:
                 y = _single(f(*self.phs), f)
             session = get_default_session()
             if session is None or session.graph is not graph:
-                from .runtime.session import Session
+                from symgrad.runtime.session import Session
 
                 session = Session(graph=graph)
             self.session = session
@@ -156,7 +156,7 @@ class _Runner:
             g = None if g is None else dense(g)
             return None if g is None else np.asarray(g.numpy())
         if param not in self._vjps:
-            from .ops.core import placeholder
+            from symgrad.ops.core import placeholder
 
             dy_ph = placeholder(self.y.dtype, self.y.shape)
             g = self.tape.gradient(self.y, self.phs[param], output_gradients=dy_ph)
@@ -170,7 +170,7 @@ class _Runner:
 
 
 def _placeholder(a: np.ndarray) -> Tensor:
-    from .ops.core import placeholder
+    from symgrad.ops.core import placeholder
 
     return placeholder(dt.as_dtype(a.dtype), a.shape)
 
@@ -352,7 +352,7 @@ def _directional(
 
 def _vjp_function(fn: Callable[..., Any], n: int, idx: list[int]) -> Callable[..., Any]:
     """(x_0..x_{n-1}, u_0..) -> [VJP(u) w.r.t. x_i for i in idx] (zeros where unconnected)."""
-    from .ops.array import zeros_like
+    from symgrad.ops.array import zeros_like
 
     def vjp(*ts: Tensor) -> list[Tensor]:
         xs, us = list(ts[:n]), list(ts[n:])

@@ -23,13 +23,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import dtypes as dt
-from .graph import Graph, Tensor, get_default_graph, name_scope
-from .init_ops import Initializer, glorot_uniform_initializer, zeros_initializer
-from .ops.core import convert_to_tensor
-from .ops.variables import Variable
-from .shapes import TensorShape, as_shape
-from .variable_enums import VariableAggregation, VariableSynchronization
+from symgrad import dtypes as dt
+from symgrad.graph import Graph, Tensor, get_default_graph, name_scope
+from symgrad.init_ops import Initializer, glorot_uniform_initializer, zeros_initializer
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.variables import Variable
+from symgrad.shapes import TensorShape, as_shape
+from symgrad.variable_enums import VariableAggregation, VariableSynchronization
 
 
 class _ReuseMode:

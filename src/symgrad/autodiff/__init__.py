@@ -11,11 +11,11 @@ from typing import Any
 def __getattr__(name: str) -> Any:
     # Lazy, so that importing the engine (which ops import) never imports the tape.
     if name == "GradientTape":
-        from .tape import GradientTape
+        from symgrad.autodiff.tape import GradientTape
 
         return GradientTape
     if name == "ForwardAccumulator":
-        from .forward import ForwardAccumulator
+        from symgrad.autodiff.forward import ForwardAccumulator
 
         return ForwardAccumulator
     raise AttributeError(f"module 'symgrad.autodiff' has no attribute {name!r}")

@@ -18,13 +18,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..context import current
-from ..gradient_registry import USER_CODE_RULES, gradient_registry
-from ..graph import PACKAGE_DIR, Operation, Tensor, user_frame, walk_ops
-from ..indexed_slices import IndexedSlices, aggregator, check_slices, dense, rule_input
-from ..ops.array import zeros_like
-from ..ops.core import convert_to_tensor
-from ..ops.math import add_n
+from symgrad.context import current
+from symgrad.gradient_registry import USER_CODE_RULES, gradient_registry
+from symgrad.graph import PACKAGE_DIR, Operation, Tensor, user_frame, walk_ops
+from symgrad.indexed_slices import IndexedSlices, aggregator, check_slices, dense, rule_input
+from symgrad.ops.array import zeros_like
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.math import add_n
 
 Key = tuple[int, int]
 Edge = tuple[Operation, int]

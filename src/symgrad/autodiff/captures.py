@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..graph import Graph, Tensor, get_default_graph
-from ..ops.math import add
-from .backprop import backprop, key
+from symgrad.autodiff.backprop import backprop, key
+from symgrad.graph import Graph, Tensor, get_default_graph
+from symgrad.ops.math import add
 
 
 def _chain(graph: Graph) -> list[Graph]:

@@ -15,13 +15,13 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .. import context, nest
-from ..context import remap_scope
-from ..gradient_registry import runs_user_code
-from ..graph import Tensor, get_default_graph
-from ..op_registry import Spec, apply_op, register_op
-from ..ops.core import convert_to_tensor
-from ..ops.variables import Variable
+from symgrad import context, nest
+from symgrad.context import remap_scope
+from symgrad.gradient_registry import runs_user_code
+from symgrad.graph import Tensor, get_default_graph
+from symgrad.op_registry import Spec, apply_op, register_op
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.variables import Variable
 
 
 def _infer(inputs: Sequence[Tensor], *, n_out: int, grad_fn: Any, remap: Any = None) -> list[Spec]:

@@ -12,15 +12,15 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from .. import nest
-from ..graph import Tensor
-from ..ops.array import ones_like
-from ..ops.core import convert_to_tensor
-from ..ops.math import add_n, multiply
-from ..ops.reduction import reduce_sum
-from .backprop import backprop
-from .gradients import UnconnectedGradients, finish, unconnected_mode
-from .tape import GradientTape
+from symgrad import nest
+from symgrad.autodiff.backprop import backprop
+from symgrad.autodiff.gradients import UnconnectedGradients, finish, unconnected_mode
+from symgrad.autodiff.tape import GradientTape
+from symgrad.graph import Tensor
+from symgrad.ops.array import ones_like
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.math import add_n, multiply
+from symgrad.ops.reduction import reduce_sum
 
 
 class ForwardAccumulator:

@@ -7,14 +7,14 @@ import enum
 from collections.abc import Sequence
 from typing import Any
 
-from ..gc_pause import collector_paused
-from ..graph import Graph, Tensor, get_default_graph
-from ..indexed_slices import IndexedSlices
-from ..ops.array import ones_like, zeros, zeros_like
-from ..ops.core import convert_to_tensor, identity
-from ..ops.math import add, add_n
-from ..ops.variables import Variable
-from .captures import backprop_through_captures, graph_of_ys
+from symgrad.autodiff.captures import backprop_through_captures, graph_of_ys
+from symgrad.gc_pause import collector_paused
+from symgrad.graph import Graph, Tensor, get_default_graph
+from symgrad.indexed_slices import IndexedSlices
+from symgrad.ops.array import ones_like, zeros, zeros_like
+from symgrad.ops.core import convert_to_tensor, identity
+from symgrad.ops.math import add, add_n
+from symgrad.ops.variables import Variable
 
 
 class UnconnectedGradients(enum.Enum):

@@ -14,12 +14,12 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from .. import nest
-from ..ops.core import identity
-from ..variable_scope import get_variable_scope, variable_scope
-from .custom_gradient import custom_gradient
-from .gradients import UnconnectedGradients
-from .tape import GradientTape
+from symgrad import nest
+from symgrad.autodiff.custom_gradient import custom_gradient
+from symgrad.autodiff.gradients import UnconnectedGradients
+from symgrad.autodiff.tape import GradientTape
+from symgrad.ops.core import identity
+from symgrad.variable_scope import get_variable_scope, variable_scope
 
 
 def recompute_grad(f: Callable[..., Any]) -> Callable[..., Any]:

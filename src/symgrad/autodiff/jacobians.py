@@ -18,16 +18,16 @@ from typing import Any
 
 import numpy as np
 
-from ..graph import Tensor
-from ..indexed_slices import dense
-from ..ops.array import reshape, transpose, zeros, zeros_like
-from ..ops.core import constant, convert_to_tensor, placeholder, stop_gradient
-from ..ops.joining import stack
-from ..ops.math import multiply
-from ..ops.variables import Variable
-from .backprop import backprop
-from .gradients import UnconnectedGradients, as_list, gradients, graph_of, in_graph
-from .vectorize import NotVectorizable, vectorize
+from symgrad.autodiff.backprop import backprop
+from symgrad.autodiff.gradients import UnconnectedGradients, as_list, gradients, graph_of, in_graph
+from symgrad.autodiff.vectorize import NotVectorizable, vectorize
+from symgrad.graph import Tensor
+from symgrad.indexed_slices import dense
+from symgrad.ops.array import reshape, transpose, zeros, zeros_like
+from symgrad.ops.core import constant, convert_to_tensor, placeholder, stop_gradient
+from symgrad.ops.joining import stack
+from symgrad.ops.math import multiply
+from symgrad.ops.variables import Variable
 
 Vjp = Callable[[Sequence[Tensor], Sequence[Tensor], Sequence[Any]], list[Tensor | None]]
 

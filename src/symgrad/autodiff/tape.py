@@ -21,17 +21,23 @@ import weakref
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from .. import context, nest
-from ..errors import InvalidArgumentError
-from ..graph import Operation, Tensor, get_default_graph, user_frame
-from ..ops.array import ones_like
-from ..ops.core import convert_to_tensor
-from ..ops.math import add_n, multiply
-from ..ops.variables import Variable
-from .backprop import backprop, key
-from .captures import stand_in, stand_ins
-from .gradients import UnconnectedGradients, finish, graph_of, in_graph, unconnected_mode
-from .jacobians import batch_jacobian, jacobian
+from symgrad import context, nest
+from symgrad.autodiff.backprop import backprop, key
+from symgrad.autodiff.captures import stand_in, stand_ins
+from symgrad.autodiff.gradients import (
+    UnconnectedGradients,
+    finish,
+    graph_of,
+    in_graph,
+    unconnected_mode,
+)
+from symgrad.autodiff.jacobians import batch_jacobian, jacobian
+from symgrad.errors import InvalidArgumentError
+from symgrad.graph import Operation, Tensor, get_default_graph, user_frame
+from symgrad.ops.array import ones_like
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.math import add_n, multiply
+from symgrad.ops.variables import Variable
 
 _log = logging.getLogger("symgrad")
 
@@ -183,7 +189,7 @@ class GradientTape:
     def why_none(self, target: Any, sources: Any) -> Any:
         """Why ``self.gradient(target, sources)`` gives None, per source (symgrad's own,
         as ``symgrad.why_none(tape, target, sources)``)."""
-        from ..tools.tape_explain import why_none_on_tape
+        from symgrad.tools.tape_explain import why_none_on_tape
 
         return why_none_on_tape(self, target, sources)
 

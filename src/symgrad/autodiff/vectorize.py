@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..batching import Call, NotVectorizable, known_dims
-from ..graph import Operation, Tensor, walk_ops
-from ..op_registry import OPS
-from ..ops import array
-from .backprop import Key, key
+from symgrad.autodiff.backprop import Key, key
+from symgrad.batching import Call, NotVectorizable, known_dims
+from symgrad.graph import Operation, Tensor, walk_ops
+from symgrad.op_registry import OPS
+from symgrad.ops import array
 
 # --------------------------------------------------------------------------------------
 # The transform

@@ -13,6 +13,6 @@ are.
 
 from __future__ import annotations
 
-from . import v1, v2
+from symgrad.compat import v1, v2
 
 __all__ = ["v1", "v2"]

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..graph import keep_eager_history as _keep_eager_history
-from ..graph import set_top_level_eager as _set_top_level_eager
+from symgrad.graph import keep_eager_history as _keep_eager_history
+from symgrad.graph import set_top_level_eager as _set_top_level_eager
 
 # The tf.math names TF 2 also exports at the top of tf.compat.v1 (but not of tf).
-from ..math import (  # noqa: F401
+from symgrad.math import (  # noqa: F401
     digamma,
     erfc,
     expm1,
@@ -36,68 +36,64 @@ from ..math import (  # noqa: F401
     unsorted_segment_sqrt_n,
     zeta,
 )
-from ..ops import random as _random
+from symgrad.ops import random as _random
 
 # TF1 names of tf.linalg functions (tf.compat.v1 has them; TF2 has only tf.linalg.*).
-from ..ops.cond import cond_v1 as cond  # noqa: F401  (strict=, fn1/fn2)
-from ..ops.linalg import band_part as matrix_band_part  # noqa: F401
-from ..ops.linalg import matrix_transpose as matrix_transpose
-from ..ops.linalg_decomp import eigh as self_adjoint_eig  # noqa: F401
-from ..ops.linalg_decomp import eigvalsh as self_adjoint_eigvals  # noqa: F401
-from ..ops.linalg_decomp import qr as qr
-from ..ops.linalg_decomp import svd as svd
-from ..ops.linalg_diag import diag as matrix_diag  # noqa: F401
-from ..ops.linalg_diag import diag_part as matrix_diag_part  # noqa: F401
-from ..ops.linalg_diag import set_diag as matrix_set_diag  # noqa: F401
-from ..ops.linalg_diag import trace as trace
-from ..ops.linalg_lstsq import lstsq as matrix_solve_ls  # noqa: F401
-from ..ops.linalg_solve import cholesky as cholesky
-from ..ops.linalg_solve import cholesky_solve as cholesky_solve
-from ..ops.linalg_solve import det as matrix_determinant  # noqa: F401
-from ..ops.linalg_solve import inv as matrix_inverse  # noqa: F401
-from ..ops.linalg_solve import solve as matrix_solve  # noqa: F401
-from ..ops.linalg_solve import triangular_solve as matrix_triangular_solve  # noqa: F401
-from ..ops.printing import print_v1 as Print  # noqa: F401  (TF1's identity that prints)
-from ..ops.reverse import reverse as reverse_v2  # noqa: F401
-from ..ops.rounding import ceil, rint  # noqa: F401  (tf.math names, issue 16)
-from ..ops.tensor_diag import tensor_diag as diag  # noqa: F401  (TF1's tf.diag, issue 16)
-from ..ops.tensor_diag import tensor_diag_part as diag_part  # noqa: F401
-from ..ops.variables import assign as assign
-from ..ops.variables import assign_add as assign_add
-from ..ops.variables import assign_sub as assign_sub
+from symgrad.ops.cond import cond_v1 as cond  # noqa: F401  (strict=, fn1/fn2)
+from symgrad.ops.linalg import band_part as matrix_band_part  # noqa: F401
+from symgrad.ops.linalg import matrix_transpose as matrix_transpose
+from symgrad.ops.linalg_decomp import eigh as self_adjoint_eig  # noqa: F401
+from symgrad.ops.linalg_decomp import eigvalsh as self_adjoint_eigvals  # noqa: F401
+from symgrad.ops.linalg_decomp import qr as qr
+from symgrad.ops.linalg_decomp import svd as svd
+from symgrad.ops.linalg_diag import diag as matrix_diag  # noqa: F401
+from symgrad.ops.linalg_diag import diag_part as matrix_diag_part  # noqa: F401
+from symgrad.ops.linalg_diag import set_diag as matrix_set_diag  # noqa: F401
+from symgrad.ops.linalg_diag import trace as trace
+from symgrad.ops.linalg_lstsq import lstsq as matrix_solve_ls  # noqa: F401
+from symgrad.ops.linalg_solve import cholesky as cholesky
+from symgrad.ops.linalg_solve import cholesky_solve as cholesky_solve
+from symgrad.ops.linalg_solve import det as matrix_determinant  # noqa: F401
+from symgrad.ops.linalg_solve import inv as matrix_inverse  # noqa: F401
+from symgrad.ops.linalg_solve import solve as matrix_solve  # noqa: F401
+from symgrad.ops.linalg_solve import triangular_solve as matrix_triangular_solve  # noqa: F401
+from symgrad.ops.printing import print_v1 as Print  # noqa: F401  (TF1's identity that prints)
+from symgrad.ops.reverse import reverse as reverse_v2  # noqa: F401
+from symgrad.ops.rounding import ceil, rint  # noqa: F401  (tf.math names, issue 16)
+from symgrad.ops.tensor_diag import tensor_diag as diag  # noqa: F401  (TF1's tf.diag, issue 16)
+from symgrad.ops.tensor_diag import tensor_diag_part as diag_part  # noqa: F401
+from symgrad.ops.variables import assign as assign
+from symgrad.ops.variables import assign_add as assign_add
+from symgrad.ops.variables import assign_sub as assign_sub
 
 # isort: split
 # Training (issue 17): tf.compat.v1.train (TF1 optimizers, Saver, global step, decays) and
 # the TF1 variable-management names; the rest of v1 resolves through __getattr__ below.
-from .. import train  # noqa: F401  (re-exports)
-from ..indexed_slices import (  # noqa: F401
+from symgrad import train  # noqa: F401  (re-exports)
+from symgrad.indexed_slices import (  # noqa: F401
     IndexedSlicesValue,
     convert_to_tensor_or_indexed_slices,
 )
-from ..init_ops import initializers  # noqa: F401
+from symgrad.init_ops import initializers  # noqa: F401
 
 # isort: split
 # TF1's signatures where TF2 changed them (issue 23).
-from .. import init_ops as _init_v1
-from ..autodiff.gradients import gradients as gradients
-from ..autodiff.jacobians import hessians as hessians
-from ..graph import name_scope as name_scope
-from ..ops.boolean_mask import boolean_mask_v1 as boolean_mask  # noqa: F401
-from ..train.moving_averages import moving_average_variables  # noqa: F401
-from ..variable_scope import AUTO_REUSE, GraphKeys, get_variable, variable_scope  # noqa: F401
+from symgrad import init_ops as _init_v1
+from symgrad.autodiff.gradients import gradients as gradients
+from symgrad.autodiff.jacobians import hessians as hessians
 
 # tf.compat.v1.debugging and TF1's assert_* (data= before summarize), check_numerics.
-from . import v1_debugging as debugging  # noqa: F401
-from . import v1_linalg as linalg  # noqa: F401
-from . import v1_losses as losses  # noqa: F401
-from . import v1_math as math  # noqa: F401
-from . import v1_metrics as metrics  # noqa: F401
-from . import v1_nn as nn  # noqa: F401
-from . import v1_random as random  # noqa: F401
+from symgrad.compat import v1_debugging as debugging  # noqa: F401
+from symgrad.compat import v1_linalg as linalg  # noqa: F401
+from symgrad.compat import v1_losses as losses  # noqa: F401
+from symgrad.compat import v1_math as math  # noqa: F401
+from symgrad.compat import v1_metrics as metrics  # noqa: F401
+from symgrad.compat import v1_nn as nn  # noqa: F401
+from symgrad.compat import v1_random as random  # noqa: F401
 
 # tf.compat.v1.test: TF1's (x, x_shape, y, y_shape) gradient checker (issue 17, point 7).
-from . import v1_test as test  # noqa: F401
-from .v1_debugging import (  # noqa: F401
+from symgrad.compat import v1_test as test  # noqa: F401
+from symgrad.compat.v1_debugging import (  # noqa: F401
     assert_equal,
     assert_greater,
     assert_greater_equal,
@@ -118,7 +114,7 @@ from .v1_debugging import (  # noqa: F401
     check_numerics,
     is_numeric_tensor,
 )
-from .v1_ops import (  # noqa: F401
+from symgrad.compat.v1_ops import (  # noqa: F401
     argmax,
     argmin,
     bincount,
@@ -154,7 +150,11 @@ from .v1_ops import (  # noqa: F401
     while_loop,
     zeros_like,
 )
-from .v1_variable import VariableV1 as Variable  # noqa: F401
+from symgrad.compat.v1_variable import VariableV1 as Variable  # noqa: F401
+from symgrad.graph import name_scope as name_scope
+from symgrad.ops.boolean_mask import boolean_mask_v1 as boolean_mask  # noqa: F401
+from symgrad.train.moving_averages import moving_average_variables  # noqa: F401
+from symgrad.variable_scope import AUTO_REUSE, GraphKeys, get_variable, variable_scope  # noqa: F401
 
 # TF1's initializers (tf has TF2's, with other defaults and draws).
 constant_initializer = _init_v1.Constant
@@ -199,9 +199,8 @@ _NOT_INHERITED = frozenset({"optimizers", "inside_function"})
 
 def __getattr__(name: str) -> Any:
     import symgrad
-
-    from .._missing import missing
-    from ..tools.api import OWN
+    from symgrad._missing import missing
+    from symgrad.tools.api import OWN
 
     if name in _NOT_INHERITED or name in OWN:
         raise missing("tf.compat.v1", name)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import debugging as _d
-from ..debugging import (  # noqa: F401  (the same in TF1)
+from symgrad import debugging as _d
+from symgrad.debugging import (  # noqa: F401  (the same in TF1)
     Assert,
     assert_integer,
     assert_shapes,
@@ -17,7 +17,7 @@ from ..debugging import (  # noqa: F401  (the same in TF1)
     enable_check_numerics,
     is_numeric_tensor,
 )
-from ..graph import Tensor as _Tensor
+from symgrad.graph import Tensor as _Tensor
 
 Result = Any
 

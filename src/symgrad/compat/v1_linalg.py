@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import linalg as _linalg
-from .v1_ops import norm  # noqa: F401  (TF1's signature)
+from symgrad import linalg as _linalg
+from symgrad.compat.v1_ops import norm  # noqa: F401  (TF1's signature)
 
 _FALLBACK = "symgrad.linalg"
 
 
 def __getattr__(name: str) -> Any:
-    from .._missing import missing
+    from symgrad._missing import missing
 
     try:
         return getattr(_linalg, name)

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import dtypes as dt
-from ..graph import Tensor, executing_eagerly, name_scope
-from ..ops import array, core, math, reduction
-from ..ops import nn as _nn
-from ..ops.losses import sigmoid_cross_entropy_with_logits
-from ..ops.matmul import add_n
-from ..ops.safe_math import divide_no_nan
-from ..variable_scope import GraphKeys, add_to_collection, get_collection
+from symgrad import dtypes as dt
+from symgrad.graph import Tensor, executing_eagerly, name_scope
+from symgrad.ops import array, core, math, reduction
+from symgrad.ops import nn as _nn
+from symgrad.ops.losses import sigmoid_cross_entropy_with_logits
+from symgrad.ops.matmul import add_n
+from symgrad.ops.safe_math import divide_no_nan
+from symgrad.variable_scope import GraphKeys, add_to_collection, get_collection
 
 _LOSSES = GraphKeys.LOSSES
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import math as _math
-from .v1_nn import in_top_k, log_softmax, softmax  # noqa: F401  (TF1's signatures)
-from .v1_ops import (  # noqa: F401
+from symgrad import math as _math
+from symgrad.compat.v1_nn import in_top_k, log_softmax, softmax  # noqa: F401  (TF1's signatures)
+from symgrad.compat.v1_ops import (  # noqa: F401
     argmax,
     argmin,
     bincount,
@@ -27,7 +27,7 @@ _FALLBACK = "symgrad.math"
 
 
 def __getattr__(name: str) -> Any:
-    from .._missing import missing
+    from symgrad._missing import missing
 
     try:
         return getattr(_math, name)

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import dtypes as dt
-from ..graph import Tensor, executing_eagerly
-from ..ops import array, control, core, math, reduction
-from ..ops.safe_math import divide_no_nan
-from ..ops.variables import assign_add
-from ..variable_scope import GraphKeys, add_to_collections, variable_scope
-from .v1_variable import VariableV1
+from symgrad import dtypes as dt
+from symgrad.compat.v1_variable import VariableV1
+from symgrad.graph import Tensor, executing_eagerly
+from symgrad.ops import array, control, core, math, reduction
+from symgrad.ops.safe_math import divide_no_nan
+from symgrad.ops.variables import assign_add
+from symgrad.variable_scope import GraphKeys, add_to_collections, variable_scope
 
 __all__ = ["accuracy", "auc", "mean"]
 

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import nn as _nn
-from ..embedding_ops import embedding_lookup as _embedding_lookup
-from ..graph import Tensor
-from ..ops import conv_api as _conv
-from ..ops import nn as _ops_nn
-from ..ops import pooling as _pool
-from ..ops.dropout import dropout as _dropout
-from ..ops.losses import weighted_cross_entropy_with_logits  # noqa: F401  (TF1 signature)
-from ..ops.normalization import moments as _moments
-from ..ops.rounding import in_top_k as _in_top_k
-from ._args import one_of
+from symgrad import nn as _nn
+from symgrad.compat._args import one_of
+from symgrad.embedding_ops import embedding_lookup as _embedding_lookup
+from symgrad.graph import Tensor
+from symgrad.ops import conv_api as _conv
+from symgrad.ops import nn as _ops_nn
+from symgrad.ops import pooling as _pool
+from symgrad.ops.dropout import dropout as _dropout
+from symgrad.ops.losses import weighted_cross_entropy_with_logits  # noqa: F401  (TF1 signature)
+from symgrad.ops.normalization import moments as _moments
+from symgrad.ops.rounding import in_top_k as _in_top_k
 
 _FALLBACK = "symgrad.nn"
 # tf.nn names TF1 does not have.
@@ -69,7 +69,7 @@ def softmax_cross_entropy_with_logits(
     labels: Any = None, logits: Any = None, dim: int = -1, name: str | None = None, axis: Any = None
 ) -> Tensor:
     """TF1's (deprecated) form; as TF, the gradient does not flow into ``labels``."""
-    from ..ops.core import stop_gradient
+    from symgrad.ops.core import stop_gradient
 
     _both(labels, logits, "softmax_cross_entropy_with_logits")
     return softmax_cross_entropy_with_logits_v2(stop_gradient(labels), logits, axis, name, dim)
@@ -284,7 +284,7 @@ def separable_conv2d(
 
 
 def __getattr__(name: str) -> Any:
-    from .._missing import missing
+    from symgrad._missing import missing
 
     if name in _NOT_INHERITED:
         raise missing("tf.compat.v1.nn", name)

@@ -10,23 +10,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .. import dtypes as dt
-from ..graph import Tensor, executing_eagerly
-from ..indexed_slices import IndexedSlices
-from ..ops import array as _array
-from ..ops import core as _core
-from ..ops import gather as _gather
-from ..ops import norms as _norms
-from ..ops import reduction as _red
-from ..ops import rounding as _rounding
-from ..ops import shape as _shape
-from ..ops import slicing as _slicing
-from ..ops import statistics as _stats
-from ..ops import variables as _vars
-from ..ops import while_loop as _while
-from ..ops.bincount import bincount as _bincount
-from ..variable_scope import GraphKeys, get_collection
-from ._args import one_of
+from symgrad import dtypes as dt
+from symgrad.compat._args import one_of
+from symgrad.graph import Tensor, executing_eagerly
+from symgrad.indexed_slices import IndexedSlices
+from symgrad.ops import array as _array
+from symgrad.ops import core as _core
+from symgrad.ops import gather as _gather
+from symgrad.ops import norms as _norms
+from symgrad.ops import reduction as _red
+from symgrad.ops import rounding as _rounding
+from symgrad.ops import shape as _shape
+from symgrad.ops import slicing as _slicing
+from symgrad.ops import statistics as _stats
+from symgrad.ops import variables as _vars
+from symgrad.ops import while_loop as _while
+from symgrad.ops.bincount import bincount as _bincount
+from symgrad.variable_scope import GraphKeys, get_collection
 
 
 def _reduce_v1(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import random as _random
+from symgrad import random as _random
 
 _FALLBACK = "symgrad.random"
 _NOT_INHERITED = frozenset({"set_seed"})
 
 
 def __getattr__(name: str) -> Any:
-    from .._missing import missing
+    from symgrad._missing import missing
 
     if name in _NOT_INHERITED:
         raise missing("tf.compat.v1.random", name)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import testing as _testing
-from ..python.ops.gradient_checker import compute_gradient, compute_gradient_error
+from symgrad import testing as _testing
+from symgrad.python.ops.gradient_checker import compute_gradient, compute_gradient_error
 
 __all__ = ["compute_gradient", "compute_gradient_error"]
 

@@ -12,9 +12,8 @@ _TF2_ONLY = True
 
 def __getattr__(name: str) -> Any:
     import symgrad
-
-    from .._missing import missing
-    from ..tools.api import OWN, TF1_ONLY
+    from symgrad._missing import missing
+    from symgrad.tools.api import OWN, TF1_ONLY
 
     if name in OWN or name in TF1_ONLY:
         raise missing("tf.compat.v2", name)

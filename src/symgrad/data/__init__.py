@@ -17,10 +17,10 @@ order of the trace where TF would iterate the dataset again on each call.
 
 from __future__ import annotations
 
-from . import experimental
-from .base import AUTOTUNE, INFINITE, UNKNOWN, OwnedIterator
-from .dataset import Dataset
-from .windows import DatasetSpec
+from symgrad.data import experimental
+from symgrad.data.base import AUTOTUNE, INFINITE, UNKNOWN, OwnedIterator
+from symgrad.data.dataset import Dataset
+from symgrad.data.windows import DatasetSpec
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN

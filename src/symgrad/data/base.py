@@ -13,11 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..context import init_scope
-from ..errors import InvalidArgumentError, OutOfRangeError
-from ..ops.core import constant
-from . import structure
+from symgrad import dtypes as dt
+from symgrad.context import init_scope
+from symgrad.data import structure
+from symgrad.errors import InvalidArgumentError, OutOfRangeError
+from symgrad.ops.core import constant
 
 INFINITE = -1
 UNKNOWN = -2

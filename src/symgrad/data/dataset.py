@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import batching, shuffle, sources, transforms, windows
-from .base import DatasetBase, passthrough
+from symgrad.data import batching, shuffle, sources, transforms, windows
+from symgrad.data.base import DatasetBase, passthrough
 
 
 class Dataset(DatasetBase):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import AUTOTUNE, INFINITE, UNKNOWN
+from symgrad.data.base import AUTOTUNE, INFINITE, UNKNOWN
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN

@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .. import nest
-from ..context import init_scope
-from ..runtime import autograph
-from ..runtime.function import TensorSpec, function
-from . import structure
+from symgrad import nest
+from symgrad.context import init_scope
+from symgrad.data import structure
+from symgrad.runtime import autograph
+from symgrad.runtime.function import TensorSpec, function
 
 
 class Traced:

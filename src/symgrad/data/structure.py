@@ -13,12 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from .. import nest
-from ..graph import Tensor
-from ..ops.core import constant, convert_to_tensor
-from ..runtime.function import TensorSpec
-from ..shapes import TensorShape
+from symgrad import dtypes as dt
+from symgrad import nest
+from symgrad.graph import Tensor
+from symgrad.ops.core import constant, convert_to_tensor
+from symgrad.runtime.function import TensorSpec
+from symgrad.shapes import TensorShape
 
 Flat = tuple[np.ndarray, ...]
 

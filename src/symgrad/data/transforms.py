@@ -9,14 +9,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..context import init_scope
-from ..errors import InvalidArgumentError
-from ..runtime.function import TensorSpec
-from . import structure
-from .base import INFINITE, UNKNOWN, passthrough, primed, scoped
-from .batching import as_int
-from .functions import Traced, for_element, scalar_bool
+from symgrad import dtypes as dt
+from symgrad.context import init_scope
+from symgrad.data import structure
+from symgrad.data.base import INFINITE, UNKNOWN, passthrough, primed, scoped
+from symgrad.data.batching import as_int
+from symgrad.data.functions import Traced, for_element, scalar_bool
+from symgrad.errors import InvalidArgumentError
+from symgrad.runtime.function import TensorSpec
 
 
 def map_(ds: Any, map_func: Callable[..., Any]) -> Any:

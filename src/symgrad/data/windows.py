@@ -14,15 +14,15 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..context import init_scope
-from ..errors import InvalidArgumentError
-from ..runtime.function import TensorSpec
-from ..shapes import TensorShape
-from . import structure
-from .base import UNKNOWN, DatasetBase, primed
-from .batching import as_int
-from .functions import Traced, for_element
+from symgrad import dtypes as dt
+from symgrad.context import init_scope
+from symgrad.data import structure
+from symgrad.data.base import UNKNOWN, DatasetBase, primed
+from symgrad.data.batching import as_int
+from symgrad.data.functions import Traced, for_element
+from symgrad.errors import InvalidArgumentError
+from symgrad.runtime.function import TensorSpec
+from symgrad.shapes import TensorShape
 
 
 class DatasetSpec:

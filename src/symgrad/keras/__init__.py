@@ -8,8 +8,8 @@ their gradients are symgrad's and the explain tools see inside a model).
 
 from __future__ import annotations
 
-from .. import _missing
-from . import (
+from symgrad import _missing
+from symgrad.keras import (
     activations,
     backend,
     callbacks,
@@ -25,8 +25,8 @@ from . import (
     regularizers,
     utils,
 )
-from .layers import Input, Layer
-from .models import Model, Sequential
+from symgrad.keras.layers import Input, Layer
+from symgrad.keras.models import Model, Sequential
 
 __all__ = [
     "Input",

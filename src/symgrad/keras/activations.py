@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..clip_ops import clip_by_value
-from ..ops import activations as act
-from ..ops import array, nn
-from ..ops import math as m
-from ..ops.core import convert_to_tensor
-from ..ops.safe_math import expm1
-from ..ops.safe_math import log_sigmoid as _log_sigmoid
-from ..ops.safe_math import softsign as _softsign
+from symgrad.clip_ops import clip_by_value
+from symgrad.ops import activations as act
+from symgrad.ops import array, nn
+from symgrad.ops import math as m
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.safe_math import expm1
+from symgrad.ops.safe_math import log_sigmoid as _log_sigmoid
+from symgrad.ops.safe_math import softsign as _softsign
 
 __all__ = [
     "celu", "deserialize", "elu", "exponential", "gelu", "get", "hard_sigmoid", "hard_silu",

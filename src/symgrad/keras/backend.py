@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..dtypes import as_dtype
-from .optimizers.base import _NAME_UIDS
+from symgrad.dtypes import as_dtype
+from symgrad.keras.optimizers.base import _NAME_UIDS
 
 _UIDS: dict[str, int] = {}
 _CONFIG: dict[str, Any] = {"floatx": "float32", "epsilon": 1e-7, "data_format": "channels_last"}
@@ -63,7 +63,7 @@ def clear_session(free_memory: bool = True) -> None:
     random generator's state."""
     _NAME_UIDS.clear()
     _UIDS.clear()
-    from . import random as keras_random
+    from symgrad.keras import random as keras_random
 
     keras_random._GLOBAL["generator"] = None
 

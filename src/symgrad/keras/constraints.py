@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..clip_ops import clip_by_value
-from ..ops import array
-from ..ops import math as m
-from ..ops.core import convert_to_tensor
-from ..ops.reduction import reduce_sum
-from . import backend
+from symgrad.clip_ops import clip_by_value
+from symgrad.keras import backend
+from symgrad.ops import array
+from symgrad.ops import math as m
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.reduction import reduce_sum
 
 __all__ = ["Constraint", "MaxNorm", "MinMaxNorm", "NonNeg", "UnitNorm", "get"]
 

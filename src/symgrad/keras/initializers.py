@@ -10,13 +10,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import dtypes as dt
-from ..ops import array
-from ..ops import math as m
-from ..ops.linalg_decomp import qr
-from ..ops.linalg_diag import diag_part, eye
-from . import backend
-from . import random as krandom
+from symgrad import dtypes as dt
+from symgrad.keras import backend
+from symgrad.keras import random as krandom
+from symgrad.ops import array
+from symgrad.ops import math as m
+from symgrad.ops.linalg_decomp import qr
+from symgrad.ops.linalg_diag import diag_part, eye
 
 __all__ = [
     "Constant",

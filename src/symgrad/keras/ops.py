@@ -9,34 +9,34 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..ops import array, nn
-from ..ops import math as m
-from ..ops import reduction as red
-from ..ops.activations import elu as _elu
-from ..ops.activations import gelu as _gelu
-from ..ops.activations import leaky_relu as _leaky_relu
-from ..ops.activations import relu6 as _relu6
-from ..ops.activations import selu as _selu
-from ..ops.activations import silu as _silu
-from ..ops.contraction import einsum as _einsum
-from ..ops.core import constant
-from ..ops.core import convert_to_tensor as _convert
-from ..ops.core import stop_gradient as _stop_gradient
-from ..ops.gather import gather
-from ..ops.joining import concat
-from ..ops.joining import split as _split
-from ..ops.joining import stack as _stack
-from ..ops.matmul import matmul as _matmul
-from ..ops.normalization import moments as _moments
-from ..ops.reverse import reverse
-from ..ops.slicing import slice as _slice
-from ..ops.sorting import argsort as _argsort
-from ..ops.sorting import sort as _sort
-from ..ops.sorting import top_k as _top_k
-from ..ops.statistics import reduce_logsumexp
-from . import backend
-from .layers.core import dynamic_shape
+from symgrad import dtypes as dt
+from symgrad.keras import backend
+from symgrad.keras.layers.core import dynamic_shape
+from symgrad.ops import array, nn
+from symgrad.ops import math as m
+from symgrad.ops import reduction as red
+from symgrad.ops.activations import elu as _elu
+from symgrad.ops.activations import gelu as _gelu
+from symgrad.ops.activations import leaky_relu as _leaky_relu
+from symgrad.ops.activations import relu6 as _relu6
+from symgrad.ops.activations import selu as _selu
+from symgrad.ops.activations import silu as _silu
+from symgrad.ops.contraction import einsum as _einsum
+from symgrad.ops.core import constant
+from symgrad.ops.core import convert_to_tensor as _convert
+from symgrad.ops.core import stop_gradient as _stop_gradient
+from symgrad.ops.gather import gather
+from symgrad.ops.joining import concat
+from symgrad.ops.joining import split as _split
+from symgrad.ops.joining import stack as _stack
+from symgrad.ops.matmul import matmul as _matmul
+from symgrad.ops.normalization import moments as _moments
+from symgrad.ops.reverse import reverse
+from symgrad.ops.slicing import slice as _slice
+from symgrad.ops.sorting import argsort as _argsort
+from symgrad.ops.sorting import sort as _sort
+from symgrad.ops.sorting import top_k as _top_k
+from symgrad.ops.statistics import reduce_logsumexp
 
 __all__ = [
     "abs", "absolute", "add", "all", "any", "arange", "argmax", "argmin", "argsort",
@@ -150,7 +150,7 @@ relu, softplus = _unary(nn.relu, "relu"), _unary(nn.softplus, "softplus")
 
 
 def floor(x: Any) -> Any:
-    from ..ops.rounding import floor as _floor
+    from symgrad.ops.rounding import floor as _floor
 
     return _floor(_t(x))
 
@@ -317,7 +317,7 @@ def tile(x: Any, repeats: Any) -> Any:
 
 
 def repeat(x: Any, repeats: Any, axis: Any = None) -> Any:
-    from .layers.reshaping import repeat as _repeat
+    from symgrad.keras.layers.reshaping import repeat as _repeat
 
     x = _t(x)
     if axis is None:

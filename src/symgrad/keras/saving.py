@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from .backend import snake_case
-from .layers.layer import Layer
+from symgrad.keras.backend import snake_case
+from symgrad.keras.layers.layer import Layer
 
 _SKIP: dict[str, set[str]] = {}
 

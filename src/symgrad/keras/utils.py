@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import _missing
-from ..ops import random as tf_random
-from .trainers.data import unpack_x_y_sample_weight
+from symgrad import _missing
+from symgrad.keras.trainers.data import unpack_x_y_sample_weight
+from symgrad.ops import random as tf_random
 
 __all__ = ["pack_x_y_sample_weight", "set_random_seed", "unpack_x_y_sample_weight"]
 

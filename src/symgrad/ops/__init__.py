@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..graph import Tensor
-from . import (  # noqa: F401
+from symgrad.graph import Tensor
+from symgrad.ops import (  # noqa: F401
     activations,
     array,
     assertion,
@@ -39,7 +39,7 @@ from . import (  # noqa: F401
     variable_scatter,
     variables,
 )
-from .variables import Variable
+from symgrad.ops.variables import Variable
 
 
 def _binary(fn: Any, swapped: bool = False) -> Any:

@@ -13,13 +13,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import batching
-from .. import dtypes as dt
-from ..cases import Case, away, randn
-from ..graph import Tensor, name_scope
-from ..op_registry import Spec, apply_op, register_op
-from . import array, math, special
-from .core import FLOATS, REAL, check_dtype, convert_to_tensor, same_dtype
+from symgrad import batching
+from symgrad import dtypes as dt
+from symgrad.cases import Case, away, randn
+from symgrad.graph import Tensor, name_scope
+from symgrad.op_registry import Spec, apply_op, register_op
+from symgrad.ops import array, math, special
+from symgrad.ops.core import FLOATS, REAL, check_dtype, convert_to_tensor, same_dtype
 
 SELU_SCALE = 1.0507009873554804934193349852946
 SELU_ALPHA = 1.6732632423543772848170429916717

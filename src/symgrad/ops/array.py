@@ -19,12 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from .. import batching
-from .. import dtypes as dt
-from ..batching import Call, const
-from ..cases import Case, fixed, ints, randn, uniform
-from ..graph import Tensor, get_default_graph
-from ..op_registry import (
+from symgrad import batching
+from symgrad import dtypes as dt
+from symgrad.batching import Call, const
+from symgrad.cases import Case, fixed, ints, randn, uniform
+from symgrad.graph import Tensor, get_default_graph
+from symgrad.op_registry import (
     ShapeError,
     Spec,
     apply_op,
@@ -32,9 +32,8 @@ from ..op_registry import (
     default_name,
     register_op,
 )
-from ..shapes import TensorShape, as_shape, broadcast_shapes
-from . import joining, reduction
-from .core import (
+from symgrad.ops import joining, reduction
+from symgrad.ops.core import (
     ALL,
     FLOAT_COMPLEX,
     broadcast_infer,
@@ -48,11 +47,12 @@ from .core import (
     static_ints,
     unbroadcast,
 )
-from .shape import expand_dims as expand_dims
-from .shape import invert_permutation as invert_permutation
-from .shape import rank as rank
-from .shape import reshape, shape, size, transpose
-from .shape import squeeze as squeeze
+from symgrad.ops.shape import expand_dims as expand_dims
+from symgrad.ops.shape import invert_permutation as invert_permutation
+from symgrad.ops.shape import rank as rank
+from symgrad.ops.shape import reshape, shape, size, transpose
+from symgrad.ops.shape import squeeze as squeeze
+from symgrad.shapes import TensorShape, as_shape, broadcast_shapes
 
 INDEX = (dt.int32, dt.int64)
 

@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from .. import batching
-from ..cases import Case, randn
-from ..errors import InvalidArgumentError
-from ..graph import Operation, Tensor, get_default_graph
-from ..op_registry import Spec, apply_op, register_op
-from .core import convert_to_tensor
+from symgrad import batching
+from symgrad.cases import Case, randn
+from symgrad.errors import InvalidArgumentError
+from symgrad.graph import Operation, Tensor, get_default_graph
+from symgrad.op_registry import Spec, apply_op, register_op
+from symgrad.ops.core import convert_to_tensor
 
 
 def _assert_infer(inputs: Sequence[Tensor], **_: Any) -> list[Spec]:

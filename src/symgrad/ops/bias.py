@@ -12,13 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from ..batching import Call, NotVectorizable, const
-from ..cases import Case, randn
-from ..graph import Tensor, name_scope
-from ..op_registry import ShapeError, Spec, apply_op, register_op
-from ..shapes import TensorShape
-from . import array, math, reduction
-from .core import NUMERIC, check_dtype, convert_to_tensor, same_dtype
+from symgrad.batching import Call, NotVectorizable, const
+from symgrad.cases import Case, randn
+from symgrad.graph import Tensor, name_scope
+from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array, math, reduction
+from symgrad.ops.core import NUMERIC, check_dtype, convert_to_tensor, same_dtype
+from symgrad.shapes import TensorShape
 
 
 def _channel(rank: int, data_format: str) -> int:

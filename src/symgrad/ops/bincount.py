@@ -13,15 +13,15 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..batching import Call
-from ..cases import Case, ints, randn
-from ..graph import Tensor
-from ..op_registry import ShapeError, Spec, apply_op, register_op
-from ..shapes import TensorShape
-from . import array, reduction
-from .core import check_dtype, convert_to_tensor, static_ints
-from .math import greater, maximum, minimum
+from symgrad import dtypes as dt
+from symgrad.batching import Call
+from symgrad.cases import Case, ints, randn
+from symgrad.graph import Tensor
+from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array, reduction
+from symgrad.ops.core import check_dtype, convert_to_tensor, static_ints
+from symgrad.ops.math import greater, maximum, minimum
+from symgrad.shapes import TensorShape
 
 _BIN_WEIGHTS = (dt.int32, dt.int64, dt.float32, dt.float64)
 

@@ -11,14 +11,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..graph import Tensor, name_scope
-from ..op_registry import constant_value
-from . import joining, reduction
-from .array import where
-from .core import convert_to_tensor
-from .gather import gather
-from .shape import reshape, shape, squeeze
+from symgrad import dtypes as dt
+from symgrad.graph import Tensor, name_scope
+from symgrad.op_registry import constant_value
+from symgrad.ops import joining, reduction
+from symgrad.ops.array import where
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.gather import gather
+from symgrad.ops.shape import reshape, shape, squeeze
 
 
 def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_mask") -> Tensor:

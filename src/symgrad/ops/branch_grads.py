@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..graph import Tensor
-from ..indexed_slices import IndexedSlices
-from ..runtime.concrete_function import ConcreteFunction
-from ..shapes import TensorShape
-from . import array
-from .feeds import placeholder_with_default
+from symgrad.graph import Tensor
+from symgrad.indexed_slices import IndexedSlices
+from symgrad.ops import array
+from symgrad.ops.feeds import placeholder_with_default
+from symgrad.runtime.concrete_function import ConcreteFunction
+from symgrad.shapes import TensorShape
 
 Fn = Callable[[], Any]
 

@@ -11,16 +11,16 @@ import collections
 import functools
 from typing import Any
 
-from .. import dtypes as dt
-from .. import nest
-from ..graph import Tensor, get_default_graph
-from .array import cast
-from .assertion import Assert
-from .cond import Fn, cond
-from .control import control_dependencies
-from .core import identity
-from .joining import stack
-from .reduction import reduce_sum
+from symgrad import dtypes as dt
+from symgrad import nest
+from symgrad.graph import Tensor, get_default_graph
+from symgrad.ops.array import cast
+from symgrad.ops.assertion import Assert
+from symgrad.ops.cond import Fn, cond
+from symgrad.ops.control import control_dependencies
+from symgrad.ops.core import identity
+from symgrad.ops.joining import stack
+from symgrad.ops.reduction import reduce_sum
 
 
 def case(

@@ -14,13 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from .. import batching
-from .. import dtypes as dt
-from ..cases import COMPLEX, Case, complex_randn, randn
-from ..graph import Tensor
-from ..op_registry import Spec, apply_op, register_op
-from . import array
-from .core import (
+from symgrad import batching
+from symgrad import dtypes as dt
+from symgrad.cases import COMPLEX, Case, complex_randn, randn
+from symgrad.graph import Tensor
+from symgrad.op_registry import Spec, apply_op, register_op
+from symgrad.ops import array
+from symgrad.ops.core import (
     NUMERIC,
     binary_grad,
     broadcast_infer,

@@ -27,23 +27,23 @@ from typing import Any
 
 import numpy as np
 
-from .. import context
-from ..autodiff.backprop import backprop, key
-from ..cases import Case, fixed, ints, randn
-from ..errors import InvalidArgumentError
-from ..graph import Tensor, get_default_graph
-from ..op_registry import Spec, apply_op, register_op
-from ..runtime.concrete_function import ConcreteFunction, packer
-from ..runtime.function import function, trace_graph
-from ..shapes import TensorShape
-from . import array, core, tensor_array
-from . import math as math_ops
-from .branch_grads import MatchSlices, join, joined, seed
-from .control_flow_batch import branches_rule
-from .function_reads import capture_reads, check_no_assign, read_values
-from .numerics_where import in_branch, mirror
-from .tensor_array_cond import BranchArrays
-from .variables import Variable
+from symgrad import context
+from symgrad.autodiff.backprop import backprop, key
+from symgrad.cases import Case, fixed, ints, randn
+from symgrad.errors import InvalidArgumentError
+from symgrad.graph import Tensor, get_default_graph
+from symgrad.op_registry import Spec, apply_op, register_op
+from symgrad.ops import array, core, tensor_array
+from symgrad.ops import math as math_ops
+from symgrad.ops.branch_grads import MatchSlices, join, joined, seed
+from symgrad.ops.control_flow_batch import branches_rule
+from symgrad.ops.function_reads import capture_reads, check_no_assign, read_values
+from symgrad.ops.numerics_where import in_branch, mirror
+from symgrad.ops.tensor_array_cond import BranchArrays
+from symgrad.ops.variables import Variable
+from symgrad.runtime.concrete_function import ConcreteFunction, packer
+from symgrad.runtime.function import function, trace_graph
+from symgrad.shapes import TensorShape
 
 Fn = Callable[[], Any]
 

@@ -17,17 +17,17 @@ from typing import Any
 
 import numpy as np
 
-from .. import batching
-from .. import dtypes as dt
-from ..batching import Call, NotVectorizable
-from ..cases import Case, randn
-from ..graph import Tensor
-from ..op_registry import ShapeError, Spec, apply_op, register_op
-from ..shapes import TensorShape, broadcast_shapes
-from . import array, reduction
-from .complex import conj
-from .core import NUMERIC, check_dtype, convert_n, same_dtype
-from .math import matmul
+from symgrad import batching
+from symgrad import dtypes as dt
+from symgrad.batching import Call, NotVectorizable
+from symgrad.cases import Case, randn
+from symgrad.graph import Tensor
+from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array, reduction
+from symgrad.ops.complex import conj
+from symgrad.ops.core import NUMERIC, check_dtype, convert_n, same_dtype
+from symgrad.ops.math import matmul
+from symgrad.shapes import TensorShape, broadcast_shapes
 
 _ELL = "."  # one character stands for "..." inside parsed subscripts
 

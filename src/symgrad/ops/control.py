@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .. import batching
-from ..cases import Case, randn
-from ..gradient_registry import no_gradient
-from ..graph import Operation, Tensor, get_default_graph
-from ..op_registry import Spec, apply_op, register_op
-from .core import convert_to_tensor
+from symgrad import batching
+from symgrad.cases import Case, randn
+from symgrad.gradient_registry import no_gradient
+from symgrad.graph import Operation, Tensor, get_default_graph
+from symgrad.op_registry import Spec, apply_op, register_op
+from symgrad.ops.core import convert_to_tensor
 
 register_op(
     "NoOp",

@@ -23,17 +23,17 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .. import dtypes as dt
-from ..autodiff.backprop import key
-from ..autodiff.vectorize import vectorize
-from ..batching import Call, NotVectorizable, known_dims
-from ..graph import Tensor, get_default_graph
-from ..runtime.concrete_function import ConcreteFunction
-from ..shapes import TensorShape
-from . import array, reduction
-from . import math as math_ops
-from . import shape as shape_ops
-from .core import placeholder
+from symgrad import dtypes as dt
+from symgrad.autodiff.backprop import key
+from symgrad.autodiff.vectorize import vectorize
+from symgrad.batching import Call, NotVectorizable, known_dims
+from symgrad.graph import Tensor, get_default_graph
+from symgrad.ops import array, reduction
+from symgrad.ops import math as math_ops
+from symgrad.ops import shape as shape_ops
+from symgrad.ops.core import placeholder
+from symgrad.runtime.concrete_function import ConcreteFunction
+from symgrad.shapes import TensorShape
 
 Rule = Callable[[Call], list[Tensor]]
 

@@ -22,16 +22,15 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..batching import Call, NotVectorizable, const
-from ..cases import Case, ints, randn
-from ..errors import InvalidArgumentError
-from ..graph import Tensor
-from ..op_registry import ShapeError, Spec, apply_op, register_op
-from ..shapes import TensorShape
-from . import array, window_refs
-from .core import FLOATS, check_dtype, same_dtype, wanted
-from .windows import (
+from symgrad import dtypes as dt
+from symgrad.batching import Call, NotVectorizable, const
+from symgrad.cases import Case, ints, randn
+from symgrad.errors import InvalidArgumentError
+from symgrad.graph import Tensor
+from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array, window_refs
+from symgrad.ops.core import FLOATS, check_dtype, same_dtype, wanted
+from symgrad.ops.windows import (
     Geometry,
     col2im,
     crop,
@@ -42,6 +41,7 @@ from .windows import (
     static_sizes,
     window,
 )
+from symgrad.shapes import TensorShape
 
 
 @dataclass(frozen=True)

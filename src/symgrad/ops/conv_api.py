@@ -15,10 +15,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..graph import Tensor, name_scope
-from . import array
-from .conv import CONV2D, CONV3D, DEPTHWISE, Family, apply_filter, apply_forward, apply_input
-from .core import convert_to_tensor
+from symgrad.graph import Tensor, name_scope
+from symgrad.ops import array
+from symgrad.ops.conv import (
+    CONV2D,
+    CONV3D,
+    DEPTHWISE,
+    Family,
+    apply_filter,
+    apply_forward,
+    apply_input,
+)
+from symgrad.ops.core import convert_to_tensor
 
 
 def _sequence(value: Any, n: int, channel_index: int, name: str) -> list[int]:

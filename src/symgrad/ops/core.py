@@ -20,14 +20,21 @@ from typing import Any
 
 import numpy as np
 
-from .. import batching
-from .. import dtypes as dt
-from ..cases import Case, ints, randn
-from ..errors import InvalidArgumentError, ResourceExhaustedError
-from ..gradient_registry import RegisterGradient, no_gradient
-from ..graph import Tensor, get_default_graph
-from ..op_registry import ShapeError, Spec, apply_op, constant_value, default_name, register_op
-from ..shapes import TensorShape, as_shape, broadcast_shapes
+from symgrad import batching
+from symgrad import dtypes as dt
+from symgrad.cases import Case, ints, randn
+from symgrad.errors import InvalidArgumentError, ResourceExhaustedError
+from symgrad.gradient_registry import RegisterGradient, no_gradient
+from symgrad.graph import Tensor, get_default_graph
+from symgrad.op_registry import (
+    ShapeError,
+    Spec,
+    apply_op,
+    constant_value,
+    default_name,
+    register_op,
+)
+from symgrad.shapes import TensorShape, as_shape, broadcast_shapes
 
 FLOATS = (dt.float16, dt.float32, dt.float64)
 COMPLEX = (dt.complex64, dt.complex128)

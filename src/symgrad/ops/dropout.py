@@ -13,10 +13,10 @@ from __future__ import annotations
 import numbers
 from typing import Any
 
-from .. import dtypes as dt
-from ..graph import Tensor, name_scope
-from . import array, math, random
-from .core import FLOATS, check_dtype, constant, convert_to_tensor
+from symgrad import dtypes as dt
+from symgrad.graph import Tensor, name_scope
+from symgrad.ops import array, math, random
+from symgrad.ops.core import FLOATS, check_dtype, constant, convert_to_tensor
 
 
 def _noise_shape(x: Tensor, noise_shape: Any) -> Any:

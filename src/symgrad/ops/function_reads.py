@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..graph import Operation, Tensor
-from ..runtime.concrete_function import ConcreteFunction
-from .variables import Variable
+from symgrad.graph import Operation, Tensor
+from symgrad.ops.variables import Variable
+from symgrad.runtime.concrete_function import ConcreteFunction
 
 Mapping = dict[tuple[int, int], Tensor]
 

@@ -13,15 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .. import dtypes as dt
-from .. import nest
-from ..graph import Tensor
-from ..runtime.function import TensorSpec
-from . import shape
-from .core import convert_to_tensor
-from .tensor_array import TensorArray
-from .tensor_array_loop import learn_element_shapes, reserve_like
-from .while_loop import while_loop
+from symgrad import dtypes as dt
+from symgrad import nest
+from symgrad.graph import Tensor
+from symgrad.ops import shape
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.tensor_array import TensorArray
+from symgrad.ops.tensor_array_loop import learn_element_shapes, reserve_like
+from symgrad.ops.while_loop import while_loop
+from symgrad.runtime.function import TensorSpec
 
 
 def _elements(elems: Any) -> tuple[list[Tensor], Tensor, int | None]:

@@ -14,16 +14,16 @@ from typing import Any
 
 import numpy as np
 
-from .. import indexed_slices as slices_lib
-from ..batching import Call, NotVectorizable, const
-from ..cases import Case, ints, randn
-from ..errors import InvalidArgumentError
-from ..graph import Tensor
-from ..op_registry import ShapeError, Spec, apply_op, constant_value, register_op
-from ..shapes import TensorShape
-from . import array, joining, slicing
-from . import math as math_ops
-from .core import check_dtype, convert_to_tensor, same_dtype, static_ints
+from symgrad import indexed_slices as slices_lib
+from symgrad.batching import Call, NotVectorizable, const
+from symgrad.cases import Case, ints, randn
+from symgrad.errors import InvalidArgumentError
+from symgrad.graph import Tensor
+from symgrad.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
+from symgrad.ops import array, joining, slicing
+from symgrad.ops import math as math_ops
+from symgrad.ops.core import check_dtype, convert_to_tensor, same_dtype, static_ints
+from symgrad.shapes import TensorShape
 
 
 def _index_error(idx: np.ndarray, bad: np.ndarray, text: str) -> ValueError:

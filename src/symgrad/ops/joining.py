@@ -12,20 +12,19 @@ from typing import Any
 
 import numpy as np
 
-from ..batching import Call, NotVectorizable, const
-from ..cases import Case, ints, randn
-from ..graph import Tensor
-from ..op_registry import (
+from symgrad.batching import Call, NotVectorizable, const
+from symgrad.cases import Case, ints, randn
+from symgrad.graph import Tensor
+from symgrad.op_registry import (
     ShapeError,
     Spec,
     apply_op,
     default_name,
     register_op,
 )
-from ..shapes import TensorShape
-from . import array, gather, slicing
-from . import math as math_ops
-from .core import (
+from symgrad.ops import array, gather, slicing
+from symgrad.ops import math as math_ops
+from symgrad.ops.core import (
     check_dtype,
     constant,
     convert_n,
@@ -35,6 +34,7 @@ from .core import (
     same_dtype,
     static_ints,
 )
+from symgrad.shapes import TensorShape
 
 # --------------------------------------------------------------------------------------
 # ConcatV2

@@ -17,12 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from ..batching import Call, const
-from ..cases import COMPLEX, Case, complex_randn, ints, randn
-from ..graph import Tensor
-from ..op_registry import OPS, ShapeError, Spec, apply_op, register_op
-from . import array, joining
-from .core import check_dtype, convert_to_tensor, static_ints
+from symgrad.batching import Call, const
+from symgrad.cases import COMPLEX, Case, complex_randn, ints, randn
+from symgrad.graph import Tensor
+from symgrad.op_registry import OPS, ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array, joining
+from symgrad.ops.core import check_dtype, convert_to_tensor, static_ints
 
 # --------------------------------------------------------------------------------------
 # Shape checks shared by the linalg modules

@@ -15,16 +15,15 @@ from typing import Any
 
 import numpy as np
 
-from ..batching import Call
-from ..cases import COMPLEX, Case
-from ..graph import Tensor
-from ..op_registry import Spec, apply_op, register_op
-from ..shapes import TensorShape
-from . import array, joining, linalg_diag, reduction
-from . import complex as complex_ops
-from . import math as math_ops
-from .core import FLOAT_COMPLEX, FLOATS, check_dtype, convert_to_tensor
-from .linalg import (
+from symgrad.batching import Call
+from symgrad.cases import COMPLEX, Case
+from symgrad.graph import Tensor
+from symgrad.op_registry import Spec, apply_op, register_op
+from symgrad.ops import array, joining, linalg_diag, reduction
+from symgrad.ops import complex as complex_ops
+from symgrad.ops import math as math_ops
+from symgrad.ops.core import FLOAT_COMPLEX, FLOATS, check_dtype, convert_to_tensor
+from symgrad.ops.linalg import (
     adj,
     adjoint,
     band_part,
@@ -36,9 +35,10 @@ from .linalg import (
     square_dims,
     sym,
 )
-from .linalg_diag import identity_like
-from .linalg_solve import triangular_solve
-from .norms import norm
+from symgrad.ops.linalg_diag import identity_like
+from symgrad.ops.linalg_solve import triangular_solve
+from symgrad.ops.norms import norm
+from symgrad.shapes import TensorShape
 
 matmul = math_ops.matmul
 

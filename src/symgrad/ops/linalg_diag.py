@@ -13,15 +13,15 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..batching import Call, NotVectorizable
-from ..cases import COMPLEX, Case, complex_randn, fixed, ints, randn
-from ..graph import Tensor
-from ..op_registry import ShapeError, Spec, apply_op, register_op
-from ..shapes import TensorShape
-from . import array, reduction
-from .core import check_dtype, convert_to_tensor, same_dtype, static_ints
-from .linalg import matrix_batch, matrix_dims
+from symgrad import dtypes as dt
+from symgrad.batching import Call, NotVectorizable
+from symgrad.cases import COMPLEX, Case, complex_randn, fixed, ints, randn
+from symgrad.graph import Tensor
+from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array, reduction
+from symgrad.ops.core import check_dtype, convert_to_tensor, same_dtype, static_ints
+from symgrad.ops.linalg import matrix_batch, matrix_dims
+from symgrad.shapes import TensorShape
 
 # --------------------------------------------------------------------------------------
 # MatrixDiagV3, MatrixDiagPartV3, MatrixSetDiagV3: the diagonals k0..k1 of a matrix

@@ -12,13 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from ..cases import COMPLEX, Case
-from ..graph import Tensor
-from ..op_registry import apply_op, register_op
-from . import array, joining, slicing
-from .core import convert_to_tensor
-from .linalg import adjoint, in_dtype, mat, matrix_batch
-from .linalg_solve import square_infer
+from symgrad.cases import COMPLEX, Case
+from symgrad.graph import Tensor
+from symgrad.op_registry import apply_op, register_op
+from symgrad.ops import array, joining, slicing
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.linalg import adjoint, in_dtype, mat, matrix_batch
+from symgrad.ops.linalg_solve import square_infer
 
 # --------------------------------------------------------------------------------------
 # MatrixExponential: scaling and squaring with the degree-13 Padé approximant (Higham 2005)

@@ -9,19 +9,19 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..batching import Call, NotVectorizable
-from ..cases import COMPLEX, Case, fixed
-from ..graph import Tensor
-from ..op_registry import ShapeError, Spec, apply_op, register_op
-from ..shapes import TensorShape
-from . import array
-from . import math as math_ops
-from .cond import cond
-from .core import FLOAT_COMPLEX, check_dtype, convert_n, convert_to_tensor, same_dtype
-from .linalg import adj, in_dtype, mat, matrix_dims, matrix_transpose
-from .linalg_diag import identity_like
-from .linalg_solve import cholesky, cholesky_solve, solve_batch_shape, solve_kernel
+from symgrad import dtypes as dt
+from symgrad.batching import Call, NotVectorizable
+from symgrad.cases import COMPLEX, Case, fixed
+from symgrad.graph import Tensor
+from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array
+from symgrad.ops import math as math_ops
+from symgrad.ops.cond import cond
+from symgrad.ops.core import FLOAT_COMPLEX, check_dtype, convert_n, convert_to_tensor, same_dtype
+from symgrad.ops.linalg import adj, in_dtype, mat, matrix_dims, matrix_transpose
+from symgrad.ops.linalg_diag import identity_like
+from symgrad.ops.linalg_solve import cholesky, cholesky_solve, solve_batch_shape, solve_kernel
+from symgrad.shapes import TensorShape
 
 matmul = math_ops.matmul
 

@@ -15,16 +15,22 @@ from typing import Any
 
 import numpy as np
 
-from ..batching import Call
-from ..cases import COMPLEX, Case
-from ..graph import Tensor
-from ..op_registry import ShapeError, Spec, apply_op, register_op
-from ..shapes import TensorShape, broadcast_shapes
-from . import array, linalg_diag, reduction
-from . import complex as complex_ops
-from . import math as math_ops
-from .core import FLOAT_COMPLEX, check_dtype, convert_n, convert_to_tensor, same_dtype, unbroadcast
-from .linalg import (
+from symgrad.batching import Call
+from symgrad.cases import COMPLEX, Case
+from symgrad.graph import Tensor
+from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array, linalg_diag, reduction
+from symgrad.ops import complex as complex_ops
+from symgrad.ops import math as math_ops
+from symgrad.ops.core import (
+    FLOAT_COMPLEX,
+    check_dtype,
+    convert_n,
+    convert_to_tensor,
+    same_dtype,
+    unbroadcast,
+)
+from symgrad.ops.linalg import (
     adj,
     adjoint,
     band_part,
@@ -37,7 +43,8 @@ from .linalg import (
     sym,
     wellcond,
 )
-from .linalg_diag import identity_like
+from symgrad.ops.linalg_diag import identity_like
+from symgrad.shapes import TensorShape, broadcast_shapes
 
 matmul = math_ops.matmul
 

@@ -23,13 +23,13 @@ from typing import Any
 
 import numpy as np
 
-from ..batching import Call, NotVectorizable
-from ..cases import Case, ints, randn
-from ..errors import InvalidArgumentError
-from ..graph import Tensor
-from ..op_registry import ShapeError, Spec, apply_op, constant_value, register_op
-from ..shapes import TensorShape
-from . import array, gather, shape, slicing
+from symgrad.batching import Call, NotVectorizable
+from symgrad.cases import Case, ints, randn
+from symgrad.errors import InvalidArgumentError
+from symgrad.graph import Tensor
+from symgrad.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
+from symgrad.ops import array, gather, shape, slicing
+from symgrad.shapes import TensorShape
 
 
 def _get_item_infer(inputs: Sequence[Tensor]) -> Spec:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..graph import Tensor, name_scope
-from . import array, math, nn
-from .core import convert_to_tensor
+from symgrad.graph import Tensor, name_scope
+from symgrad.ops import array, math, nn
+from symgrad.ops.core import convert_to_tensor
 
 
 def _xent_args(name: str, labels: Any, logits: Any) -> tuple[Tensor, Tensor]:

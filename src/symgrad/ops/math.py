@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import batching
-from .. import dtypes as dt
-from ..cases import (
+from symgrad import batching
+from symgrad import dtypes as dt
+from symgrad.cases import (
     COMPLEX,
     FLOAT,
     Case,
@@ -31,12 +31,12 @@ from ..cases import (
     randn,
     uniform,
 )
-from ..gradient_registry import RegisterGradient, no_gradient
-from ..graph import Tensor
-from ..op_registry import ShapeError, Spec, apply_op, register_op
-from . import array
-from . import complex as complex_ops
-from .core import (
+from symgrad.gradient_registry import RegisterGradient, no_gradient
+from symgrad.graph import Tensor
+from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array
+from symgrad.ops import complex as complex_ops
+from symgrad.ops.core import (
     ALL,
     FLOAT_COMPLEX,
     FLOATS,
@@ -52,7 +52,7 @@ from .core import (
     unary_op,
     wanted,
 )
-from .matmul import add_n, matmul  # noqa: F401  (tf.add_n, tf.matmul; callers import them here)
+from symgrad.ops.matmul import add_n, matmul  # noqa: F401  (tf.add_n, tf.matmul; callers import them here)
 
 conj = complex_ops.conj
 

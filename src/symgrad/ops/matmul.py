@@ -11,15 +11,15 @@ from typing import Any
 
 import numpy as np
 
-from .. import batching
-from ..batching import Call
-from ..cases import COMPLEX, Case, complex_randn, randn
-from ..graph import Tensor
-from ..op_registry import ShapeError, Spec, apply_op, register_op
-from ..shapes import TensorShape, broadcast_shapes
-from . import array
-from .complex import conj
-from .core import NUMERIC, binary_grad, check_dtype, convert_n, same_dtype, wanted
+from symgrad import batching
+from symgrad.batching import Call
+from symgrad.cases import COMPLEX, Case, complex_randn, randn
+from symgrad.graph import Tensor
+from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array
+from symgrad.ops.complex import conj
+from symgrad.ops.core import NUMERIC, binary_grad, check_dtype, convert_n, same_dtype, wanted
+from symgrad.shapes import TensorShape, broadcast_shapes
 
 # --------------------------------------------------------------------------------------
 # AddN

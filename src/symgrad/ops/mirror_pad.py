@@ -13,14 +13,14 @@ from typing import Any
 
 import numpy as np
 
-from ..batching import Call, const
-from ..cases import Case, ints, randn
-from ..errors import InvalidArgumentError
-from ..graph import Tensor
-from ..op_registry import ShapeError, Spec, apply_op, constant_value, register_op
-from ..shapes import TensorShape
-from . import array
-from .core import convert_to_tensor
+from symgrad.batching import Call, const
+from symgrad.cases import Case, ints, randn
+from symgrad.errors import InvalidArgumentError
+from symgrad.graph import Tensor
+from symgrad.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
+from symgrad.ops import array
+from symgrad.ops.core import convert_to_tensor
+from symgrad.shapes import TensorShape
 
 MODES = ("REFLECT", "SYMMETRIC")
 

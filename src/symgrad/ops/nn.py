@@ -12,18 +12,18 @@ from typing import Any
 
 import numpy as np
 
-from .. import batching
-from .. import dtypes as dt
-from ..batching import Call
-from ..cases import Case, away, ints, labels, randn, uniform
-from ..errors import InvalidArgumentError
-from ..graph import Tensor, name_scope
-from ..op_registry import ShapeError, Spec, apply_op, register_op
-from ..shapes import TensorShape
-from . import array, slicing
-from .core import FLOATS, REAL, check_dtype, constant, convert_to_tensor, same_dtype
-from .math import exp, sigmoid
-from .reduction import reduce_sum
+from symgrad import batching
+from symgrad import dtypes as dt
+from symgrad.batching import Call
+from symgrad.cases import Case, away, ints, labels, randn, uniform
+from symgrad.errors import InvalidArgumentError
+from symgrad.graph import Tensor, name_scope
+from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array, slicing
+from symgrad.ops.core import FLOATS, REAL, check_dtype, constant, convert_to_tensor, same_dtype
+from symgrad.ops.math import exp, sigmoid
+from symgrad.ops.reduction import reduce_sum
+from symgrad.shapes import TensorShape
 
 _LABELS = (dt.int32, dt.int64)
 

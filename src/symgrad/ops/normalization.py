@@ -17,15 +17,15 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..batching import Call
-from ..cases import Case, positive, randn
-from ..graph import Tensor, name_scope
-from ..op_registry import ShapeError, Spec, apply_op, register_op
-from ..shapes import TensorShape
-from . import array, math, reduction
-from .conv import fold, unfold
-from .core import FLOATS, check_dtype, convert_to_tensor, stop_gradient
+from symgrad import dtypes as dt
+from symgrad.batching import Call
+from symgrad.cases import Case, positive, randn
+from symgrad.graph import Tensor, name_scope
+from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array, math, reduction
+from symgrad.ops.conv import fold, unfold
+from symgrad.ops.core import FLOATS, check_dtype, convert_to_tensor, stop_gradient
+from symgrad.shapes import TensorShape
 
 _FORMATS = {"NHWC": 4, "NCHW": 4, "NDHWC": 5, "NCDHW": 5}
 

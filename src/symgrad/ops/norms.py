@@ -13,17 +13,17 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..cases import Case, ints, randn
-from ..graph import Tensor
-from ..op_registry import apply_op
-from . import array, joining, reduction
-from . import math as math_ops
-from .complex import conj
-from .core import NUMERIC, convert_to_tensor
-from .math import abs as _abs
-from .math import pow as _pow
-from .math import sqrt
+from symgrad import dtypes as dt
+from symgrad.cases import Case, ints, randn
+from symgrad.graph import Tensor
+from symgrad.op_registry import apply_op
+from symgrad.ops import array, joining, reduction
+from symgrad.ops import math as math_ops
+from symgrad.ops.complex import conj
+from symgrad.ops.core import NUMERIC, convert_to_tensor
+from symgrad.ops.math import abs as _abs
+from symgrad.ops.math import pow as _pow
+from symgrad.ops.math import sqrt
 
 
 def _euclidean(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:

@@ -14,9 +14,9 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from .. import op_registry
-from ..errors import InvalidArgumentError
-from ..graph import Operation
+from symgrad import op_registry
+from symgrad.errors import InvalidArgumentError
+from symgrad.graph import Operation
 
 # gradient While / If / Case op -> the forward op it is the gradient of
 MIRRORS: weakref.WeakKeyDictionary[Operation, Operation] = weakref.WeakKeyDictionary()

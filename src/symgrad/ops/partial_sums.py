@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..graph import Tensor
-from . import array, list_ops
-from .strided_slice_add import strided_slice_add
+from symgrad.graph import Tensor
+from symgrad.ops import array, list_ops
+from symgrad.ops.strided_slice_add import strided_slice_add
 
 DenseSum = Callable[[list[Tensor]], Tensor]
 

@@ -18,17 +18,16 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..batching import Call, NotVectorizable, const
-from ..cases import Case, distinct, ints, randn
-from ..graph import Tensor, name_scope
-from ..op_registry import ShapeError, Spec, apply_op, register_op
-from ..shapes import TensorShape
-from . import array, window_refs
-from .conv_api import _padding, _sequence
-from .core import FLOATS, REAL, check_dtype, convert_to_tensor, same_dtype
-from .pool_tiles import tiled_max, tiled_max_grad, tiles
-from .windows import (
+from symgrad import dtypes as dt
+from symgrad.batching import Call, NotVectorizable, const
+from symgrad.cases import Case, distinct, ints, randn
+from symgrad.graph import Tensor, name_scope
+from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array, window_refs
+from symgrad.ops.conv_api import _padding, _sequence
+from symgrad.ops.core import FLOATS, REAL, check_dtype, convert_to_tensor, same_dtype
+from symgrad.ops.pool_tiles import tiled_max, tiled_max_grad, tiles
+from symgrad.ops.windows import (
     Geometry,
     Window,
     crop,
@@ -40,6 +39,7 @@ from .windows import (
     taps,
     window,
 )
+from symgrad.shapes import TensorShape
 
 
 @dataclass(frozen=True)

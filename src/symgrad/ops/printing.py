@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import nest
-from ..graph import Operation, Tensor, get_default_graph
-from ..op_registry import Spec, apply_op, register_op
-from .core import convert_to_tensor
+from symgrad import nest
+from symgrad.graph import Operation, Tensor, get_default_graph
+from symgrad.op_registry import Spec, apply_op, register_op
+from symgrad.ops.core import convert_to_tensor
 
 
 def _number(v: Any) -> str:

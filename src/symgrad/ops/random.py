@@ -27,14 +27,21 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..cases import Case, fixed, ints
-from ..errors import InvalidArgumentError
-from ..graph import Graph, Operation, Tensor, get_default_graph, get_default_session, name_scope
-from ..op_registry import ShapeError, Spec, apply_op, constant_value, register_op
-from ..shapes import TensorShape
-from . import math, philox
-from .core import FLOATS, check_dtype, convert_to_tensor
+from symgrad import dtypes as dt
+from symgrad.cases import Case, fixed, ints
+from symgrad.errors import InvalidArgumentError
+from symgrad.graph import (
+    Graph,
+    Operation,
+    Tensor,
+    get_default_graph,
+    get_default_session,
+    name_scope,
+)
+from symgrad.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
+from symgrad.ops import math, philox
+from symgrad.ops.core import FLOATS, check_dtype, convert_to_tensor
+from symgrad.shapes import TensorShape
 
 DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2**31 - 1

@@ -17,15 +17,15 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..errors import InvalidArgumentError
-from ..graph import Tensor, name_scope
-from ..op_registry import OPS, ShapeError, Spec, apply_op, register_op
-from ..shapes import TensorShape
-from . import array, joining, math, reduction, stateless_random
-from . import random as rnd
-from .core import check_dtype, convert_to_tensor
-from .variables import Variable
+from symgrad import dtypes as dt
+from symgrad.errors import InvalidArgumentError
+from symgrad.graph import Tensor, name_scope
+from symgrad.op_registry import OPS, ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array, joining, math, reduction, stateless_random
+from symgrad.ops import random as rnd
+from symgrad.ops.core import check_dtype, convert_to_tensor
+from symgrad.ops.variables import Variable
+from symgrad.shapes import TensorShape
 
 _U64 = (1 << 64) - 1
 _STATE_SIZE = 3  # Philox: two words of counter, one of key

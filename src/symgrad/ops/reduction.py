@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import batching
-from .. import dtypes as dt
-from ..batching import Call
-from ..cases import (
+from symgrad import batching
+from symgrad import dtypes as dt
+from symgrad.batching import Call
+from symgrad.cases import (
     COMPLEX,
     Case,
     complex_randn,
@@ -28,15 +28,15 @@ from ..cases import (
     randn,
     uniform,
 )
-from ..gradient_registry import no_gradient
-from ..graph import Tensor
-from ..op_registry import OpDef, ShapeError, Spec, apply_op, register_op
-from ..shapes import TensorShape
-from . import array, joining
-from . import gather as gather_ops
-from . import math as math_ops
-from .complex import conj
-from .core import NUMERIC, REAL, check_dtype, convert_to_tensor, static_ints
+from symgrad.gradient_registry import no_gradient
+from symgrad.graph import Tensor
+from symgrad.op_registry import OpDef, ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array, joining
+from symgrad.ops import gather as gather_ops
+from symgrad.ops import math as math_ops
+from symgrad.ops.complex import conj
+from symgrad.ops.core import NUMERIC, REAL, check_dtype, convert_to_tensor, static_ints
+from symgrad.shapes import TensorShape
 
 _FLOAT_INT = (np.float32, np.float64, np.int32, np.int64)
 

@@ -10,12 +10,12 @@ from typing import Any
 
 import numpy as np
 
-from ..batching import Call, const
-from ..cases import Case, ints, randn
-from ..graph import Tensor
-from ..op_registry import ShapeError, Spec, apply_op, constant_value, register_op
-from . import array
-from .core import convert_to_tensor
+from symgrad.batching import Call, const
+from symgrad.cases import Case, ints, randn
+from symgrad.graph import Tensor
+from symgrad.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
+from symgrad.ops import array
+from symgrad.ops.core import convert_to_tensor
 
 
 def _axes(axis: np.ndarray, rank: int) -> list[int]:

@@ -14,14 +14,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..cases import Case, fixed, ints, uniform
-from ..gradient_registry import no_gradient
-from ..graph import Tensor, name_scope
-from ..op_registry import ShapeError, Spec, apply_op, register_op
-from ..shapes import TensorShape
-from . import array, math, reduction, safe_math, shape
-from .core import FLOATS, REAL, check_dtype, convert_to_tensor, identity, unary_op
+from symgrad import dtypes as dt
+from symgrad.cases import Case, fixed, ints, uniform
+from symgrad.gradient_registry import no_gradient
+from symgrad.graph import Tensor, name_scope
+from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array, math, reduction, safe_math, shape
+from symgrad.ops.core import FLOATS, REAL, check_dtype, convert_to_tensor, identity, unary_op
+from symgrad.shapes import TensorShape
 
 # Away from the jumps at the integers (and halves, for Round/Rint), so a row's float32
 # and float64 answers agree.

@@ -16,15 +16,15 @@ from typing import Any
 
 import numpy as np
 
-from .. import batching
-from .. import dtypes as dt
-from ..cases import COMPLEX, Case, complex_randn, fixed, positive, randn, uniform
-from ..gradient_registry import RegisterGradient, no_gradient
-from ..graph import Tensor
-from ..op_registry import ShapeError, Spec, apply_op, register_op
-from . import array, nn
-from .complex import conj
-from .core import (
+from symgrad import batching
+from symgrad import dtypes as dt
+from symgrad.cases import COMPLEX, Case, complex_randn, fixed, positive, randn, uniform
+from symgrad.gradient_registry import RegisterGradient, no_gradient
+from symgrad.graph import Tensor
+from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array, nn
+from symgrad.ops.complex import conj
+from symgrad.ops.core import (
     FLOAT_COMPLEX,
     FLOATS,
     REAL,
@@ -35,7 +35,7 @@ from .core import (
     unary_op,
     wanted,
 )
-from .math import exp, negative, not_equal, sign, square
+from symgrad.ops.math import exp, negative, not_equal, sign, square
 
 
 def _where_x_zero(fn: Any) -> Any:

@@ -14,16 +14,15 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..batching import Call, const
-from ..cases import Case, ints, randn
-from ..graph import Tensor
-from ..op_registry import ShapeError, Spec, apply_op, register_op
-from ..shapes import TensorShape
-from . import array
-from . import complex as complex_ops
-from . import math as math_ops
-from .core import (
+from symgrad import dtypes as dt
+from symgrad.batching import Call, const
+from symgrad.cases import Case, ints, randn
+from symgrad.graph import Tensor
+from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array
+from symgrad.ops import complex as complex_ops
+from symgrad.ops import math as math_ops
+from symgrad.ops.core import (
     check_dtype,
     constant,
     constant_value_as_shape,
@@ -31,6 +30,7 @@ from .core import (
     normalize_axis,
     static_ints,
 )
+from symgrad.shapes import TensorShape
 
 _INT_OUTPUT = "its output is an integer tensor: not differentiable"
 

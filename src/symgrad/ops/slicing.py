@@ -13,14 +13,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..batching import Call, const
-from ..cases import Case, ints, randn
-from ..graph import Tensor
-from ..op_registry import ShapeError, Spec, apply_op, constant_value, register_op
-from ..shapes import TensorShape
-from . import array, joining, mirror_pad
-from .core import check_dtype, convert_n, convert_to_tensor, same_dtype, static_ints
+from symgrad import dtypes as dt
+from symgrad.batching import Call, const
+from symgrad.cases import Case, ints, randn
+from symgrad.graph import Tensor
+from symgrad.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
+from symgrad.ops import array, joining, mirror_pad
+from symgrad.ops.core import check_dtype, convert_n, convert_to_tensor, same_dtype, static_ints
+from symgrad.shapes import TensorShape
 
 _builtin_slice = slice
 

@@ -15,15 +15,15 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..batching import Call
-from ..cases import Case, distinct, fixed, ints, randn
-from ..graph import Tensor
-from ..op_registry import ShapeError, Spec, apply_op, register_op
-from ..shapes import TensorShape
-from . import array, gather, joining
-from .core import REAL, check_dtype, convert_to_tensor, static_ints
-from .math import equal, negative, subtract
+from symgrad import dtypes as dt
+from symgrad.batching import Call
+from symgrad.cases import Case, distinct, fixed, ints, randn
+from symgrad.graph import Tensor
+from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array, gather, joining
+from symgrad.ops.core import REAL, check_dtype, convert_to_tensor, static_ints
+from symgrad.ops.math import equal, negative, subtract
+from symgrad.shapes import TensorShape
 
 _SORT_TYPES = REAL
 

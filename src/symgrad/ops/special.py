@@ -20,13 +20,13 @@ from typing import Any
 
 import numpy as np
 
-from ..cases import Case, uniform
-from ..gradient_registry import RegisterGradient
-from ..graph import Tensor
-from ..op_registry import OPS
-from . import specfun
-from .core import FLOATS, binary_grad, binary_op, unary_op
-from .math import exp, square
+from symgrad.cases import Case, uniform
+from symgrad.gradient_registry import RegisterGradient
+from symgrad.graph import Tensor
+from symgrad.op_registry import OPS
+from symgrad.ops import specfun
+from symgrad.ops.core import FLOATS, binary_grad, binary_op, unary_op
+from symgrad.ops.math import exp, square
 
 _TWO_OVER_ROOT_PI = 2.0 / math.sqrt(math.pi)
 

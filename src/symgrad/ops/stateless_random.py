@@ -17,15 +17,15 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..cases import Case, ints
-from ..errors import InvalidArgumentError
-from ..graph import Tensor, name_scope
-from ..op_registry import ShapeError, Spec, apply_op, register_op
-from ..shapes import TensorShape
-from . import joining, math, philox
-from . import random as rnd
-from .core import FLOATS, check_dtype, convert_to_tensor
+from symgrad import dtypes as dt
+from symgrad.cases import Case, ints
+from symgrad.errors import InvalidArgumentError
+from symgrad.graph import Tensor, name_scope
+from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops import joining, math, philox
+from symgrad.ops import random as rnd
+from symgrad.ops.core import FLOATS, check_dtype, convert_to_tensor
+from symgrad.shapes import TensorShape
 
 PHILOX, THREEFRY, AUTO_SELECT = 1, 2, 3
 _KEYS = (dt.uint64, dt.int64)  # int64: a Generator's state, bit-cast

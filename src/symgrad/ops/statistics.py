@@ -14,16 +14,16 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..batching import Call, const
-from ..cases import Case, ints, randn
-from ..graph import Tensor
-from ..op_registry import ShapeError, Spec, apply_op, register_op
-from . import array, reduction
-from .complex import conj, real
-from .core import FLOATS, check_dtype, convert_to_tensor, static_ints, stop_gradient
-from .math import exp, greater, less, log, sqrt, square
-from .safe_math import is_finite
+from symgrad import dtypes as dt
+from symgrad.batching import Call, const
+from symgrad.cases import Case, ints, randn
+from symgrad.graph import Tensor
+from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array, reduction
+from symgrad.ops.complex import conj, real
+from symgrad.ops.core import FLOATS, check_dtype, convert_to_tensor, static_ints, stop_gradient
+from symgrad.ops.math import exp, greater, less, log, sqrt, square
+from symgrad.ops.safe_math import is_finite
 
 # --------------------------------------------------------------------------------------
 # reduce_logsumexp, reduce_variance, reduce_std

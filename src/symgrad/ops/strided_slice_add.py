@@ -17,13 +17,13 @@ from typing import Any
 
 import numpy as np
 
-from ..batching import Call, NotVectorizable
-from ..cases import Case, ints, randn
-from ..graph import Tensor
-from ..op_registry import ShapeError, Spec, apply_op, register_op
-from ..shapes import TensorShape
-from .core import static_ints
-from .slicing import _index, _plan, _prefixed_spec, _strided_slice
+from symgrad.batching import Call, NotVectorizable
+from symgrad.cases import Case, ints, randn
+from symgrad.graph import Tensor
+from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops.core import static_ints
+from symgrad.ops.slicing import _index, _plan, _prefixed_spec, _strided_slice
+from symgrad.shapes import TensorShape
 
 _MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
 

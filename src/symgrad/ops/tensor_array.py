@@ -20,14 +20,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..errors import InvalidArgumentError, OutOfRangeError
-from ..graph import Tensor, get_default_graph
-from ..op_registry import constant_value
-from ..shapes import TensorShape, as_shape
-from . import array, joining, shape
-from .core import constant, convert_to_tensor
-from .list_ops import gather_items, get_item, scatter_items, set_item
+from symgrad import dtypes as dt
+from symgrad.errors import InvalidArgumentError, OutOfRangeError
+from symgrad.graph import Tensor, get_default_graph
+from symgrad.op_registry import constant_value
+from symgrad.ops import array, joining, shape
+from symgrad.ops.core import constant, convert_to_tensor
+from symgrad.ops.list_ops import gather_items, get_item, scatter_items, set_item
+from symgrad.shapes import TensorShape, as_shape
 
 
 class TensorArray:

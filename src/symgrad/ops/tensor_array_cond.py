@@ -20,13 +20,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .. import dtypes as dt
-from .. import nest
-from ..graph import Tensor
-from ..shapes import TensorShape
-from . import shape
-from .core import constant
-from .tensor_array import TensorArray, _GraphTensorArray
+from symgrad import dtypes as dt
+from symgrad import nest
+from symgrad.graph import Tensor
+from symgrad.ops import shape
+from symgrad.ops.core import constant
+from symgrad.ops.tensor_array import TensorArray, _GraphTensorArray
+from symgrad.shapes import TensorShape
 
 Fn = Callable[[], Any]
 

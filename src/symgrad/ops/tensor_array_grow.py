@@ -37,16 +37,16 @@ from typing import Any
 
 import numpy as np
 
-from .. import context
-from ..autodiff.backprop import key
-from ..dtypes import DType
-from ..errors import InvalidArgumentError
-from ..graph import Operation, Tensor
-from ..op_registry import OPS, Spec
-from ..runtime.concrete_function import TENSOR, ConcreteFunction
-from ..shapes import TensorShape
-from . import array, gather, joining, shape
-from .list_ops import scatter_items
+from symgrad import context
+from symgrad.autodiff.backprop import key
+from symgrad.dtypes import DType
+from symgrad.errors import InvalidArgumentError
+from symgrad.graph import Operation, Tensor
+from symgrad.op_registry import OPS, Spec
+from symgrad.ops import array, gather, joining, shape
+from symgrad.ops.list_ops import scatter_items
+from symgrad.runtime.concrete_function import TENSOR, ConcreteFunction
+from symgrad.shapes import TensorShape
 
 _READS = ("TensorListGetItem", "TensorListGather")
 _WRITES = ("TensorListSetItem", "TensorListScatterIntoExistingList")

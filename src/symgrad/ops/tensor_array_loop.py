@@ -21,13 +21,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .. import context, nest
-from .. import dtypes as dt
-from ..graph import Tensor, get_default_graph
-from ..runtime.concrete_function import FuncGraph
-from . import joining, math, shape
-from .core import constant, convert_to_tensor, placeholder
-from .tensor_array import TensorArray, _EagerTensorArray, _GraphTensorArray
+from symgrad import context, nest
+from symgrad import dtypes as dt
+from symgrad.graph import Tensor, get_default_graph
+from symgrad.ops import joining, math, shape
+from symgrad.ops.core import constant, convert_to_tensor, placeholder
+from symgrad.ops.tensor_array import TensorArray, _EagerTensorArray, _GraphTensorArray
+from symgrad.runtime.concrete_function import FuncGraph
 
 
 def has_arrays(loop_vars: Any) -> bool:

@@ -15,13 +15,13 @@ from typing import Any
 
 import numpy as np
 
-from ..batching import Call
-from ..cases import Case, randn
-from ..graph import Tensor
-from ..op_registry import ShapeError, Spec, apply_op, register_op
-from ..shapes import TensorShape
-from . import array, linalg_diag
-from .core import NUMERIC, check_dtype, convert_to_tensor
+from symgrad.batching import Call
+from symgrad.cases import Case, randn
+from symgrad.graph import Tensor
+from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array, linalg_diag
+from symgrad.ops.core import NUMERIC, check_dtype, convert_to_tensor
+from symgrad.shapes import TensorShape
 
 
 def _diag_kernel(x: np.ndarray) -> np.ndarray:

@@ -16,16 +16,16 @@ from typing import Any
 
 import numpy as np
 
-from ..batching import Call, const
-from ..cases import Case, ints, randn
-from ..errors import InvalidArgumentError
-from ..graph import Tensor
-from ..op_registry import ShapeError, Spec, apply_op, register_op
-from ..shapes import TensorShape
-from . import array, joining
-from . import math as math_ops
-from .core import convert_to_tensor, same_dtype
-from .gather import _nd_depth, gather_nd, scatter_nd
+from symgrad.batching import Call, const
+from symgrad.cases import Case, ints, randn
+from symgrad.errors import InvalidArgumentError
+from symgrad.graph import Tensor
+from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops import array, joining
+from symgrad.ops import math as math_ops
+from symgrad.ops.core import convert_to_tensor, same_dtype
+from symgrad.ops.gather import _nd_depth, gather_nd, scatter_nd
+from symgrad.shapes import TensorShape
 
 
 def _dims(s: TensorShape) -> str:

@@ -14,13 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from ..cases import COMPLEX, Case, complex_randn, positive, randn, uniform
-from ..gradient_registry import RegisterGradient
-from ..graph import Tensor
-from ..op_registry import OPS
-from .complex import conj
-from .core import FLOATS, binary_grad, binary_op, unary_op
-from .math import reciprocal, sqrt, square
+from symgrad.cases import COMPLEX, Case, complex_randn, positive, randn, uniform
+from symgrad.gradient_registry import RegisterGradient
+from symgrad.graph import Tensor
+from symgrad.op_registry import OPS
+from symgrad.ops.complex import conj
+from symgrad.ops.core import FLOATS, binary_grad, binary_op, unary_op
+from symgrad.ops.math import reciprocal, sqrt, square
 
 sinh = unary_op(
     "Sinh",

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..graph import Operation, Tensor, get_default_graph
-from .variables import Variable
+from symgrad.graph import Operation, Tensor, get_default_graph
+from symgrad.ops.variables import Variable
 
 
 class UnreadVariable(Variable):

@@ -16,15 +16,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..cases import Case, ints
-from ..errors import InvalidArgumentError
-from ..graph import Tensor
-from ..op_registry import Spec, apply_op, constant_value, register_op
-from ..shapes import TensorShape
-from . import array, tensor_scatter
-from . import variables as variables_mod  # (a module: variables.py imports this one)
-from .core import check_dtype, convert_to_tensor
+from symgrad import dtypes as dt
+from symgrad.cases import Case, ints
+from symgrad.errors import InvalidArgumentError
+from symgrad.graph import Tensor
+from symgrad.op_registry import Spec, apply_op, constant_value, register_op
+from symgrad.ops import array, tensor_scatter
+from symgrad.ops import variables as variables_mod  # (a module: variables.py imports this one)
+from symgrad.ops.core import check_dtype, convert_to_tensor
+from symgrad.shapes import TensorShape
 
 _MODES = {
     "ResourceScatterAdd": "add",

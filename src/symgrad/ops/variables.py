@@ -27,16 +27,16 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .. import context, refcounts
-from .. import dtypes as dt
-from ..errors import FailedPreconditionError, InvalidArgumentError
-from ..graph import Graph, Operation, Tensor, get_default_graph
-from ..op_registry import Spec, apply_op, register_op
-from ..shapes import TensorShape, as_shape
-from ..variable_enums import VariableAggregation, VariableSynchronization
-from . import array, control, variable_scatter
-from . import gather as gather_ops
-from .core import constant, convert_to_tensor, to_array
+from symgrad import context, refcounts
+from symgrad import dtypes as dt
+from symgrad.errors import FailedPreconditionError, InvalidArgumentError
+from symgrad.graph import Graph, Operation, Tensor, get_default_graph
+from symgrad.op_registry import Spec, apply_op, register_op
+from symgrad.ops import array, control, variable_scatter
+from symgrad.ops import gather as gather_ops
+from symgrad.ops.core import constant, convert_to_tensor, to_array
+from symgrad.shapes import TensorShape, as_shape
+from symgrad.variable_enums import VariableAggregation, VariableSynchronization
 
 _uid = itertools.count()
 T = TypeVar("T")
@@ -611,7 +611,7 @@ class Variable:
 
 
 # isort: split
-from .unread_variable import UnreadVariable  # noqa: E402  (it subclasses Variable)
+from symgrad.ops.unread_variable import UnreadVariable  # noqa: E402  (it subclasses Variable)
 
 
 def global_variables() -> list[Variable]:

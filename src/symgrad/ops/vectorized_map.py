@@ -15,12 +15,12 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from .. import context, nest
-from ..autodiff.vectorize import vectorize
-from ..batching import NotVectorizable
-from ..runtime.function import function
-from .core import convert_to_tensor
-from .functional_ops import map_fn
+from symgrad import context, nest
+from symgrad.autodiff.vectorize import vectorize
+from symgrad.batching import NotVectorizable
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.functional_ops import map_fn
+from symgrad.runtime.function import function
 
 _log = logging.getLogger("symgrad")
 

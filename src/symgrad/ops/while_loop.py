@@ -17,17 +17,17 @@ from typing import Any
 
 import numpy as np
 
-from .. import context, nest
-from .. import dtypes as dt
-from ..cases import Case, randn
-from ..errors import InvalidArgumentError
-from ..graph import Tensor, get_default_graph
-from ..shapes import TensorShape, as_shape
-from . import array, math, tensor_array_loop
-from .cond import row_builder, row_variable
-from .core import convert_to_tensor
-from .numerics_where import IterationTagger, at_iteration, numerics_error
-from .while_op import STATELESS_WHILE, WHILE, functional_while
+from symgrad import context, nest
+from symgrad import dtypes as dt
+from symgrad.cases import Case, randn
+from symgrad.errors import InvalidArgumentError
+from symgrad.graph import Tensor, get_default_graph
+from symgrad.ops import array, math, tensor_array_loop
+from symgrad.ops.cond import row_builder, row_variable
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.numerics_where import IterationTagger, at_iteration, numerics_error
+from symgrad.ops.while_op import STATELESS_WHILE, WHILE, functional_while
+from symgrad.shapes import TensorShape, as_shape
 
 
 def _bare_tensor_error(t: Tensor) -> str:

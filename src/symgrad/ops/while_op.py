@@ -39,23 +39,29 @@ from typing import Any
 
 import numpy as np
 
-from .. import context
-from .. import dtypes as dt
-from ..autodiff.backprop import backprop, key
-from ..batching import NotVectorizable
-from ..errors import InvalidArgumentError
-from ..gradient_registry import runs_user_code
-from ..graph import Tensor, get_default_graph
-from ..op_registry import OPS, Spec, apply_op, register_op
-from ..runtime import fused_loop
-from ..runtime.concrete_function import TENSOR, ConcreteFunction, FuncGraph
-from ..shapes import TensorShape
-from . import array, gather, math, tensor_array_grow
-from .control_flow_batch import while_rule
-from .core import convert_to_tensor, placeholder
-from .function_reads import capture_reads, check_no_assign, read_values
-from .numerics_where import MIRRORS, at_iteration, loop_name, note_recreated, numerics_error
-from .partial_sums import sum_with_parts
+from symgrad import context
+from symgrad import dtypes as dt
+from symgrad.autodiff.backprop import backprop, key
+from symgrad.batching import NotVectorizable
+from symgrad.errors import InvalidArgumentError
+from symgrad.gradient_registry import runs_user_code
+from symgrad.graph import Tensor, get_default_graph
+from symgrad.op_registry import OPS, Spec, apply_op, register_op
+from symgrad.ops import array, gather, math, tensor_array_grow
+from symgrad.ops.control_flow_batch import while_rule
+from symgrad.ops.core import convert_to_tensor, placeholder
+from symgrad.ops.function_reads import capture_reads, check_no_assign, read_values
+from symgrad.ops.numerics_where import (
+    MIRRORS,
+    at_iteration,
+    loop_name,
+    note_recreated,
+    numerics_error,
+)
+from symgrad.ops.partial_sums import sum_with_parts
+from symgrad.runtime import fused_loop
+from symgrad.runtime.concrete_function import TENSOR, ConcreteFunction, FuncGraph
+from symgrad.shapes import TensorShape
 
 
 def _trace(

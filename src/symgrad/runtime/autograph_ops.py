@@ -15,17 +15,17 @@ import builtins
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .. import context, nest
-from ..graph import Tensor
-from ..ops import array, gather, shape
-from ..ops import math as math_ops
-from ..ops.cond import cond
-from ..ops.core import convert_to_tensor, placeholder
-from ..ops.tensor_array import TensorArray
-from ..ops.variables import Variable
-from ..ops.while_loop import while_loop
-from ..shapes import as_shape
-from .concrete_function import FuncGraph
+from symgrad import context, nest
+from symgrad.graph import Tensor
+from symgrad.ops import array, gather, shape
+from symgrad.ops import math as math_ops
+from symgrad.ops.cond import cond
+from symgrad.ops.core import convert_to_tensor, placeholder
+from symgrad.ops.tensor_array import TensorArray
+from symgrad.ops.variables import Variable
+from symgrad.ops.while_loop import while_loop
+from symgrad.runtime.concrete_function import FuncGraph
+from symgrad.shapes import as_shape
 
 Fn = Callable[[], Any]
 State = tuple[Any, ...]

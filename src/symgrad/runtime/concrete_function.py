@@ -30,16 +30,16 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .. import context, nest
-from ..autodiff.backprop import backprop, key
-from ..errors import InaccessibleTensorError, InvalidArgumentError
-from ..gradient_registry import RegisterGradient, runs_user_code
-from ..graph import Graph, Operation, Tensor, get_default_graph
-from ..indexed_slices import IndexedSlices
-from ..op_registry import OPS, Spec, add_computed_op, apply_op, register_op
-from ..ops.core import convert_to_tensor, placeholder
-from ..ops.variables import atomic
-from .plan import Plan
+from symgrad import context, nest
+from symgrad.autodiff.backprop import backprop, key
+from symgrad.errors import InaccessibleTensorError, InvalidArgumentError
+from symgrad.gradient_registry import RegisterGradient, runs_user_code
+from symgrad.graph import Graph, Operation, Tensor, get_default_graph
+from symgrad.indexed_slices import IndexedSlices
+from symgrad.op_registry import OPS, Spec, add_computed_op, apply_op, register_op
+from symgrad.ops.core import convert_to_tensor, placeholder
+from symgrad.ops.variables import atomic
+from symgrad.runtime.plan import Plan
 
 
 class FuncGraph(Graph):
@@ -476,6 +476,6 @@ def _check_unchanged(op: Operation, f: ConcreteFunction) -> None:
 
 
 def _sum(parts: list[Tensor]) -> Tensor | None:
-    from ..ops.math import add_n
+    from symgrad.ops.math import add_n
 
     return None if not parts else parts[0] if len(parts) == 1 else add_n(parts)

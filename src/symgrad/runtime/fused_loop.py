@@ -44,12 +44,12 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from .. import op_registry
-from ..op_registry import OPS
-from .concrete_function import ConcreteFunction
-from .inplace import inplace_kernel
-from .plan import Plan
+from symgrad import dtypes as dt
+from symgrad import op_registry
+from symgrad.op_registry import OPS
+from symgrad.runtime.concrete_function import ConcreteFunction
+from symgrad.runtime.inplace import inplace_kernel
+from symgrad.runtime.plan import Plan
 
 _SOURCE = "<symgrad while loop>"
 

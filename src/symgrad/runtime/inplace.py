@@ -27,9 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import refcounts
-from ..graph import Operation
-from ..op_registry import OPS
+from symgrad import refcounts
+from symgrad.graph import Operation
+from symgrad.op_registry import OPS
 
 # References to a plan value inside an in-place kernel: the generated function's local,
 # the kernel's parameter, and getrefcount's own argument.

@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import nest
-from ..graph import Tensor
-from ..op_registry import OPS
-from ..shapes import TensorShape
-from .plan import Plan
+from symgrad import nest
+from symgrad.graph import Tensor
+from symgrad.op_registry import OPS
+from symgrad.runtime.plan import Plan
+from symgrad.shapes import TensorShape
 
 
 @dataclass

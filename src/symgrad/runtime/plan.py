@@ -16,15 +16,15 @@ from typing import Any
 
 import numpy as np
 
-from .. import op_registry
-from ..errors import InvalidArgumentError, OpError
-from ..gc_pause import collector_paused
-from ..graph import Operation, Tensor, walk_ops
-from ..op_registry import ERRSTATE, ERRSTATE_IGNORE, OPS
-from ..ops.variables import atomic
-from . import rewrite
-from .inplace import inplace_kernel
-from .schedule import reads_first, unused_reads_dropped, updates_early
+from symgrad import op_registry
+from symgrad.errors import InvalidArgumentError, OpError
+from symgrad.gc_pause import collector_paused
+from symgrad.graph import Operation, Tensor, walk_ops
+from symgrad.op_registry import ERRSTATE, ERRSTATE_IGNORE, OPS
+from symgrad.ops.variables import atomic
+from symgrad.runtime import rewrite
+from symgrad.runtime.inplace import inplace_kernel
+from symgrad.runtime.schedule import reads_first, unused_reads_dropped, updates_early
 
 Key = tuple[int, int]
 

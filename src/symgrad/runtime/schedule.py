@@ -24,9 +24,9 @@ control dependency (``control_dependencies``, a ``group``) is left where it is.
 
 from __future__ import annotations
 
-from ..graph import Operation
-from ..op_registry import OPS
-from .rewrite import Step
+from symgrad.graph import Operation
+from symgrad.op_registry import OPS
+from symgrad.runtime.rewrite import Step
 
 
 def reads_first(order: list[Operation]) -> list[Operation]:

@@ -10,13 +10,13 @@ from typing import Any
 
 import numpy as np
 
-from ..context import current
-from ..graph import Graph, Operation, Tensor, get_default_graph
-from ..indexed_slices import IndexedSlices, IndexedSlicesValue
-from ..op_registry import OPS
-from ..ops.core import to_array
-from ..ops.variables import Variable
-from .plan import Plan, tensor_key
+from symgrad.context import current
+from symgrad.graph import Graph, Operation, Tensor, get_default_graph
+from symgrad.indexed_slices import IndexedSlices, IndexedSlicesValue
+from symgrad.op_registry import OPS
+from symgrad.ops.core import to_array
+from symgrad.ops.variables import Variable
+from symgrad.runtime.plan import Plan, tensor_key
 
 _MAX_PLANS = 256
 

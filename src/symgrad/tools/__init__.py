@@ -5,12 +5,16 @@ and terminal text of forward and gradient graphs), ``numerics`` (fail at the fir
 
 from __future__ import annotations
 
-from . import check, explain, numerics, render
-from .chain import trace_element
-from .check import check_gradients, lint_registry
-from .explain import why_none
-from .jacobian_view import explain_gradient
-from .numerics import check_numerics_enabled, disable_check_numerics, enable_check_numerics
+from symgrad.tools import check, explain, numerics, render
+from symgrad.tools.chain import trace_element
+from symgrad.tools.check import check_gradients, lint_registry
+from symgrad.tools.explain import why_none
+from symgrad.tools.jacobian_view import explain_gradient
+from symgrad.tools.numerics import (
+    check_numerics_enabled,
+    disable_check_numerics,
+    enable_check_numerics,
+)
 
 __all__ = [
     "check",

@@ -29,13 +29,13 @@ from typing import Any
 
 import numpy as np
 
-from ..autodiff.backprop import apply_rule
-from ..autodiff.gradients import gradients, in_graph
-from ..graph import Graph, Operation, Tensor, get_default_session
-from ..indexed_slices import dense
-from ..ops.core import constant, convert_to_tensor
-from ..ops.variables import Variable
-from . import flow
+from symgrad.autodiff.backprop import apply_rule
+from symgrad.autodiff.gradients import gradients, in_graph
+from symgrad.graph import Graph, Operation, Tensor, get_default_session
+from symgrad.indexed_slices import dense
+from symgrad.ops.core import constant, convert_to_tensor
+from symgrad.ops.variables import Variable
+from symgrad.tools import flow
 
 MAX_ENTRIES = 4096  # Jacobian entries explain_gradient shows; rule calls trace_element makes
 MAX_PATHS = 64  # paths trace_element lists
@@ -67,7 +67,7 @@ class Runner:
 
     def _session(self) -> Any:
         if self.session is None:
-            from ..runtime.session import Session
+            from symgrad.runtime.session import Session
 
             default = get_default_session()
             ok = default is not None and default.graph is self.graph
@@ -289,7 +289,7 @@ def _key(t: Tensor) -> Key:
 
 def _paths(y: Tensor, x: Any) -> list[list[Hop]]:
     """Every path of ops (over differentiable edges) from x to y, as hops."""
-    from ..runtime.plan import topo_order
+    from symgrad.runtime.plan import topo_order
 
     order = topo_order([y.op])
     to_y: dict[Key, int] = {_key(y): 1}  # number of paths from a tensor to y

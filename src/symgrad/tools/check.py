@@ -19,14 +19,14 @@ from typing import Any
 
 import numpy as np
 
-from .. import op_registry
-from ..cases import Case, positive
-from ..context import init_scope
-from ..gradient_registry import gradient_registry
-from ..graph import Graph, Tensor, get_default_graph
-from ..op_registry import OPS, apply_op
-from ..ops.core import constant
-from ..testing import (
+from symgrad import op_registry
+from symgrad.cases import Case, positive
+from symgrad.context import init_scope
+from symgrad.gradient_registry import gradient_registry
+from symgrad.graph import Graph, Tensor, get_default_graph
+from symgrad.op_registry import OPS, apply_op
+from symgrad.ops.core import constant
+from symgrad.testing import (
     GradientCheckError,
     check_gradient,
     compute_gradient,

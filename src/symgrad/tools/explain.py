@@ -27,13 +27,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..autodiff.gradients import as_list
-from ..autodiff.tape import GradientTape
-from ..gradient_registry import gradient_registry
-from ..graph import Operation, Tensor, walk_ops
-from ..ops.core import convert_to_tensor
-from ..ops.variables import Variable
-from . import flow
+from symgrad.autodiff.gradients import as_list
+from symgrad.autodiff.tape import GradientTape
+from symgrad.gradient_registry import gradient_registry
+from symgrad.graph import Operation, Tensor, walk_ops
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.variables import Variable
+from symgrad.tools import flow
 
 Key = tuple[int, int]
 Edge = tuple[Operation, int]
@@ -205,7 +205,7 @@ def why_none(ys: Any, xs: Any, stop_gradients: Any = None) -> Explanations:
     is asked.
     """
     if isinstance(ys, GradientTape):
-        from .tape_explain import why_none_on_tape
+        from symgrad.tools.tape_explain import why_none_on_tape
 
         return why_none_on_tape(ys, xs, stop_gradients)
     ys_l = [convert_to_tensor(y) for y in as_list(ys)]
@@ -221,7 +221,7 @@ def why_none(ys: Any, xs: Any, stop_gradients: Any = None) -> Explanations:
     for x in xs_l:
         out.append(_explain_one(x, ys_l, y_keys, ops, consumers, stops))
     if ys_l and all(y.op.graph.eager for y in ys_l) and None in out:
-        from .tape_explain import why_none_eager
+        from symgrad.tools.tape_explain import why_none_eager
 
         # A path eager ops keep is a gradient only if a tape recorded it: ask the tape.
         asked = why_none_eager(ys_l, [x for x, e in zip(xs_l, out) if e is None])
@@ -504,5 +504,5 @@ def short_location(op: Operation) -> str:
     return f"{os.path.basename(op.traceback[0])}:{op.traceback[1]}"
 
 
-from .chain import trace_element  # noqa: E402, F401  (re-exported)
-from .jacobian_view import explain_gradient  # noqa: E402, F401  (re-exported)
+from symgrad.tools.chain import trace_element  # noqa: E402, F401  (re-exported)
+from symgrad.tools.jacobian_view import explain_gradient  # noqa: E402, F401  (re-exported)

@@ -22,11 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from ..autodiff.gradients import as_list, check_seed, gradients, graph_of, in_graph
-from ..graph import Tensor
-from ..indexed_slices import dense
-from ..ops.core import convert_to_tensor
-from .chain import (
+from symgrad.autodiff.gradients import as_list, check_seed, gradients, graph_of, in_graph
+from symgrad.graph import Tensor
+from symgrad.indexed_slices import dense
+from symgrad.ops.core import convert_to_tensor
+from symgrad.tools.chain import (
     MAX_COLS,
     MAX_ENTRIES,
     MAX_ROWS,

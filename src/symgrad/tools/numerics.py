@@ -21,10 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import op_registry
-from ..errors import InvalidArgumentError
-from ..graph import Operation
-from ..ops.numerics_where import (
+from symgrad import op_registry
+from symgrad.errors import InvalidArgumentError
+from symgrad.graph import Operation
+from symgrad.ops.numerics_where import (
     EAGER_ITERATIONS,
     FORWARD_ITERATION,
     RECREATED,
@@ -32,7 +32,7 @@ from ..ops.numerics_where import (
     original,
     owner_op,
 )
-from .explain import forward_op_of
+from symgrad.tools.explain import forward_op_of
 
 # TF's SAFE_OPS (check_numerics_callback.py) plus sources: they make no new numbers.
 SAFE_OPS = frozenset(

@@ -20,16 +20,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..autodiff.gradients import as_list
-from ..gradient_registry import gradient_registry
-from ..graph import Operation, Tensor
-from ..ops.core import convert_to_tensor
-from ..ops.variables import Variable
-from ..runtime.concrete_function import ConcreteFunction
-from ..runtime.function import Function
-from ..runtime.plan import topo_order
-from . import flow
-from .explain import forward_op_of, short_location, why_none
+from symgrad.autodiff.gradients import as_list
+from symgrad.gradient_registry import gradient_registry
+from symgrad.graph import Operation, Tensor
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.variables import Variable
+from symgrad.runtime.concrete_function import ConcreteFunction
+from symgrad.runtime.function import Function
+from symgrad.runtime.plan import topo_order
+from symgrad.tools import flow
+from symgrad.tools.explain import forward_op_of, short_location, why_none
 
 _SEED_NAME = re.compile(r"(?:^|/)(?:grad_ys_\d+|ones_like(?:_\d+)?|OnesLike(?:_\d+)?)$")
 

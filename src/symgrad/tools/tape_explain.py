@@ -19,12 +19,12 @@ import os
 import sys
 from typing import Any
 
-from ..autodiff.gradients import as_list
-from ..autodiff.tape import _RECENT, GradientTape
-from ..graph import PACKAGE_DIR, Operation, Tensor
-from ..ops.core import convert_to_tensor
-from ..ops.variables import Variable
-from .explain import (
+from symgrad.autodiff.gradients import as_list
+from symgrad.autodiff.tape import _RECENT, GradientTape
+from symgrad.graph import PACKAGE_DIR, Operation, Tensor
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.variables import Variable
+from symgrad.tools.explain import (
     Cut,
     Explanation,
     Explanations,

@@ -7,24 +7,24 @@ TF1-only names that conflict with nothing stay beside TF2's: the TF1 optimizers
 
 from __future__ import annotations
 
-from .checkpoint import Checkpoint, CheckpointLoadStatus, CheckpointManager
-from .checkpoint_format import (
+from symgrad.train.checkpoint import Checkpoint, CheckpointLoadStatus, CheckpointManager
+from symgrad.train.checkpoint_format import (
     CheckpointFormatError,
     latest_checkpoint,
     list_variables,
     load_variable,
 )
-from .moving_averages import ExponentialMovingAverage
-from .optimizer_v1 import Optimizer
-from .optimizers_v1 import (
+from symgrad.train.moving_averages import ExponentialMovingAverage
+from symgrad.train.optimizer_v1 import Optimizer
+from symgrad.train.optimizers_v1 import (
     AdagradOptimizer,
     AdamOptimizer,
     GradientDescentOptimizer,
     MomentumOptimizer,
     RMSPropOptimizer,
 )
-from .saver import Saver
-from .training_util import (
+from symgrad.train.saver import Saver
+from symgrad.train.training_util import (
     create_global_step,
     exponential_decay,
     get_global_step,

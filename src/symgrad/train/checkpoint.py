@@ -20,12 +20,12 @@ from typing import Any
 
 import numpy as np
 
-from .. import dtypes as dt
-from ..graph import get_default_graph
-from ..module import Module, _leaves
-from ..ops.variables import Variable
-from . import checkpoint_format as fmt
-from .variable_io import assign_values, check_values, outermost
+from symgrad import dtypes as dt
+from symgrad.graph import get_default_graph
+from symgrad.module import Module, _leaves
+from symgrad.ops.variables import Variable
+from symgrad.train import checkpoint_format as fmt
+from symgrad.train.variable_io import assign_values, check_values, outermost
 
 
 def _trackable(x: Any) -> bool:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import dtypes as dt
-from ..graph import Operation, Tensor, name_scope
-from ..ops import array, control, core, math
-from ..ops.variables import Variable
-from ..variable_scope import GraphKeys, add_to_collection, get_collection
+from symgrad import dtypes as dt
+from symgrad.graph import Operation, Tensor, name_scope
+from symgrad.ops import array, control, core, math
+from symgrad.ops.variables import Variable
+from symgrad.variable_scope import GraphKeys, add_to_collection, get_collection
 
 _FLOATS = (dt.float16, dt.float32, dt.float64)
 
@@ -56,7 +56,7 @@ class ExponentialMovingAverage:
     def apply(self, var_list: Any = None) -> Operation:
         """Create the shadow variables (once per variable) and return the op that moves
         them (eagerly: move them now)."""
-        from ..compat.v1_ops import trainable_variables
+        from symgrad.compat.v1_ops import trainable_variables
 
         var_list = list(trainable_variables() if var_list is None else var_list)
         for v in var_list:
@@ -103,7 +103,7 @@ class ExponentialMovingAverage:
     def variables_to_restore(self, moving_avg_variables: Any = None) -> dict[str, Any]:
         """``{name in the checkpoint: variable}`` that restores each variable from its
         moving average (and every other global variable from itself)."""
-        from ..compat.v1_ops import global_variables, trainable_variables
+        from symgrad.compat.v1_ops import global_variables, trainable_variables
 
         if moving_avg_variables is None:
             moving_avg_variables = trainable_variables() + moving_average_variables()

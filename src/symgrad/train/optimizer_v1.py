@@ -19,19 +19,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .. import dtypes as dt
-from ..autodiff.gradients import gradients
-from ..autodiff.tape import GradientTape
-from ..graph import Graph, Operation, Tensor, get_default_graph, name_scope
-from ..indexed_slices import IndexedSlices
-from ..ops import array
-from ..ops.control import control_dependencies, group
-from ..ops.core import constant, convert_to_tensor
-from ..ops.gather import unsorted_segment_sum
-from ..ops.variable_scatter import unique
-from ..ops.variables import Variable, trainable_variables
-from ..variable_scope import GraphKeys, add_to_collection
-from .variable_io import assign_values, check_values, outermost
+from symgrad import dtypes as dt
+from symgrad.autodiff.gradients import gradients
+from symgrad.autodiff.tape import GradientTape
+from symgrad.graph import Graph, Operation, Tensor, get_default_graph, name_scope
+from symgrad.indexed_slices import IndexedSlices
+from symgrad.ops import array
+from symgrad.ops.control import control_dependencies, group
+from symgrad.ops.core import constant, convert_to_tensor
+from symgrad.ops.gather import unsorted_segment_sum
+from symgrad.ops.variable_scatter import unique
+from symgrad.ops.variables import Variable, trainable_variables
+from symgrad.train.variable_io import assign_values, check_values, outermost
+from symgrad.variable_scope import GraphKeys, add_to_collection
 
 _VALID = (dt.float16, dt.float32, dt.float64)
 

@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..graph import Operation, Tensor, get_default_graph
-from ..indexed_slices import IndexedSlices
-from ..ops import array, math
-from ..ops.control import control_dependencies, group
-from ..ops.gather import gather
-from ..ops.variables import Variable
-from .optimizer_v1 import Optimizer, cast_to, hyper
-from .variable_io import outermost
+from symgrad.graph import Operation, Tensor, get_default_graph
+from symgrad.indexed_slices import IndexedSlices
+from symgrad.ops import array, math
+from symgrad.ops.control import control_dependencies, group
+from symgrad.ops.gather import gather
+from symgrad.ops.variables import Variable
+from symgrad.train.optimizer_v1 import Optimizer, cast_to, hyper
+from symgrad.train.variable_io import outermost
 
 
 class GradientDescentOptimizer(Optimizer):

@@ -14,12 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InvalidArgumentError, NotFoundError
-from ..graph import get_default_graph
-from ..ops.variables import Variable, global_variables
-from . import checkpoint_format as fmt
-from .optimizer_v1 import var_name
-from .variable_io import assign_values, outermost
+from symgrad.errors import InvalidArgumentError, NotFoundError
+from symgrad.graph import get_default_graph
+from symgrad.ops.variables import Variable, global_variables
+from symgrad.train import checkpoint_format as fmt
+from symgrad.train.optimizer_v1 import var_name
+from symgrad.train.variable_io import assign_values, outermost
 
 
 def _var_dict(var_list: Any) -> dict[str, Variable]:

@@ -16,15 +16,15 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from .. import dtypes as dt
-from ..graph import Graph, Tensor, get_default_graph, name_scope
-from ..init_ops import zeros_initializer
-from ..ops import array, math
-from ..ops import random as _random
-from ..ops.core import convert_to_tensor
-from ..ops.variables import Variable
-from ..variable_scope import GraphKeys, get_collection, get_variable
-from .variable_io import outermost
+from symgrad import dtypes as dt
+from symgrad.graph import Graph, Tensor, get_default_graph, name_scope
+from symgrad.init_ops import zeros_initializer
+from symgrad.ops import array, math
+from symgrad.ops import random as _random
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.variables import Variable
+from symgrad.train.variable_io import outermost
+from symgrad.variable_scope import GraphKeys, get_collection, get_variable
 
 
 def get_global_step(graph: Graph | None = None) -> Variable | None:

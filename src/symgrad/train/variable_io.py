@@ -12,11 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from ..graph import Graph
-from ..ops.control import group
-from ..ops.core import placeholder
-from ..ops.variables import Variable
-from ..runtime.session import Session
+from symgrad.graph import Graph
+from symgrad.ops.control import group
+from symgrad.ops.core import placeholder
+from symgrad.ops.variables import Variable
+from symgrad.runtime.session import Session
 
 
 def outermost(graph: Graph) -> Graph:

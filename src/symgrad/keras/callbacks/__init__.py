@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from .base import Callback, CallbackList, History, LambdaCallback, TerminateOnNaN
-from .gradients import GradientMonitor
-from .loggers import CSVLogger, LearningRateScheduler
-from .monitors import EarlyStopping, ModelCheckpoint, ReduceLROnPlateau
-from .progbar import ProgbarLogger
+from symgrad.keras.callbacks.base import (
+    Callback,
+    CallbackList,
+    History,
+    LambdaCallback,
+    TerminateOnNaN,
+)
+from symgrad.keras.callbacks.gradients import GradientMonitor
+from symgrad.keras.callbacks.loggers import CSVLogger, LearningRateScheduler
+from symgrad.keras.callbacks.monitors import EarlyStopping, ModelCheckpoint, ReduceLROnPlateau
+from symgrad.keras.callbacks.progbar import ProgbarLogger
 
 __all__ = [
     "CSVLogger",

@@ -92,7 +92,7 @@ class CallbackList:
         model: Any = None,
         **params: Any,
     ) -> None:
-        from .progbar import ProgbarLogger
+        from symgrad.keras.callbacks.progbar import ProgbarLogger
 
         self.callbacks = list(callbacks or [])
         if add_progbar and not any(isinstance(c, ProgbarLogger) for c in self.callbacks):

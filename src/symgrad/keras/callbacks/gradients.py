@@ -21,16 +21,16 @@ import functools
 import weakref
 from typing import Any
 
-from ... import nest
-from ...errors import InvalidArgumentError
-from ...ops import math
-from ...ops.matmul import add_n
-from ...ops.numerics_where import original
-from ...ops.reduction import reduce_sum
-from ...ops.variables import Variable
-from ...tools import numerics
-from ...tools.explain import forward_op_of
-from .base import Callback
+from symgrad import nest
+from symgrad.errors import InvalidArgumentError
+from symgrad.keras.callbacks.base import Callback
+from symgrad.ops import math
+from symgrad.ops.matmul import add_n
+from symgrad.ops.numerics_where import original
+from symgrad.ops.reduction import reduce_sum
+from symgrad.ops.variables import Variable
+from symgrad.tools import numerics
+from symgrad.tools.explain import forward_op_of
 
 
 class GradientMonitor(Callback):

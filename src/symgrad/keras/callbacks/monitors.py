@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import Callback
+from symgrad.keras.callbacks.base import Callback
 
 _UP = {
     "AUC", "Accuracy", "BinaryAccuracy", "CategoricalAccuracy", "ConcordanceCorrelation",

@@ -9,7 +9,7 @@ import sys
 import time
 from typing import Any
 
-from .base import Callback
+from symgrad.keras.callbacks.base import Callback
 
 
 def _format_time(per_unit: float, unit: str) -> str:

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from .activation_layers import ELU, LeakyReLU, PReLU, ReLU, Softmax
-from .attention import Attention, EinsumDense, MultiHeadAttention
-from .conv_variants import Conv1DTranspose, Conv2DTranspose, DepthwiseConv2D, SeparableConv2D
-from .convolutional import (
+from symgrad.keras.layers.activation_layers import ELU, LeakyReLU, PReLU, ReLU, Softmax
+from symgrad.keras.layers.attention import Attention, EinsumDense, MultiHeadAttention
+from symgrad.keras.layers.conv_variants import (
+    Conv1DTranspose,
+    Conv2DTranspose,
+    DepthwiseConv2D,
+    SeparableConv2D,
+)
+from symgrad.keras.layers.convolutional import (
     AveragePooling1D,
     AveragePooling2D,
     AveragePooling3D,
@@ -22,19 +27,37 @@ from .convolutional import (
     MaxPooling2D,
     MaxPooling3D,
 )
-from .core import Activation, Dense, Dropout, Embedding, Flatten, Identity, Lambda, Reshape
-from .keras_tensor import Input, InputLayer
-from .layer import Layer
-from .merging import Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract
-from .normalization import (
+from symgrad.keras.layers.core import (
+    Activation,
+    Dense,
+    Dropout,
+    Embedding,
+    Flatten,
+    Identity,
+    Lambda,
+    Reshape,
+)
+from symgrad.keras.layers.keras_tensor import Input, InputLayer
+from symgrad.keras.layers.layer import Layer
+from symgrad.keras.layers.merging import (
+    Add,
+    Average,
+    Concatenate,
+    Dot,
+    Maximum,
+    Minimum,
+    Multiply,
+    Subtract,
+)
+from symgrad.keras.layers.normalization import (
     BatchNormalization,
     GroupNormalization,
     LayerNormalization,
     Normalization,
 )
-from .recurrent import GRU, LSTM, RNN, Bidirectional, SimpleRNN, TimeDistributed
-from .recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
-from .reshaping import (
+from symgrad.keras.layers.recurrent import GRU, LSTM, RNN, Bidirectional, SimpleRNN, TimeDistributed
+from symgrad.keras.layers.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
+from symgrad.keras.layers.reshaping import (
     Cropping1D,
     Cropping2D,
     GaussianNoise,

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ... import dtypes as dt
-from ...ops import array
-from ...ops import math as m
-from ...ops.statistics import reduce_logsumexp
-from .. import activations, constraints, initializers, regularizers
-from .layer import Layer
+from symgrad import dtypes as dt
+from symgrad.keras import activations, constraints, initializers, regularizers
+from symgrad.keras.layers.layer import Layer
+from symgrad.ops import array
+from symgrad.ops import math as m
+from symgrad.ops.statistics import reduce_logsumexp
 
 
 class ReLU(Layer):

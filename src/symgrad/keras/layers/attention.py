@@ -15,19 +15,19 @@ from typing import Any
 
 import numpy as np
 
-from ... import dtypes as dt
-from ...ops import array
-from ...ops import math as m
-from ...ops.contraction import einsum
-from ...ops.core import constant
-from ...ops.matmul import matmul
-from ...ops.nn import softmax
-from ...ops.reduction import reduce_sum
-from .. import activations, constraints, initializers, regularizers
-from . import masks
-from .activation_layers import Softmax
-from .core import Dropout
-from .layer import Layer
+from symgrad import dtypes as dt
+from symgrad.keras import activations, constraints, initializers, regularizers
+from symgrad.keras.layers import masks
+from symgrad.keras.layers.activation_layers import Softmax
+from symgrad.keras.layers.core import Dropout
+from symgrad.keras.layers.layer import Layer
+from symgrad.ops import array
+from symgrad.ops import math as m
+from symgrad.ops.contraction import einsum
+from symgrad.ops.core import constant
+from symgrad.ops.matmul import matmul
+from symgrad.ops.nn import softmax
+from symgrad.ops.reduction import reduce_sum
 
 
 def _einsum_shapes(
@@ -323,7 +323,7 @@ class Attention(Layer):
         )
         self.scale = self.concat_score_weight = None
         if dropout > 0:
-            from .. import random as krandom
+            from symgrad.keras import random as krandom
 
             self.seed_generator = krandom.SeedGenerator(seed)
         self.supports_masking = True
@@ -359,7 +359,7 @@ class Attention(Layer):
             scores = array.where(padding, m.subtract(scores, big), scores)
         weights = softmax(scores, axis=-1)
         if training and self.dropout > 0:
-            from .. import random as krandom
+            from symgrad.keras import random as krandom
 
             weights = krandom.dropout(weights, self.dropout, seed=self.seed_generator)
         out = matmul(weights, v)

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ... import dtypes as dt
-from ...ops import array
-from ...ops import math as m
-from ...ops.conv_api import conv_transpose, depthwise_conv2d, separable_conv2d
-from ...ops.joining import stack
-from .. import activations, constraints, initializers, regularizers
-from .convolutional import BaseConv, _format, _tuple
-from .core import dynamic_shape
-from .layer import Layer
+from symgrad import dtypes as dt
+from symgrad.keras import activations, constraints, initializers, regularizers
+from symgrad.keras.layers.convolutional import BaseConv, _format, _tuple
+from symgrad.keras.layers.core import dynamic_shape
+from symgrad.keras.layers.layer import Layer
+from symgrad.ops import array
+from symgrad.ops import math as m
+from symgrad.ops.conv_api import conv_transpose, depthwise_conv2d, separable_conv2d
+from symgrad.ops.joining import stack
 
 
 def _transpose_size(

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...ops import array
-from ...ops import math as m
-from ...ops.conv_api import convolution
-from ...ops.pooling import avg_pool, max_pool
-from ...ops.reduction import reduce_max, reduce_mean, reduce_sum
-from .. import activations, constraints, initializers, regularizers
-from .layer import Layer
+from symgrad.keras import activations, constraints, initializers, regularizers
+from symgrad.keras.layers.layer import Layer
+from symgrad.ops import array
+from symgrad.ops import math as m
+from symgrad.ops.conv_api import convolution
+from symgrad.ops.pooling import avg_pool, max_pool
+from symgrad.ops.reduction import reduce_max, reduce_mean, reduce_sum
 
 
 def _tuple(value: Any, n: int, name: str) -> tuple[int, ...]:

@@ -8,14 +8,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ... import dtypes as dt
-from ...ops import array
-from ...ops import math as m
-from ...ops.gather import gather
-from ...ops.matmul import matmul
-from .. import activations, constraints, initializers, regularizers
-from .. import random as krandom
-from .layer import Layer
+from symgrad import dtypes as dt
+from symgrad.keras import activations, constraints, initializers, regularizers
+from symgrad.keras import random as krandom
+from symgrad.keras.layers.layer import Layer
+from symgrad.ops import array
+from symgrad.ops import math as m
+from symgrad.ops.gather import gather
+from symgrad.ops.matmul import matmul
 
 
 def dynamic_shape(x: Any) -> list[Any]:

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ... import dtypes as dt
-from ... import nest
-from ...context import stop_recording
-from ...graph import Graph
-from ...ops.core import placeholder
-from .. import backend
-from .layer import Layer
+from symgrad import dtypes as dt
+from symgrad import nest
+from symgrad.context import stop_recording
+from symgrad.graph import Graph
+from symgrad.keras import backend
+from symgrad.keras.layers.layer import Layer
+from symgrad.ops.core import placeholder
 
 
 class Node:
@@ -68,7 +68,7 @@ class KerasTensor:
 
     # Arithmetic on a KerasTensor becomes a layer node, as keras.ops does symbolically.
     def _op(self, fn: Any, *others: Any) -> Any:
-        from .core import _OpLayer
+        from symgrad.keras.layers.core import _OpLayer
 
         return _OpLayer(fn)(self, *others)
 

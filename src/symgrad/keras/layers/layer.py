@@ -12,13 +12,13 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from ... import nest
-from ...ops import array
-from ...ops.core import convert_to_tensor
-from ...ops.variables import Variable
-from .. import backend, constraints, initializers, regularizers
-from . import masks
-from .variables import make_variable, name_scope
+from symgrad import nest
+from symgrad.keras import backend, constraints, initializers, regularizers
+from symgrad.keras.layers import masks
+from symgrad.keras.layers.variables import make_variable, name_scope
+from symgrad.ops import array
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.variables import Variable
 
 _CALL: dict[str, Any] = {"ctx": None}
 
@@ -277,7 +277,7 @@ class Layer:
         return previous_mask if self.supports_masking else None
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from . import keras_tensor
+        from symgrad.keras.layers import keras_tensor
 
         if any(isinstance(x, keras_tensor.KerasTensor) for x in nest.flatten([args, kwargs])):
             return keras_tensor.symbolic_call(self, args, kwargs)
@@ -339,7 +339,7 @@ class Layer:
     def _activity_loss(self, outputs: Any) -> None:
         if self.activity_regularizer is None:
             return
-        from ...ops.safe_math import divide_no_nan
+        from symgrad.ops.safe_math import divide_no_nan
 
         for out in nest.flatten(outputs):
             loss = self.activity_regularizer(out)

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...ops import math as m
-from ...ops.contraction import einsum
-from ...ops.joining import concat
-from ...ops.normalization import l2_normalize
-from ...ops.reduction import reduce_sum
-from .layer import Layer
+from symgrad.keras.layers.layer import Layer
+from symgrad.ops import math as m
+from symgrad.ops.contraction import einsum
+from symgrad.ops.joining import concat
+from symgrad.ops.normalization import l2_normalize
+from symgrad.ops.reduction import reduce_sum
 
 
 class Merge(Layer):

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...ops import array
-from ...ops import math as m
-from ...ops.normalization import batch_normalization, moments
-from .. import constraints, initializers, regularizers
-from .layer import Layer
+from symgrad.keras import constraints, initializers, regularizers
+from symgrad.keras.layers.layer import Layer
+from symgrad.ops import array
+from symgrad.ops import math as m
+from symgrad.ops.normalization import batch_normalization, moments
 
 
 class BatchNormalization(Layer):
@@ -244,7 +244,7 @@ class GroupNormalization(Layer):
         return out
 
     def call(self, inputs: Any) -> Any:
-        from .core import dynamic_shape
+        from symgrad.keras.layers.core import dynamic_shape
 
         shape = dynamic_shape(inputs)
         x = array.reshape(inputs, [-1, *self._grouped(shape)[1:]])
@@ -351,7 +351,7 @@ class Normalization(Layer):
         return array.cast(mean, self.compute_dtype), array.cast(var, self.compute_dtype)
 
     def call(self, inputs: Any) -> Any:
-        from .. import backend
+        from symgrad.keras import backend
 
         inputs = array.cast(inputs, self.compute_dtype)
         mean, var = self._stats()

@@ -13,16 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ... import dtypes as dt
-from ...ops import array
-from ...ops.joining import concat, stack, unstack
-from ...ops.math import add, multiply
-from ...ops.reverse import reverse
-from ...ops.tensor_array import TensorArray
-from ...ops.while_loop import while_loop
-from .core import dynamic_shape
-from .layer import Layer, clone_layer
-from .recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
+from symgrad import dtypes as dt
+from symgrad.keras.layers.core import dynamic_shape
+from symgrad.keras.layers.layer import Layer, clone_layer
+from symgrad.keras.layers.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
+from symgrad.ops import array
+from symgrad.ops.joining import concat, stack, unstack
+from symgrad.ops.math import add, multiply
+from symgrad.ops.reverse import reverse
+from symgrad.ops.tensor_array import TensorArray
+from symgrad.ops.while_loop import while_loop
 
 
 def _where(mask_t: Any, new: Any, old: Any) -> Any:
@@ -91,7 +91,7 @@ def run_rnn_loop(
 
 
 def constant_int(value: int) -> Any:
-    from ...ops.core import constant
+    from symgrad.ops.core import constant
 
     return constant(value, dtype=dt.int32)
 
@@ -126,7 +126,7 @@ class RNN(Layer):
 
     def build(self, sequences_shape: Any, initial_state_shape: Any = None) -> None:
         if isinstance(self.cell, Layer) and not self.cell.built:
-            from .variables import name_scope
+            from symgrad.keras.layers.variables import name_scope
 
             with name_scope(self.cell.name, caller=self.cell):
                 self.cell.build((sequences_shape[0], *sequences_shape[2:]))
@@ -281,7 +281,7 @@ class Bidirectional(Layer):
         self.supports_masking = True
 
     def build(self, sequences_shape: Any, initial_state_shape: Any = None) -> None:
-        from .variables import name_scope
+        from symgrad.keras.layers.variables import name_scope
 
         for sub in (self.forward_layer, self.backward_layer):
             with name_scope(sub.name, caller=sub):
@@ -337,7 +337,7 @@ class TimeDistributed(Layer):
         self.supports_masking = True
 
     def build(self, input_shape: Any) -> None:
-        from .variables import name_scope
+        from symgrad.keras.layers.variables import name_scope
 
         with name_scope(self.layer.name, caller=self.layer):
             self.layer.build((input_shape[0], *input_shape[2:]))

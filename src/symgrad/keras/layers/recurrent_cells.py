@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...ops import array
-from ...ops import math as m
-from ...ops.joining import concat, split
-from ...ops.matmul import matmul
-from .. import activations, constraints, initializers, regularizers
-from .layer import Layer
+from symgrad.keras import activations, constraints, initializers, regularizers
+from symgrad.keras.layers.layer import Layer
+from symgrad.ops import array
+from symgrad.ops import math as m
+from symgrad.ops.joining import concat, split
+from symgrad.ops.matmul import matmul
 
 
 class _Cell(Layer):

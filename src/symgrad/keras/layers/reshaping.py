@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...ops import array
-from ...ops import math as m
-from ...ops.slicing import pad
-from .. import random as krandom
-from .core import dynamic_shape
-from .layer import Layer
+from symgrad.keras import random as krandom
+from symgrad.keras.layers.core import dynamic_shape
+from symgrad.keras.layers.layer import Layer
+from symgrad.ops import array
+from symgrad.ops import math as m
+from symgrad.ops.slicing import pad
 
 
 def repeat(x: Any, n: int, axis: int) -> Any:
@@ -91,7 +91,7 @@ def _crop(inputs: Any, crops: list[tuple[int, int]]) -> Any:
 
 
 def array_slice(x: Any, begin: list[Any], size: list[Any]) -> Any:
-    from ...ops.slicing import slice as tf_slice
+    from symgrad.ops.slicing import slice as tf_slice
 
     return tf_slice(x, begin, size)
 

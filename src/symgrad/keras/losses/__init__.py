@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-from .classes import (
+from symgrad.keras.losses.classes import (
     BinaryCrossentropy,
     BinaryFocalCrossentropy,
     CategoricalCrossentropy,
@@ -31,8 +31,8 @@ from .classes import (
     SparseCategoricalCrossentropy,
     SquaredHinge,
 )
-from .extra import Dice, Tversky, dice, tversky
-from .functions import (
+from symgrad.keras.losses.extra import Dice, Tversky, dice, tversky
+from symgrad.keras.losses.functions import (
     binary_crossentropy,
     binary_focal_crossentropy,
     categorical_crossentropy,
@@ -45,13 +45,13 @@ from .functions import (
     sparse_categorical_crossentropy,
     squared_hinge,
 )
-from .functions import kl_divergence as kld
-from .functions import log_cosh as logcosh
-from .functions import mean_absolute_error as mae
-from .functions import mean_absolute_percentage_error as mape
-from .functions import mean_squared_error as mse
-from .functions import mean_squared_logarithmic_error as msle
-from .serialization import Reduction, deserialize, get, serialize
+from symgrad.keras.losses.functions import kl_divergence as kld
+from symgrad.keras.losses.functions import log_cosh as logcosh
+from symgrad.keras.losses.functions import mean_absolute_error as mae
+from symgrad.keras.losses.functions import mean_absolute_percentage_error as mape
+from symgrad.keras.losses.functions import mean_squared_error as mse
+from symgrad.keras.losses.functions import mean_squared_logarithmic_error as msle
+from symgrad.keras.losses.serialization import Reduction, deserialize, get, serialize
 
 KLD = kullback_leibler_divergence = kld
 MAE, MAPE, MSE, MSLE = mae, mape, mse, msle

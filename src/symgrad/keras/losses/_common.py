@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from ... import dtypes as dt
-from ...graph import Tensor
-from ...ops import array, shape
-from ...ops.core import convert_to_tensor
+from symgrad import dtypes as dt
+from symgrad.graph import Tensor
+from symgrad.ops import array, shape
+from symgrad.ops.core import convert_to_tensor
 
 
 @functools.cache
@@ -21,7 +21,7 @@ def _backend() -> Any:
     """``tf.keras.backend`` where symgrad has one (its ``epsilon``/``floatx`` are the
     settings), else None; looked up once (a failed import is not cached by Python)."""
     try:
-        from .. import backend  # type: ignore[attr-defined]
+        from symgrad.keras import backend  # type: ignore[attr-defined]
     except ImportError:
         return None
     return backend
@@ -56,7 +56,7 @@ _MASKS: dict[int, tuple[Any, Any]] = {}
 def _layer_masks() -> Any:
     """The masks Keras layers attach (``keras/layers/masks.py``) where symgrad has them."""
     try:
-        from ..layers.masks import get_mask as layer_mask  # type: ignore[import-not-found]
+        from symgrad.keras.layers.masks import get_mask as layer_mask  # type: ignore[import-not-found]
     except ImportError:
         return None
     return layer_mask

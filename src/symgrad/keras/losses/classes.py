@@ -5,12 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ... import dtypes as dt
-from ... import math as tm
-from ...graph import Tensor, name_scope
-from ...ops import array, shape
-from . import functions as F
-from ._common import auto_name, floatx, get_mask, squeeze_or_expand_to_same_rank, to_tensor
+from symgrad import dtypes as dt
+from symgrad import math as tm
+from symgrad.graph import Tensor, name_scope
+from symgrad.keras.losses import functions as F
+from symgrad.keras.losses._common import (
+    auto_name,
+    floatx,
+    get_mask,
+    squeeze_or_expand_to_same_rank,
+    to_tensor,
+)
+from symgrad.ops import array, shape
 
 REDUCTIONS = ("sum_over_batch_size", "sum", None, "none", "mean", "mean_with_sample_weight")
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ... import math as tm
-from ...graph import Tensor
-from ...ops.core import convert_to_tensor
-from ._common import epsilon, to_tensor
-from .classes import Loss, LossFunctionWrapper
+from symgrad import math as tm
+from symgrad.graph import Tensor
+from symgrad.keras.losses._common import epsilon, to_tensor
+from symgrad.keras.losses.classes import Loss, LossFunctionWrapper
+from symgrad.ops.core import convert_to_tensor
 
 
 def dice(y_true: Any, y_pred: Any, axis: Any = None) -> Tensor:

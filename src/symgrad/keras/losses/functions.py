@@ -11,14 +11,19 @@ from typing import Any
 
 import numpy as np
 
-from ... import math as tm
-from ... import nn as tnn
-from ...clip_ops import clip_by_value
-from ...graph import Tensor
-from ...ops import array, shape
-from ...ops.cond import cond
-from ...ops.core import convert_to_tensor
-from ._common import epsilon, set_mask, squeeze_or_expand_to_same_rank, to_tensor
+from symgrad import math as tm
+from symgrad import nn as tnn
+from symgrad.clip_ops import clip_by_value
+from symgrad.graph import Tensor
+from symgrad.keras.losses._common import (
+    epsilon,
+    set_mask,
+    squeeze_or_expand_to_same_rank,
+    to_tensor,
+)
+from symgrad.ops import array, shape
+from symgrad.ops.cond import cond
+from symgrad.ops.core import convert_to_tensor
 
 
 def _pair(y_true: Any, y_pred: Any, squeeze: bool = True) -> tuple[Tensor, Tensor]:

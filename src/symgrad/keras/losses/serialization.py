@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import classes, extra
-from . import functions as F
+from symgrad.keras.losses import classes, extra
+from symgrad.keras.losses import functions as F
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     f.__name__: f

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
-from ..losses import (
+from symgrad.keras.losses import (
     KLD,
     MAE,
     MAPE,
@@ -32,7 +32,7 @@ from ..losses import (
     sparse_categorical_crossentropy,
     squared_hinge,
 )
-from .accuracy import (
+from symgrad.keras.metrics.accuracy import (
     Accuracy,
     BinaryAccuracy,
     CategoricalAccuracy,
@@ -45,14 +45,14 @@ from .accuracy import (
     sparse_top_k_categorical_accuracy,
     top_k_categorical_accuracy,
 )
-from .at_value import (
+from symgrad.keras.metrics.at_value import (
     PrecisionAtRecall,
     RecallAtPrecision,
     SensitivityAtSpecificity,
     SpecificityAtSensitivity,
 )
-from .base import Mean, MeanMetricWrapper, Metric, Sum
-from .confusion import (
+from symgrad.keras.metrics.base import Mean, MeanMetricWrapper, Metric, Sum
+from symgrad.keras.metrics.confusion import (
     AUC,
     FalseNegatives,
     FalsePositives,
@@ -61,10 +61,10 @@ from .confusion import (
     TrueNegatives,
     TruePositives,
 )
-from .f_score import F1Score, FBetaScore
-from .iou import BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU
-from .r2 import R2Score
-from .regression import (
+from symgrad.keras.metrics.f_score import F1Score, FBetaScore
+from symgrad.keras.metrics.iou import BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU
+from symgrad.keras.metrics.r2 import R2Score
+from symgrad.keras.metrics.regression import (
     BinaryCrossentropy,
     CategoricalCrossentropy,
     CategoricalHinge,
@@ -85,7 +85,7 @@ from .regression import (
     concordance_correlation,
     pearson_correlation,
 )
-from .serialization import deserialize, get, serialize
+from symgrad.keras.metrics.serialization import deserialize, get, serialize
 
 __all__ = [
     "AUC",

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ... import math as tm
-from ...graph import Tensor
-from ...ops import array, shape
-from ...ops.core import convert_to_tensor
-from ..losses._common import floatx, squeeze_or_expand_to_same_rank, to_tensor
-from .base import MeanMetricWrapper
+from symgrad import math as tm
+from symgrad.graph import Tensor
+from symgrad.keras.losses._common import floatx, squeeze_or_expand_to_same_rank, to_tensor
+from symgrad.keras.metrics.base import MeanMetricWrapper
+from symgrad.ops import array, shape
+from symgrad.ops.core import convert_to_tensor
 
 
 def _float(x: Tensor) -> Tensor:

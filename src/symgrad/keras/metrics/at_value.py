@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ... import math as tm
-from ...graph import Tensor
-from ...ops import array
-from . import confusion_utils as cu
-from .base import Metric
+from symgrad import math as tm
+from symgrad.graph import Tensor
+from symgrad.keras.metrics import confusion_utils as cu
+from symgrad.keras.metrics.base import Metric
+from symgrad.ops import array
 
 
 class _AtValue(Metric):

@@ -12,13 +12,19 @@ from typing import Any
 
 import numpy as np
 
-from ... import dtypes as dt
-from ... import math as tm
-from ...graph import Tensor, name_scope
-from ...ops import array, shape
-from ...ops.variables import Variable
-from ..losses._common import auto_name, floatx, get_mask, squeeze_or_expand_to_same_rank, to_tensor
-from ..losses.classes import apply_mask
+from symgrad import dtypes as dt
+from symgrad import math as tm
+from symgrad.graph import Tensor, name_scope
+from symgrad.keras.losses._common import (
+    auto_name,
+    floatx,
+    get_mask,
+    squeeze_or_expand_to_same_rank,
+    to_tensor,
+)
+from symgrad.keras.losses.classes import apply_mask
+from symgrad.ops import array, shape
+from symgrad.ops.variables import Variable
 
 
 class Metric:

@@ -7,13 +7,13 @@ from typing import Any
 
 import numpy as np
 
-from ... import math as tm
-from ...graph import Tensor
-from ...ops import array
-from ...ops.core import convert_to_tensor
-from ..losses._common import epsilon
-from . import confusion_utils as cu
-from .base import Metric
+from symgrad import math as tm
+from symgrad.graph import Tensor
+from symgrad.keras.losses._common import epsilon
+from symgrad.keras.metrics import confusion_utils as cu
+from symgrad.keras.metrics.base import Metric
+from symgrad.ops import array
+from symgrad.ops.core import convert_to_tensor
 
 
 class _ConditionCount(Metric):

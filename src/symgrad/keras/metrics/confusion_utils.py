@@ -9,12 +9,12 @@ from typing import Any
 
 import numpy as np
 
-from ... import math as tm
-from ... import nn as tnn
-from ...clip_ops import clip_by_value
-from ...ops import array, shape
-from ...ops.core import convert_to_tensor
-from ..losses._common import epsilon, squeeze_or_expand_to_same_rank
+from symgrad import math as tm
+from symgrad import nn as tnn
+from symgrad.clip_ops import clip_by_value
+from symgrad.keras.losses._common import epsilon, squeeze_or_expand_to_same_rank
+from symgrad.ops import array, shape
+from symgrad.ops.core import convert_to_tensor
 
 NEG_INF = -1e10
 TP, FP, TN, FN = "tp", "fp", "tn", "fn"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ... import math as tm
-from ...graph import Tensor
-from ...ops import array, shape
-from ..losses._common import epsilon, to_tensor
-from .base import Metric
+from symgrad import math as tm
+from symgrad.graph import Tensor
+from symgrad.keras.losses._common import epsilon, to_tensor
+from symgrad.keras.metrics.base import Metric
+from symgrad.ops import array, shape
 
 
 class FBetaScore(Metric):

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ... import math as tm
-from ...graph import Tensor
-from ...linalg import diag_part
-from ...ops import array, shape
-from ...ops.gather import gather, scatter_nd
-from ...ops.joining import stack
-from ..losses._common import epsilon, to_tensor
-from .base import Metric
+from symgrad import math as tm
+from symgrad.graph import Tensor
+from symgrad.keras.losses._common import epsilon, to_tensor
+from symgrad.keras.metrics.base import Metric
+from symgrad.linalg import diag_part
+from symgrad.ops import array, shape
+from symgrad.ops.gather import gather, scatter_nd
+from symgrad.ops.joining import stack
 
 
 class IoU(Metric):

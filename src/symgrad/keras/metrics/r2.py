@@ -5,11 +5,11 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from ... import math as tm
-from ...graph import Tensor
-from ...ops import array, shape
-from ..losses._common import squeeze_or_expand_to_same_rank, to_tensor
-from .base import Metric
+from symgrad import math as tm
+from symgrad.graph import Tensor
+from symgrad.keras.losses._common import squeeze_or_expand_to_same_rank, to_tensor
+from symgrad.keras.metrics.base import Metric
+from symgrad.ops import array, shape
 
 _AGGREGATIONS = (None, "uniform_average", "variance_weighted_average")
 

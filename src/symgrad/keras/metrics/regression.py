@@ -7,12 +7,12 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from ... import math as tm
-from ...graph import Tensor
-from ...ops.core import convert_to_tensor
-from ..losses import functions as F
-from ..losses._common import epsilon, squeeze_or_expand_to_same_rank, to_tensor
-from .base import Mean, MeanMetricWrapper
+from symgrad import math as tm
+from symgrad.graph import Tensor
+from symgrad.keras.losses import functions as F
+from symgrad.keras.losses._common import epsilon, squeeze_or_expand_to_same_rank, to_tensor
+from symgrad.keras.metrics.base import Mean, MeanMetricWrapper
+from symgrad.ops.core import convert_to_tensor
 
 
 def cosine_similarity(y_true: Any, y_pred: Any, axis: int = -1) -> Tensor:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import accuracy, at_value, base, confusion, f_score, iou, r2, regression
+from symgrad.keras.metrics import accuracy, at_value, base, confusion, f_score, iou, r2, regression
 
 CLASSES: dict[str, type] = {
     c.__name__: c

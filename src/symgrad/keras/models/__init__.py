@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .model import Model
-from .sequential import Sequential
+from symgrad.keras.models.model import Model
+from symgrad.keras.models.sequential import Sequential
 
 __all__ = ["Model", "Sequential"]  # Functional is reached through Model(inputs, outputs)

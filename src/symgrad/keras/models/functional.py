@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ... import nest
-from .. import backend
-from ..layers.keras_tensor import InputLayer, KerasTensor, Node
-from ..layers.layer import Layer
-from .model import Model
+from symgrad import nest
+from symgrad.keras import backend
+from symgrad.keras.layers.keras_tensor import InputLayer, KerasTensor, Node
+from symgrad.keras.layers.layer import Layer
+from symgrad.keras.models.model import Model
 
 
 def _post_order(outputs: list[KerasTensor]) -> list[Node]:

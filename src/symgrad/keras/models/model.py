@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..layers.layer import Layer
-from ..trainers.trainer import Trainer
-from . import summary as summary_lib
+from symgrad.keras.layers.layer import Layer
+from symgrad.keras.models import summary as summary_lib
+from symgrad.keras.trainers.trainer import Trainer
 
 
 def _functional_args(args: Any, kwargs: dict[str, Any]) -> bool:
@@ -37,7 +37,7 @@ class Model(Trainer, Layer):
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         if _functional_args(args, kwargs):
-            from .functional import Functional
+            from symgrad.keras.models.functional import Functional
 
             if cls is Model:
                 return Functional.__new__(Functional, *args, **kwargs)
@@ -46,7 +46,7 @@ class Model(Trainer, Layer):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if _functional_args(args, kwargs):
-            from .functional import Functional
+            from symgrad.keras.models.functional import Functional
 
             Functional.__init__(self, *args, **kwargs)  # type: ignore[arg-type]
             return
@@ -100,11 +100,11 @@ class Model(Trainer, Layer):
     def save_weights(
         self, filepath: Any, overwrite: bool = True, max_shard_size: Any = None
     ) -> None:
-        from ..saving import save_weights
+        from symgrad.keras.saving import save_weights
 
         save_weights(self, filepath, overwrite)
 
     def load_weights(self, filepath: Any, skip_mismatch: bool = False, **kwargs: Any) -> None:
-        from ..saving import load_weights
+        from symgrad.keras.saving import load_weights
 
         load_weights(self, filepath, skip_mismatch)

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..layers.keras_tensor import InputLayer, KerasTensor
-from ..layers.layer import Layer
-from ..layers.variables import name_scope
-from .model import Model
+from symgrad.keras.layers.keras_tensor import InputLayer, KerasTensor
+from symgrad.keras.layers.layer import Layer
+from symgrad.keras.layers.variables import name_scope
+from symgrad.keras.models.model import Model
 
 
 class Sequential(Model):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import schedules
-from .algorithms import SGD, Adagrad, Adam, AdamW, RMSprop
-from .base import Optimizer
+from symgrad.keras.optimizers import schedules
+from symgrad.keras.optimizers.algorithms import SGD, Adagrad, Adam, AdamW, RMSprop
+from symgrad.keras.optimizers.base import Optimizer
 
 __all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "get", "schedules"]
 

@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from ...graph import Tensor
-from ...ops import array, math
-from ...ops.control import group
-from . import sparse as sp
-from .base import Optimizer
+from symgrad.graph import Tensor
+from symgrad.keras.optimizers import sparse as sp
+from symgrad.keras.optimizers.base import Optimizer
+from symgrad.ops import array, math
+from symgrad.ops.control import group
 
 _OPTIONS = (
     "weight_decay",

@@ -22,19 +22,19 @@ from typing import Any
 
 import numpy as np
 
-from ... import dtypes as dt
-from ...autodiff.tape import GradientTape
-from ...clip_ops import clip_by_norm, clip_by_value
-from ...graph import Tensor, name_scope
-from ...indexed_slices import IndexedSlices
-from ...ops import array, math, reduction
-from ...ops.control import control_dependencies
-from ...ops.core import convert_to_tensor
-from ...ops.joining import stack
-from ...ops.variables import Variable
-from ...train.variable_io import assign_values, check_values
-from . import sparse
-from .schedules import LearningRateSchedule
+from symgrad import dtypes as dt
+from symgrad.autodiff.tape import GradientTape
+from symgrad.clip_ops import clip_by_norm, clip_by_value
+from symgrad.graph import Tensor, name_scope
+from symgrad.indexed_slices import IndexedSlices
+from symgrad.keras.optimizers import sparse
+from symgrad.keras.optimizers.schedules import LearningRateSchedule
+from symgrad.ops import array, math, reduction
+from symgrad.ops.control import control_dependencies
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.joining import stack
+from symgrad.ops.variables import Variable
+from symgrad.train.variable_io import assign_values, check_values
 
 _NAME_UIDS: collections.defaultdict[str, int] = collections.defaultdict(int)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...graph import Tensor, name_scope
-from ...ops import array, math
-from ...ops.core import convert_to_tensor
+from symgrad.graph import Tensor, name_scope
+from symgrad.ops import array, math
+from symgrad.ops.core import convert_to_tensor
 
 
 class LearningRateSchedule:

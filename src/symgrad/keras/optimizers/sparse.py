@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...indexed_slices import IndexedSlices, dense
-from ...ops import array, math
-from ...ops.gather import gather
-from ...ops.variables import Variable
+from symgrad.indexed_slices import IndexedSlices, dense
+from symgrad.ops import array, math
+from symgrad.ops.gather import gather
+from symgrad.ops.variables import Variable
 
 
 def _scalar(x: Any) -> bool:

@@ -9,12 +9,12 @@ from typing import Any
 
 import numpy as np
 
-from ... import nest
-from ...ops.array import cast
-from ...runtime import autograph
-from .. import losses as losses_mod
-from .. import metrics as metrics_mod
-from ..losses.classes import LossFunctionWrapper
+from symgrad import nest
+from symgrad.keras import losses as losses_mod
+from symgrad.keras import metrics as metrics_mod
+from symgrad.keras.losses.classes import LossFunctionWrapper
+from symgrad.ops.array import cast
+from symgrad.runtime import autograph
 
 
 def is_binary_or_sparse_categorical(y_true: Any, y_pred: Any) -> tuple[bool, bool]:

@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from ... import nest
-from ...ops import philox
-from ...ops import random as tf_random
+from symgrad import nest
+from symgrad.ops import philox
+from symgrad.ops import random as tf_random
 
 
 def is_dataset(x: Any) -> bool:

@@ -8,11 +8,15 @@ from typing import Any
 
 import numpy as np
 
-from ... import nest
-from ..callbacks.base import CallbackList
-from .compile_utils import CompileMetrics
-from .data import EpochIterator, class_weights_to_sample_weights, split_validation
-from .data import unpack_x_y_sample_weight as unpack
+from symgrad import nest
+from symgrad.keras.callbacks.base import CallbackList
+from symgrad.keras.trainers.compile_utils import CompileMetrics
+from symgrad.keras.trainers.data import (
+    EpochIterator,
+    class_weights_to_sample_weights,
+    split_validation,
+)
+from symgrad.keras.trainers.data import unpack_x_y_sample_weight as unpack
 
 
 def pythonify_logs(logs: Any) -> dict[str, Any]:

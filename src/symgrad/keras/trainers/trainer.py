@@ -10,15 +10,15 @@ from typing import Any
 
 import numpy as np
 
-from ... import nest
-from ...autodiff.tape import GradientTape
-from ...ops.array import cast
-from ...runtime.function import function
-from .. import metrics as metrics_mod
-from .. import optimizers as optimizers_mod
-from . import loops
-from .compile_utils import CompileLoss, CompileMetrics
-from .data import unpack_x_y_sample_weight
+from symgrad import nest
+from symgrad.autodiff.tape import GradientTape
+from symgrad.keras import metrics as metrics_mod
+from symgrad.keras import optimizers as optimizers_mod
+from symgrad.keras.trainers import loops
+from symgrad.keras.trainers.compile_utils import CompileLoss, CompileMetrics
+from symgrad.keras.trainers.data import unpack_x_y_sample_weight
+from symgrad.ops.array import cast
+from symgrad.runtime.function import function
 
 
 class Trainer:

@@ -13,9 +13,9 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ... import nest
-from ...autodiff.tape import GradientTape
-from ...ops.core import convert_to_tensor, identity
+from symgrad import nest
+from symgrad.autodiff.tape import GradientTape
+from symgrad.ops.core import convert_to_tensor, identity
 
 __all__ = [
     "GradientTape",

@@ -17,13 +17,13 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ... import dtypes as dt
-from ...gradient_registry import RegisterGradient
-from ...graph import Tensor, get_default_graph
-from ...ops.array import zeros_like
-from ...ops.core import convert_to_tensor
-from ...runtime.concrete_function import ConcreteFunction, _partitioned_call_grad
-from ...runtime.function import Function, TensorSpec
+from symgrad import dtypes as dt
+from symgrad.gradient_registry import RegisterGradient
+from symgrad.graph import Tensor, get_default_graph
+from symgrad.ops.array import zeros_like
+from symgrad.ops.core import convert_to_tensor
+from symgrad.runtime.concrete_function import ConcreteFunction, _partitioned_call_grad
+from symgrad.runtime.function import Function, TensorSpec
 
 __all__ = ["Defun"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...graph import Tensor
-from ...ops.linalg_diag import diag
+from symgrad.graph import Tensor
+from symgrad.ops.linalg_diag import diag
 
 
 def matrix_diag_v2(

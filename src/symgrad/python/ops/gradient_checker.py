@@ -12,12 +12,12 @@ from typing import Any
 
 import numpy as np
 
-from ...autodiff.gradients import gradients
-from ...context import get_default_session
-from ...graph import Tensor
-from ...indexed_slices import dense
-from ...ops.core import placeholder
-from ...runtime.session import Session
+from symgrad.autodiff.gradients import gradients
+from symgrad.context import get_default_session
+from symgrad.graph import Tensor
+from symgrad.indexed_slices import dense
+from symgrad.ops.core import placeholder
+from symgrad.runtime.session import Session
 
 
 def compute_gradient(

@@ -1,8 +1,8 @@
 """``tensorflow.python.ops.variable_scope``: TF1's variable scopes, for the names TF's own
 tests import from it (``variable_scope``, ``get_variable``, ``variable``, ...)."""
 
-from ...ops.variables import Variable as variable  # noqa: F401
-from ...variable_scope import (  # noqa: F401
+from symgrad.ops.variables import Variable as variable  # noqa: F401
+from symgrad.variable_scope import (  # noqa: F401
     AUTO_REUSE,
     VariableScope,
     get_variable,
