@@ -7,9 +7,9 @@ total passes the budget.  Raise the budget only with a reason in the commit mess
 import sys
 from pathlib import Path
 
-CORE = ["graph.py", "context.py", "op_registry.py", "gradient_registry.py",
+CORE = ["core/graph.py", "core/context.py", "core/op_registry.py", "core/gradient_registry.py",
         "autodiff/backprop.py", "autodiff/gradients.py"]
-BUDGET = 1750  # 1,671 when set (2026-11-23); raise only with a reason in the commit
+BUDGET = 1760  # 1,671 when set (2026-11-23); raise only with a reason in the commit
 
 src = Path(__file__).resolve().parents[1] / "src" / "symgrad"
 total = 0

@@ -195,7 +195,7 @@ def symgrad_session_update_nonatomic(ws: list[np.ndarray], x: np.ndarray) -> Cal
     """The fused update with atomic runs off: no journal holds the replaced weights."""
     import symgrad
 
-    symgrad.config.set_atomic_runs(False)
+    symgrad.api.config.set_atomic_runs(False)
     return symgrad_session_update(ws, x)
 
 

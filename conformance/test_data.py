@@ -53,7 +53,7 @@ def test_random_pipeline(seed: int) -> None:
     try:
         want_elements = elements(want)
     except tensorflow.errors.InvalidArgumentError:
-        with pytest.raises(symgrad.errors.InvalidArgumentError):
+        with pytest.raises(symgrad.core.errors.InvalidArgumentError):
             elements(got)
         return
     assert elements(got) == want_elements, steps

@@ -4,7 +4,7 @@ starts with an eager top level (a test may call ``compat.v1.disable_eager_execut
 import pytest
 
 import symgrad as tf
-from symgrad import graph as _graph
+from symgrad.core import graph as _graph
 
 
 @pytest.fixture(autouse=True)

@@ -22,7 +22,11 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.errors import FailedPreconditionError, InvalidArgumentError, ResourceExhaustedError
+from symgrad.core.errors import (
+    FailedPreconditionError,
+    InvalidArgumentError,
+    ResourceExhaustedError,
+)
 
 v1 = tf.compat.v1
 ANY = r"[\s\S]*"  # any text, newlines included

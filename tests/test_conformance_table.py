@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import symgrad as tf
-from symgrad.op_registry import BUILTIN_OPS, OPS
+from symgrad.core.op_registry import BUILTIN_OPS, OPS
 from symgrad.runtime.concrete_function import ConcreteFunction
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "conformance"))

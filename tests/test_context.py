@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad import context, op_registry
-from symgrad.graph import Operation, walk_ops
-from symgrad.shapes import TensorShape
+from symgrad.core import context, op_registry
+from symgrad.core.graph import Operation, walk_ops
+from symgrad.core.shapes import TensorShape
 
 # --------------------------------------------------------------------------------------
 # Modes: executing_eagerly, inside_function, default_graph_stack, init_scope

@@ -11,7 +11,7 @@ import pytest
 
 import symgrad as tf
 from symgrad.compat import v1
-from symgrad.errors import InvalidArgumentError
+from symgrad.core.errors import InvalidArgumentError
 
 
 def _raises(kind: type, text: str, f) -> None:

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad import graph as graph_module
+from symgrad.core import graph as graph_module
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -206,7 +206,7 @@ def test_explicit_graphs_keep_every_op():
 
 _SWEEP_EVERY_OP = """
 import runpy, sys
-from symgrad import graph
+from symgrad.core import graph
 add_op = graph.Graph.add_op
 def add_and_sweep(self, op):
     add_op(self, op)

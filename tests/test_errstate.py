@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad import op_registry
+from symgrad.core import op_registry
 
 
 def _divide_by_zero_eagerly_and_in_a_session():

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.gc_pause import collector_paused
+from symgrad.core.gc_pause import collector_paused
 
 
 @pytest.fixture(autouse=True)

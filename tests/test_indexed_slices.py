@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.indexed_slices import IndexedSlicesValue
+from symgrad.ops.sparse.indexed_slices import IndexedSlicesValue
 
 X = np.arange(6.0).reshape(3, 2)
 
@@ -260,7 +260,7 @@ def test_variable_scatter_methods():
 
 
 def test_unique_keeps_first_appearance_order():
-    from symgrad.ops.variable_scatter import unique
+    from symgrad.ops.state.variable_scatter import unique
 
     y, idx = unique(tf.constant([4, 1, 4, 0, 1]))
     assert y.numpy().tolist() == [4, 1, 0] and idx.numpy().tolist() == [0, 1, 0, 2, 1]

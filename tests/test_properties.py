@@ -23,7 +23,7 @@ from hypothesis import strategies as st  # noqa: E402
 from hypothesis.extra.numpy import mutually_broadcastable_shapes  # noqa: E402
 
 import symgrad as tf  # noqa: E402
-from symgrad.op_registry import OPS  # noqa: E402
+from symgrad.core.op_registry import OPS  # noqa: E402
 
 FAST = settings(
     max_examples=25,

@@ -1,4 +1,4 @@
-"""Reference counts are checked, not assumed (symgrad.refcounts).
+"""Reference counts are checked, not assumed (symgrad.core.refcounts).
 
 In-place writes and the eager-history sweep decide by ``sys.getrefcount``.  Each site
 checks its count on probes at import; a failed probe, a tracer or the switch turns the
@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad import graph as graph_module
-from symgrad import refcounts
+from symgrad.core import graph as graph_module
+from symgrad.core import refcounts
 from symgrad.runtime import inplace
 
 ROOT = Path(__file__).resolve().parents[1]

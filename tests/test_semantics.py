@@ -12,9 +12,9 @@ import pytest
 from ulp import assert_ulp
 
 import symgrad as tf
-from symgrad.errors import InvalidArgumentError
-from symgrad.gradient_registry import gradient_registry
-from symgrad.op_registry import OPS
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.gradient_registry import gradient_registry
+from symgrad.core.op_registry import OPS
 
 
 def test_tensors_hash_by_identity_and_compare_elementwise():

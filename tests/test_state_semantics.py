@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.ops.unread_variable import UnreadVariable
+from symgrad.ops.state.unread_variable import UnreadVariable
 
 v1 = tf.compat.v1
 

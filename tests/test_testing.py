@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import symgrad as tf
+from symgrad.api.testing import GradientCheckError
 from symgrad.ops.core import unbroadcast
-from symgrad.testing import GradientCheckError
 
 RNG = np.random.default_rng(7)
 

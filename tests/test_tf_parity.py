@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.errors import InvalidArgumentError, ResourceExhaustedError
+from symgrad.core.errors import InvalidArgumentError, ResourceExhaustedError
 
 # --------------------------------------------------------------------------------------
 # Shapes: placeholder(shape=[-5, 3]) and other sizes that are not sizes

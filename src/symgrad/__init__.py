@@ -6,9 +6,14 @@
 
 from __future__ import annotations
 
-from symgrad import _missing, compat, config, dtypes, errors, math, nn, op_registry, ops, random
-from symgrad import linalg as linalg
-from symgrad import testing as test
+import sys
+
+from symgrad import _missing, compat, ops
+from symgrad.api import config, math, nn, random
+from symgrad.api import linalg as linalg
+from symgrad.api import testing as test
+from symgrad.api.user_ops import custom_op
+from symgrad.api.variable_scope import name_scope_v2 as name_scope
 from symgrad.autodiff.custom_gradient import custom_gradient
 from symgrad.autodiff.forward import ForwardAccumulator
 from symgrad.autodiff.gradients import AggregationMethod, UnconnectedGradients
@@ -16,8 +21,14 @@ from symgrad.autodiff.gradients import gradients_v2 as gradients
 from symgrad.autodiff.jacobians import hessian_vector_product
 from symgrad.autodiff.jacobians import hessians_v2 as hessians
 from symgrad.autodiff.tape import GradientTape
-from symgrad.context import default_graph_stack, init_scope, inside_function
-from symgrad.dtypes import (
+from symgrad.control_flow.case import case
+from symgrad.control_flow.cond import cond, switch_case
+from symgrad.control_flow.functional_ops import foldl, foldr, map_fn, scan
+from symgrad.control_flow.tensor_array import TensorArray
+from symgrad.control_flow.while_loop import while_loop
+from symgrad.core import dtypes, errors, nest, op_registry
+from symgrad.core.context import default_graph_stack, init_scope, inside_function
+from symgrad.core.dtypes import (
     DType,
     as_dtype,
     complex64,
@@ -35,10 +46,8 @@ from symgrad.dtypes import (
     uint32,
     uint64,
 )
-from symgrad.dtypes import (
-    bool_ as bool,
-)
-from symgrad.gradient_registry import (
+from symgrad.core.dtypes import bool_ as bool
+from symgrad.core.gradient_registry import (
     NoGradient,
     NotDifferentiable,
     RegisterGradient,
@@ -46,7 +55,7 @@ from symgrad.gradient_registry import (
     gradient_registry,
     no_gradient,
 )
-from symgrad.graph import (
+from symgrad.core.graph import (
     Graph,
     Operation,
     Tensor,
@@ -55,8 +64,15 @@ from symgrad.graph import (
     get_default_session,
     reset_default_graph,
 )
-from symgrad.op_registry import register_op
-from symgrad.ops.array import (
+from symgrad.core.op_registry import register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array.boolean_mask import boolean_mask
+from symgrad.ops.array.gather import gather, gather_nd, scatter_nd, unsorted_segment_sum
+from symgrad.ops.array.joining import concat, split, stack, unstack
+from symgrad.ops.array.reverse import reverse
+from symgrad.ops.array.slicing import pad, slice, strided_slice
+from symgrad.ops.array.sorting import argsort, sort
+from symgrad.ops.array.structure import (
     broadcast_to,
     cast,
     expand_dims,
@@ -76,11 +92,6 @@ from symgrad.ops.array import (
     zeros,
     zeros_like,
 )
-from symgrad.ops.boolean_mask import boolean_mask
-from symgrad.ops.case import case
-from symgrad.ops.complex import angle, complex, conj, imag, real
-from symgrad.ops.cond import cond, switch_case
-from symgrad.ops.contraction import einsum, tensordot
 from symgrad.ops.control import control_dependencies, group, identity_n, no_op
 from symgrad.ops.core import (
     constant,
@@ -90,11 +101,11 @@ from symgrad.ops.core import (
     prevent_gradient,
     stop_gradient,
 )
-from symgrad.ops.functional_ops import foldl, foldr, map_fn, scan
-from symgrad.ops.gather import gather, gather_nd, scatter_nd, unsorted_segment_sum
-from symgrad.ops.joining import concat, split, stack, unstack
-from symgrad.ops.linalg_diag import eye
-from symgrad.ops.math import (
+from symgrad.ops.linalg.contraction import einsum, tensordot
+from symgrad.ops.linalg.diag import eye
+from symgrad.ops.linalg.matmul import add_n, matmul
+from symgrad.ops.math.complex import angle, complex, conj, imag, real
+from symgrad.ops.math.elementwise import (
     abs,
     add,
     cos,
@@ -134,9 +145,9 @@ from symgrad.ops.math import (
     tanh,
     truediv,
 )
-from symgrad.ops.matmul import add_n, matmul
-from symgrad.ops.norms import norm
-from symgrad.ops.random import (
+from symgrad.ops.math.safe_math import truncatediv
+from symgrad.ops.math.trig import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
+from symgrad.ops.random.seeded import (
     get_seed,
     multinomial,
     random_normal,
@@ -144,8 +155,9 @@ from symgrad.ops.random import (
     set_random_seed,
     truncated_normal,
 )
-from symgrad.ops.random import shuffle as random_shuffle
-from symgrad.ops.reduction import (
+from symgrad.ops.random.seeded import shuffle as random_shuffle
+from symgrad.ops.reduction.norms import norm
+from symgrad.ops.reduction.reduce import (
     argmax,
     argmin,
     cumprod,
@@ -158,15 +170,9 @@ from symgrad.ops.reduction import (
     reduce_prod,
     reduce_sum,
 )
-from symgrad.ops.reverse import reverse
-from symgrad.ops.safe_math import truncatediv
-from symgrad.ops.slicing import pad, slice, strided_slice
-from symgrad.ops.sorting import argsort, sort
-from symgrad.ops.statistics import reduce_logsumexp
-from symgrad.ops.tensor_array import TensorArray
-from symgrad.ops.trig import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
-from symgrad.ops.variable_scatter import unique
-from symgrad.ops.variables import (
+from symgrad.ops.reduction.statistics import reduce_logsumexp
+from symgrad.ops.state.variable_scatter import unique
+from symgrad.ops.state.variables import (
     Variable,
     assign,
     assign_add,
@@ -175,41 +181,35 @@ from symgrad.ops.variables import (
     initialize_all_variables,
     variables_initializer,
 )
-from symgrad.ops.while_loop import while_loop
 from symgrad.runtime.function import ConcreteFunction, Function, TensorSpec, function
 from symgrad.runtime.session import InteractiveSession, Session
-from symgrad.shapes import TensorShape
 from symgrad.tools import disable_check_numerics, enable_check_numerics, explain, render, why_none
-from symgrad.user_ops import custom_op
-from symgrad.variable_scope import name_scope_v2 as name_scope
 
 # isort: split
 # Training: clipping, optimizers, variable scopes, modules and checkpoints (issue 17).
 from symgrad import keras, train
-from symgrad.clip_ops import (
+from symgrad.api.clip_ops import (
     clip_by_average_norm,
     clip_by_global_norm,
     clip_by_norm,
     clip_by_value,
     global_norm,
 )
-from symgrad.indexed_slices import IndexedSlices
-from symgrad.init_ops import (  # TF1-only names (TF2 has them under compat.v1 only)
+from symgrad.api.init_ops import (
     glorot_normal_initializer,
     glorot_uniform_initializer,
     truncated_normal_initializer,
     variance_scaling_initializer,
 )
-from symgrad.init_ops_v2 import (  # TF2's (compat.v1 has TF1's)
+from symgrad.api.init_ops_v2 import (
     constant_initializer,
     ones_initializer,
     random_normal_initializer,
     random_uniform_initializer,
     zeros_initializer,
 )
-from symgrad.module import Module
-from symgrad.ops.feeds import placeholder_with_default
-from symgrad.variable_scope import (
+from symgrad.api.module import Module
+from symgrad.api.variable_scope import (
     AUTO_REUSE,
     GraphKeys,
     VariableScope,
@@ -221,47 +221,65 @@ from symgrad.variable_scope import (
     get_variable_scope,
     variable_scope,
 )
+from symgrad.ops.feeds import placeholder_with_default
+from symgrad.ops.sparse.indexed_slices import IndexedSlices
 
 # isort: split
 # Rounding and tf.scalar_mul at the top level, as TF exports them (issue 16).
 # AutoGraph: tensor control flow in `function` (issue 15).
 # tf.debugging: asserts, check_numerics, the NaN locator behind TF's names (issue 27).
-from symgrad import autograph, debugging
+from symgrad import autograph
+from symgrad.api import debugging
+from symgrad.api.debugging import assert_equal, assert_greater, assert_less, assert_rank
 
 # Gradient helpers real code calls (issue 17, point 7).
 from symgrad.autodiff.helpers import grad_pass_through, recompute_grad
 
 # TF1-only names take TF1's signature (tf.compat.v1's).
 from symgrad.compat.v1_ops import global_variables, trainable_variables
-from symgrad.debugging import assert_equal, assert_greater, assert_less, assert_rank
+from symgrad.control_flow.vectorized_map import vectorized_map
 
 # TF2's names for tf.Variable's distribution arguments; tf.optimizers is tf.keras.optimizers.
 from symgrad.keras import optimizers
 
-# tf.Assert: a run-time check in a graph (tf.case's checks use it).
-from symgrad.ops.assertion import Assert
-
-# tf.print: TF's name shadows the builtin inside this namespace, as in TF.
-from symgrad.ops.printing import print_v2 as print
-from symgrad.ops.rounding import floor, round, scalar_mul
-
 # tf.vectorized_map: batching rules over fn's ops, map_fn where one is missing, and
 # tf.tensor_scatter_nd_update/add/sub (session 6).
-from symgrad.ops.tensor_scatter import (
+from symgrad.ops.array.tensor_scatter import (
     tensor_scatter_nd_add,
     tensor_scatter_nd_max,
     tensor_scatter_nd_min,
     tensor_scatter_nd_sub,
     tensor_scatter_nd_update,
 )
-from symgrad.ops.vectorized_map import vectorized_map
-from symgrad.variable_enums import VariableAggregation, VariableSynchronization
+
+# tf.Assert: a run-time check in a graph (tf.case's checks use it).
+from symgrad.ops.debug.assertion import Assert
+
+# tf.print: TF's name shadows the builtin inside this namespace, as in TF.
+from symgrad.ops.debug.printing import print_v2 as print
+from symgrad.ops.math.rounding import floor, round, scalar_mul
+from symgrad.ops.state.variable_enums import VariableAggregation, VariableSynchronization
 
 # isort: split
 # tf.data input pipelines (issue 26, point 5).
 from symgrad import data
 
 newaxis = None
+
+# TF's namespaces are modules one can import from (``from tensorflow.math import exp``); so
+# are symgrad's, wherever in the tree they live.
+for _name, _module in {
+    "config": config,
+    "debugging": debugging,
+    "dtypes": dtypes,
+    "errors": errors,
+    "linalg": linalg,
+    "math": math,
+    "nest": nest,
+    "nn": nn,
+    "random": random,
+}.items():
+    sys.modules.setdefault(f"symgrad.{_name}", _module)
 __version__ = "0.1.0"
 
 __getattr__ = _missing.module_getattr("tf")

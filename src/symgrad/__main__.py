@@ -89,8 +89,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             print(api.markdown())
         return 0
-    from symgrad.gradient_registry import gradient_registry
-    from symgrad.op_registry import OPS
+    from symgrad.core.gradient_registry import gradient_registry
+    from symgrad.core.op_registry import OPS
     from symgrad.tools.check import check_gradients, lint_registry
 
     before = set(OPS) | set(gradient_registry.list())

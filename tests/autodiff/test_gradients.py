@@ -122,7 +122,7 @@ def test_missing_gradient_raises_lookup_error_naming_the_op():
     tf.register_op(
         "SymgradTestNoRule", lambda inputs: (inputs[0].shape, inputs[0].dtype), lambda x: x * 2
     ) if "SymgradTestNoRule" not in _ops() else None
-    from symgrad.op_registry import apply_op
+    from symgrad.core.op_registry import apply_op
 
     x = tf.constant(1.0)
     y = apply_op("SymgradTestNoRule", [x], name="mystery").output(0)
@@ -137,7 +137,7 @@ def test_missing_gradient_raises_lookup_error_naming_the_op():
 
 
 def _ops():
-    from symgrad.op_registry import OPS
+    from symgrad.core.op_registry import OPS
 
     return OPS
 

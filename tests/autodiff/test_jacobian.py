@@ -9,7 +9,7 @@ import pytest
 
 import symgrad as tf
 from symgrad.autodiff.vectorize import vectorize
-from symgrad.op_registry import OPS, apply_op
+from symgrad.core.op_registry import OPS, apply_op
 
 FALLBACK = "not vectorised"
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.errors import InvalidArgumentError
+from symgrad.core.errors import InvalidArgumentError
 
 X53 = np.arange(15.0).reshape(5, 3)
 X456 = np.arange(120.0).reshape(4, 5, 6)

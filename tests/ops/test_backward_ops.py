@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.op_registry import apply_op
+from symgrad.core.op_registry import apply_op
 
 
 def test_backward_kernel_ops_check_their_inputs():

@@ -19,8 +19,8 @@ import pytest
 import symgrad as tf
 from symgrad.autodiff.jacobians import _plain_vjp, jacobian, jacobian_rows
 from symgrad.autodiff.vectorize import NotVectorizable, vectorize
-from symgrad.cases import Case
-from symgrad.op_registry import BUILTIN_OPS, OPS, apply_op
+from symgrad.core.cases import Case
+from symgrad.core.op_registry import BUILTIN_OPS, OPS, apply_op
 
 K = 3
 # Every record with a batching rule.

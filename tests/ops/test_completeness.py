@@ -2,8 +2,8 @@
 
 import pytest
 
-from symgrad.gradient_registry import gradient_registry
-from symgrad.op_registry import BUILTIN_OPS, OPS
+from symgrad.core.gradient_registry import gradient_registry
+from symgrad.core.op_registry import BUILTIN_OPS, OPS
 
 
 @pytest.mark.parametrize("op_type", sorted(BUILTIN_OPS))

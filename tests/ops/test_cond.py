@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.gradient_registry import gradient_registry
+from symgrad.core.gradient_registry import gradient_registry
 
 
 def _np(v):
@@ -260,7 +260,7 @@ def test_branch_structure_and_dtype_must_agree():
 
 @pytest.mark.parametrize("taken", [True, False])
 def test_first_and_second_order_against_finite_differences(taken):
-    from symgrad.ops.cond import _cond_row, _switch_row
+    from symgrad.control_flow.cond import _cond_row, _switch_row
 
     rng = np.random.default_rng(0)
     x, y = rng.standard_normal((3, 4)), rng.standard_normal(4)

@@ -20,8 +20,8 @@ import pytest
 from ops import test_batching_rules as batching_tests
 
 import symgrad as tf
-from symgrad.errors import InvalidArgumentError
-from symgrad.op_registry import OPS
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.op_registry import OPS
 
 # ---- programs (begin): plain NumPy and the `tf` argument only, so TF can run them too
 

@@ -1,5 +1,5 @@
 """A graph TensorArray's writes cost a row, not a copy of the list, where nothing else
-holds the list (ops/list_ops.py, runtime/inplace.py), and a loop's gradient adds one row
+holds the list (ops/array/list_ops.py, runtime/inplace.py), and a loop's gradient adds one row
 per read of a list it captures (TensorListAddItem): map_fn, scan and TensorArray loops
 are linear in their length, and the values are those of copying writes."""
 
@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.errors import InvalidArgumentError
-from symgrad.ops import list_ops, partial_sums
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.ops.array import list_ops
+from symgrad.ops.sparse import partial_sums
 
 
 @pytest.fixture

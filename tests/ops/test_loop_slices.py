@@ -73,7 +73,7 @@ def test_other_slices_read_in_a_loop(read) -> None:
 
 
 def test_strided_slice_add_adds_into_the_slice() -> None:
-    from symgrad.ops.strided_slice_add import strided_slice_add
+    from symgrad.ops.array.strided_slice_add import strided_slice_add
 
     with tf.Graph().as_default():
         x = tf.constant(np.zeros((3, 4)))
@@ -105,7 +105,7 @@ def test_the_gradient_loop_keeps_no_stack_of_a_sum_it_adds_parts_into() -> None:
 
 
 def test_strided_slice_add_names_a_dy_that_does_not_fit_the_slice() -> None:
-    from symgrad.op_registry import apply_op
+    from symgrad.core.op_registry import apply_op
 
     masks = dict.fromkeys(
         ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"), 0

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.errors import InvalidArgumentError
+from symgrad.core.errors import InvalidArgumentError
 
 
 def _types(fn, *shapes):

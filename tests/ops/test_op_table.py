@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.cases import Case
-from symgrad.op_registry import BUILTIN_OPS, OPS, apply_op
+from symgrad.core.cases import Case
+from symgrad.core.op_registry import BUILTIN_OPS, OPS, apply_op
 
 ROWS = [(t, c) for t in sorted(BUILTIN_OPS) for c in OPS[t].cases]
 

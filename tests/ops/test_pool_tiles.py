@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.ops import pooling
-from symgrad.ops.pool_tiles import tiled_max
+from symgrad.ops.nn import pooling
+from symgrad.ops.nn.pool_tiles import tiled_max
 
 
 def _run(monkeypatch, general, fn):

@@ -24,9 +24,9 @@ import pytest
 from ulp import assert_ulp
 
 import symgrad as tf
-from symgrad.errors import InvalidArgumentError
-from symgrad.op_registry import OPS
-from symgrad.ops import philox
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.op_registry import OPS
+from symgrad.ops.random import philox
 
 
 @pytest.fixture(autouse=True)
@@ -84,7 +84,7 @@ def stateless_other(tf):
     key, counter = (
         tf.raw_ops.StatelessRandomGetKeyCounter(seed=[1, 2])
         if hasattr(tf, "raw_ops")
-        else tf.ops.stateless_random.get_key_counter([1, 2])
+        else tf.ops.random.stateless.get_key_counter([1, 2])
     )
     return [
         key,

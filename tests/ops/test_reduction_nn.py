@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.errors import InvalidArgumentError
+from symgrad.core.errors import InvalidArgumentError
 
 
 def _grad(f, x):
@@ -167,9 +167,9 @@ def test_l2_loss():
 
 
 def test_nn_namespace():
-    import symgrad.nn
+    import symgrad.api.nn
 
-    assert tf.nn is symgrad.nn and tf.nn.sigmoid is tf.sigmoid and tf.nn.tanh is tf.tanh
+    assert tf.nn is symgrad.api.nn and tf.nn.sigmoid is tf.sigmoid and tf.nn.tanh is tf.tanh
     for name in (
         "relu",
         "softmax",

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.testing import check_vjp
+from symgrad.api.testing import check_vjp
 
 
 def _grad(f, x):

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.errors import InvalidArgumentError, OutOfRangeError
+from symgrad.core.errors import InvalidArgumentError, OutOfRangeError
 
 X0 = [0.3, -0.7]
 W = [1.3, -0.4]

@@ -1,6 +1,6 @@
 """Gradients through a while_loop whose body reads a TensorArray that grows
 (``dynamic_size=True``): the loop keeps the buffer's shape and the rows the body reads
-per iteration (``ops/tensor_array_grow.py``), not the buffer.
+per iteration (``control_flow/tensor_array_grow.py``), not the buffer.
 
 Expected numbers were recorded by running the same programs on TensorFlow 2.21 (CPU).
 """
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.errors import InvalidArgumentError
-from symgrad.runtime import fused_loop
+from symgrad.control_flow import fused_loop
+from symgrad.core.errors import InvalidArgumentError
 
 X = np.linspace(0.1, 1.0, 5)
 

@@ -9,7 +9,7 @@ import pytest
 
 import symgrad as tf
 from symgrad.compat import v1
-from symgrad.errors import InaccessibleTensorError
+from symgrad.core.errors import InaccessibleTensorError
 
 
 def test_fill_with_a_run_time_size_is_a_vector_of_unknown_length():

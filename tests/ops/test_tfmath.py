@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.ops import specfun
+from symgrad.ops.math import specfun
 
 nan, inf = np.nan, np.inf
 X = np.array([[-1.7, -0.4, 0.3], [0.9, 1.6, 2.5]])

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.op_registry import OPS
+from symgrad.core.op_registry import OPS
 
 X = np.array([[-1.7, -0.4, 0.3], [0.9, 1.6, 2.5]])
 P = np.array([[0.3, 0.8, 1.5], [2.2, 3.7, 6.1]])

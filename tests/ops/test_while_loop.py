@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.gradient_registry import gradient_registry
+from symgrad.core.gradient_registry import gradient_registry
 
 X0 = [0.3, -0.7]
 W = [1.3, -0.4]

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad import refcounts
-from symgrad.errors import FailedPreconditionError, InvalidArgumentError
+from symgrad.core import refcounts
+from symgrad.core.errors import FailedPreconditionError, InvalidArgumentError
 
 LR = 0.1
 X = np.array([[1.0, 2.0], [3.0, -1.0], [0.5, 0.5]], np.float32)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.runtime.autograph import AutoGraphError
+from symgrad.autograph.converter import AutoGraphError
 
 
 def _line(fn, text: str) -> int:

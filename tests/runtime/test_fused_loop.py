@@ -1,4 +1,4 @@
-"""The fused While loop (runtime/fused_loop.py): one generated loop runs a stateless
+"""The fused While loop (control_flow/fused_loop.py): one generated loop runs a stateless
 loop's cond and body; it gives the step-by-step loop's values, stacks and errors."""
 
 from __future__ import annotations
@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.ops import while_op
-from symgrad.runtime import fused_loop
+from symgrad.control_flow import fused_loop, while_op
 from symgrad.runtime.plan import Plan
 
 

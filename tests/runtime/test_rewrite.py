@@ -184,7 +184,7 @@ def test_variable_updates_are_in_place_only_when_nobody_sees_the_old_value(graph
         buffer = id(v._value)  # (holding the array itself would forbid the in-place update)
         sess.run(step.op)
         # A run holds the value its first update of a variable replaces, to put it back
-        # if the run fails (ops/variables.py, atomic): so that update is a new array.
+        # if the run fails (ops/state/variables.py, atomic): so that update is a new array.
         # An update outside a run is in place (test_atomic_runs.py checks it eagerly).
         assert id(v._value) != buffer
         held = sess.run(v)  # the caller now holds the value ...

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.gradient_registry import gradient_registry
-from symgrad.op_registry import BUILTIN_OPS, OPS
+from symgrad.core.gradient_registry import gradient_registry
+from symgrad.core.op_registry import BUILTIN_OPS, OPS
 from symgrad.ops.core import unbroadcast
 from symgrad.tools import check as check_mod
 from symgrad.tools.check import Sample, check_gradients, lint_registry, skip_reason

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad import op_registry
+from symgrad.core import op_registry
 
 
 def lineno() -> int:

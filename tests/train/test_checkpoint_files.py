@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.errors import InvalidArgumentError, NotFoundError
+from symgrad.core.errors import InvalidArgumentError, NotFoundError
 from symgrad.train import CheckpointFormatError
 
 W = np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], np.float32)

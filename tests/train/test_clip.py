@@ -6,7 +6,7 @@ import tf_clip
 from compare import assert_matches
 
 import symgrad as tf
-from symgrad.testing import check_vjp
+from symgrad.api.testing import check_vjp
 
 nan, inf = float("nan"), float("inf")
 LITERALS = {

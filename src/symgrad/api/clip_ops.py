@@ -17,12 +17,15 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.graph import Tensor, name_scope
-from symgrad.indexed_slices import IndexedSlices
-from symgrad.ops import array, math, nn, reduction
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import Tensor, name_scope
+from symgrad.ops.array import structure as array
+from symgrad.ops.array.joining import stack
 from symgrad.ops.core import convert_to_tensor, identity
-from symgrad.ops.joining import stack
+from symgrad.ops.math import elementwise as math
+from symgrad.ops.nn import basic as nn
+from symgrad.ops.reduction import reduce as reduction
+from symgrad.ops.sparse.indexed_slices import IndexedSlices
 
 
 def _is_slices(t: Any) -> bool:

@@ -5,15 +5,16 @@ journal that makes a failed ``Session.run`` or ``function`` call leave every var
 was, for memory-bound training (see ``docs/semantics.md``).
 
 ``set_refcount_checks`` is symgrad's own too: with ``False``, symgrad never decides by a
-reference count that an array is unshared (``symgrad.refcounts``), so it copies instead of
+reference count that an array is unshared (``symgrad.core.refcounts``), so it copies instead of
 writing in place and keeps eager history; ``SYMGRAD_NO_REFCOUNT=1`` in the environment
 does the same from the start.
 """
 
 from __future__ import annotations
 
-from symgrad import _missing, refcounts
-from symgrad.ops.variables import atomic_runs_enabled, set_atomic_runs
+from symgrad import _missing
+from symgrad.core import refcounts
+from symgrad.ops.state.variables import atomic_runs_enabled, set_atomic_runs
 
 __all__ = [
     "atomic_runs_enabled",

@@ -17,17 +17,17 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.errors import InvalidArgumentError
-from symgrad.graph import Operation, Tensor, get_default_graph
-from symgrad.op_registry import constant_value
-from symgrad.ops import math as math_ops
-from symgrad.ops import shape as shape_ops
-from symgrad.ops.assertion import Assert, tf_text
-from symgrad.ops.assertion import check_numerics as check_numerics
+from symgrad.core import dtypes as dt
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.graph import Operation, Tensor, get_default_graph
+from symgrad.core.op_registry import constant_value
+from symgrad.ops.array import shape as shape_ops
 from symgrad.ops.control import no_op
 from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.reduction import reduce_all, reduce_any
+from symgrad.ops.debug.assertion import Assert, tf_text
+from symgrad.ops.debug.assertion import check_numerics as check_numerics
+from symgrad.ops.math import elementwise as math_ops
+from symgrad.ops.reduction.reduce import reduce_all, reduce_any
 from symgrad.tools.numerics import disable_check_numerics, enable_check_numerics
 
 Result = Operation | None

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad.clip_ops import clip_by_norm
-from symgrad.graph import Tensor, name_scope
-from symgrad.ops import array
+from symgrad.api.clip_ops import clip_by_norm
+from symgrad.core.graph import Tensor, name_scope
+from symgrad.ops.array import structure as array
+from symgrad.ops.array.gather import gather
 from symgrad.ops.core import identity
-from symgrad.ops.gather import gather
 
 
 def embedding_lookup(

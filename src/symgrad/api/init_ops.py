@@ -3,7 +3,7 @@
 An initializer is called as ``init(shape, dtype)`` and returns the initial value, built
 from ``tf.random`` ops with the initializer's ``seed`` as op seed.  So a seeded program
 draws TensorFlow's numbers: the global (or graph) seed and the op seed combine by TF's
-rules in :mod:`symgrad.ops.random`, and the draws are scaled with the same float32 ops.
+rules in :mod:`symgrad.ops.random.seeded`, and the draws are scaled with the same float32 ops.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.graph import Tensor
-from symgrad.ops import array, random
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import Tensor
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import constant
+from symgrad.ops.random import seeded as random
 
 
 def _float_dtype(dtype: Any) -> dt.DType:

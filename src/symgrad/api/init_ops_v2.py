@@ -2,18 +2,19 @@
 ``init_ops_v2``): no ``dtype`` argument (``__call__(shape, dtype=tf.float32)`` takes it),
 TF2's defaults (``stddev=0.05``, ``minval=-0.05, maxval=0.05``), and with a seed the
 stateless ops with seed ``[seed, 0]`` (as TF's ``_RandomGenerator``); without one the
-stateful ops.  TF1's classes stay under ``tf.compat.v1`` (:mod:`symgrad.init_ops`).
+stateful ops.  TF1's classes stay under ``tf.compat.v1`` (:mod:`symgrad.api.init_ops`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from symgrad import dtypes as dt
-from symgrad import init_ops as _v1
-from symgrad.graph import Tensor
-from symgrad.ops import array, random
-from symgrad.ops import stateless_random as _stateless
+from symgrad.api import init_ops as _v1
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import Tensor
+from symgrad.ops.array import structure as array
+from symgrad.ops.random import seeded as random
+from symgrad.ops.random import stateless as _stateless
 
 
 class Initializer:

@@ -8,11 +8,11 @@ and under ``tf.compat.v1`` (see ``symgrad.compat.v1``).
 from __future__ import annotations
 
 from symgrad import _missing
-from symgrad.ops.array import invert_permutation
-from symgrad.ops.bincount import bincount
-from symgrad.ops.complex import angle, conj, imag, real
-from symgrad.ops.gather import unsorted_segment_sum
-from symgrad.ops.math import (
+from symgrad.ops.array.gather import unsorted_segment_sum
+from symgrad.ops.array.sorting import top_k
+from symgrad.ops.array.structure import invert_permutation
+from symgrad.ops.math.complex import angle, conj, imag, real
+from symgrad.ops.math.elementwise import (
     abs,
     add,
     add_n,
@@ -53,22 +53,7 @@ from symgrad.ops.math import (
     tanh,
     truediv,
 )
-from symgrad.ops.nn import log_softmax, softmax, softplus
-from symgrad.ops.norms import reduce_euclidean_norm
-from symgrad.ops.reduction import (
-    argmax,
-    argmin,
-    cumprod,
-    cumsum,
-    reduce_all,
-    reduce_any,
-    reduce_max,
-    reduce_mean,
-    reduce_min,
-    reduce_prod,
-    reduce_sum,
-)
-from symgrad.ops.safe_math import (
+from symgrad.ops.math.safe_math import (
     divide_no_nan,
     expm1,
     is_finite,
@@ -82,7 +67,31 @@ from symgrad.ops.safe_math import (
     xlog1py,
     xlogy,
 )
-from symgrad.ops.segment import (
+from symgrad.ops.math.special import digamma, erfc, erfinv, lgamma, polygamma, zeta
+from symgrad.ops.math.trig import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
+from symgrad.ops.nn.basic import log_softmax, softmax, softplus
+from symgrad.ops.reduction.bincount import bincount
+from symgrad.ops.reduction.norms import reduce_euclidean_norm
+from symgrad.ops.reduction.reduce import (
+    argmax,
+    argmin,
+    cumprod,
+    cumsum,
+    reduce_all,
+    reduce_any,
+    reduce_max,
+    reduce_mean,
+    reduce_min,
+    reduce_prod,
+    reduce_sum,
+)
+from symgrad.ops.reduction.statistics import (
+    cumulative_logsumexp,
+    reduce_logsumexp,
+    reduce_std,
+    reduce_variance,
+)
+from symgrad.ops.sparse.segment import (
     segment_max,
     segment_mean,
     segment_min,
@@ -94,15 +103,6 @@ from symgrad.ops.segment import (
     unsorted_segment_prod,
     unsorted_segment_sqrt_n,
 )
-from symgrad.ops.sorting import top_k
-from symgrad.ops.special import digamma, erfc, erfinv, lgamma, polygamma, zeta
-from symgrad.ops.statistics import (
-    cumulative_logsumexp,
-    reduce_logsumexp,
-    reduce_std,
-    reduce_variance,
-)
-from symgrad.ops.trig import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
 
 __all__ = [
     "abs",
@@ -212,8 +212,7 @@ __all__ = [
 
 # isort: split
 # Rounding, counting and the tf.nn names TF also exports under tf.math (issue 16).
-from symgrad.ops.normalization import l2_normalize
-from symgrad.ops.rounding import (
+from symgrad.ops.math.rounding import (
     ceil,
     count_nonzero,
     floor,
@@ -224,6 +223,7 @@ from symgrad.ops.rounding import (
     scalar_mul,
     zero_fraction,
 )
+from symgrad.ops.nn.normalization import l2_normalize
 
 __all__ += [
     "ceil",

@@ -18,8 +18,8 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from symgrad.graph import get_default_graph, name_scope
-from symgrad.ops.variables import Variable
+from symgrad.core.graph import get_default_graph, name_scope
+from symgrad.ops.state.variables import Variable
 
 _CAMEL_TO_SNAKE = re.compile(r"((?<=[a-z0-9])[A-Z]|(?!^)[A-Z](?=[a-z]))")
 _VALID_IDENTIFIER = re.compile(r"^[a-zA-Z_]([a-zA-Z0-9_])*$")

@@ -12,16 +12,26 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad import _missing
-from symgrad import embedding_ops as _embedding
-from symgrad.graph import Tensor
-from symgrad.ops import conv_api as _conv
-from symgrad.ops import dropout as _dropout
-from symgrad.ops import losses as _losses
-from symgrad.ops import normalization as _norm
-from symgrad.ops import pooling as _pool
-from symgrad.ops.activations import elu, gelu, leaky_relu, relu6, selu, silu, swish
-from symgrad.ops.bias import bias_add, xw_plus_b
-from symgrad.ops.conv_api import (
+from symgrad.api import embedding_ops as _embedding
+from symgrad.core.graph import Tensor
+from symgrad.ops.math.elementwise import sigmoid, tanh
+from symgrad.ops.nn import conv_api as _conv
+from symgrad.ops.nn import dropout as _dropout
+from symgrad.ops.nn import losses as _losses
+from symgrad.ops.nn import normalization as _norm
+from symgrad.ops.nn import pooling as _pool
+from symgrad.ops.nn.activations import elu, gelu, leaky_relu, relu6, selu, silu, swish
+from symgrad.ops.nn.basic import (
+    l2_loss,
+    log_softmax,
+    relu,
+    softmax,
+    softmax_cross_entropy_with_logits,
+    softplus,
+    sparse_softmax_cross_entropy_with_logits,
+)
+from symgrad.ops.nn.bias import bias_add, xw_plus_b
+from symgrad.ops.nn.conv_api import (
     conv1d_transpose,
     conv2d_backprop_filter,
     conv2d_backprop_input,
@@ -31,19 +41,9 @@ from symgrad.ops.conv_api import (
     depthwise_conv2d_backprop_input,
     depthwise_conv2d_native,
 )
-from symgrad.ops.losses import sigmoid_cross_entropy_with_logits
-from symgrad.ops.math import sigmoid, tanh
-from symgrad.ops.nn import (
-    l2_loss,
-    log_softmax,
-    relu,
-    softmax,
-    softmax_cross_entropy_with_logits,
-    softplus,
-    sparse_softmax_cross_entropy_with_logits,
-)
-from symgrad.ops.normalization import batch_normalization, fused_batch_norm, l2_normalize
-from symgrad.ops.pooling import (
+from symgrad.ops.nn.losses import sigmoid_cross_entropy_with_logits
+from symgrad.ops.nn.normalization import batch_normalization, fused_batch_norm, l2_normalize
+from symgrad.ops.nn.pooling import (
     avg_pool1d,
     avg_pool2d,
     avg_pool3d,
@@ -106,9 +106,9 @@ __all__ = [
 ]
 
 # tf.nn names of functions that live with tf.math (issue 16)
-from symgrad.ops.rounding import in_top_k, zero_fraction
-from symgrad.ops.safe_math import softsign
-from symgrad.ops.sorting import top_k
+from symgrad.ops.array.sorting import top_k
+from symgrad.ops.math.rounding import in_top_k, zero_fraction
+from symgrad.ops.math.safe_math import softsign
 
 __all__ += ["in_top_k", "softsign", "top_k", "zero_fraction"]
 

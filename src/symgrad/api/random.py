@@ -1,7 +1,7 @@
 """``tf.random``: random numbers under TensorFlow's names, seed rules and numbers.
 
-Re-exports only; the ops are in :mod:`symgrad.ops.random` (seeds, stateful ops),
-:mod:`symgrad.ops.stateless_random` and :mod:`symgrad.ops.random_generator`.  TF1's
+Re-exports only; the ops are in :mod:`symgrad.ops.random.seeded` (seeds, stateful ops),
+:mod:`symgrad.ops.random.stateless` and :mod:`symgrad.ops.random.generator`.  TF1's
 ``tf.compat.v1.random`` names (``set_random_seed``, ``get_seed``, ``multinomial``,
 ``stateless_multinomial``) are here too, as symgrad has one namespace for both.
 """
@@ -11,7 +11,14 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from symgrad import _missing
-from symgrad.ops.random import (
+from symgrad.ops.random.generator import (
+    Algorithm,
+    Generator,
+    create_rng_state,
+    get_global_generator,
+    set_global_generator,
+)
+from symgrad.ops.random.seeded import (
     categorical,
     get_seed,
     multinomial,
@@ -20,24 +27,17 @@ from symgrad.ops.random import (
     shuffle,
     truncated_normal,
 )
-from symgrad.ops.random import random_normal as normal
-from symgrad.ops.random import random_uniform as uniform
-from symgrad.ops.random_generator import (
-    Algorithm,
-    Generator,
-    create_rng_state,
-    get_global_generator,
-    set_global_generator,
-)
-from symgrad.ops.stateless_random import (
+from symgrad.ops.random.seeded import random_normal as normal
+from symgrad.ops.random.seeded import random_uniform as uniform
+from symgrad.ops.random.stateless import (
     fold_in,
     split,
     stateless_categorical,
     stateless_multinomial,
     stateless_truncated_normal,
 )
-from symgrad.ops.stateless_random import stateless_random_normal as stateless_normal
-from symgrad.ops.stateless_random import stateless_random_uniform as stateless_uniform
+from symgrad.ops.random.stateless import stateless_random_normal as stateless_normal
+from symgrad.ops.random.stateless import stateless_random_uniform as stateless_uniform
 
 experimental = SimpleNamespace(
     Algorithm=Algorithm,

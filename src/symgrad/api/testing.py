@@ -26,15 +26,20 @@ from typing import Any
 import numpy as np
 
 from symgrad import _missing
-from symgrad import dtypes as dt
 from symgrad.autodiff.gradients import gradients
 from symgrad.autodiff.tape import GradientTape
-from symgrad.context import executing_eagerly, get_default_graph, get_default_session, init_scope
-from symgrad.gradient_registry import gradient_registry
-from symgrad.graph import Tensor
-from symgrad.indexed_slices import dense
-from symgrad.op_registry import OPS, apply_op, constant_value
+from symgrad.core import dtypes as dt
+from symgrad.core.context import (
+    executing_eagerly,
+    get_default_graph,
+    get_default_session,
+    init_scope,
+)
+from symgrad.core.gradient_registry import gradient_registry
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import OPS, apply_op, constant_value
 from symgrad.ops.core import constant, to_array
+from symgrad.ops.sparse.indexed_slices import dense
 
 __all__ = [
     "GradientCheckError",
@@ -352,7 +357,7 @@ def _directional(
 
 def _vjp_function(fn: Callable[..., Any], n: int, idx: list[int]) -> Callable[..., Any]:
     """(x_0..x_{n-1}, u_0..) -> [VJP(u) w.r.t. x_i for i in idx] (zeros where unconnected)."""
-    from symgrad.ops.array import zeros_like
+    from symgrad.ops.array.structure import zeros_like
 
     def vjp(*ts: Tensor) -> list[Tensor]:
         xs, us = list(ts[:n]), list(ts[n:])

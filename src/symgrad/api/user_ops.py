@@ -14,12 +14,12 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from symgrad import dtypes as dt
-from symgrad.gradient_registry import RegisterGradient
-from symgrad.graph import Tensor
-from symgrad.op_registry import Spec, apply_op, register_op
+from symgrad.core import dtypes as dt
+from symgrad.core.gradient_registry import RegisterGradient
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape, as_shape
 from symgrad.ops.core import convert_n, same_dtype
-from symgrad.shapes import TensorShape, as_shape
 
 __all__ = ["custom_op"]
 

@@ -23,13 +23,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from symgrad import dtypes as dt
-from symgrad.graph import Graph, Tensor, get_default_graph, name_scope
-from symgrad.init_ops import Initializer, glorot_uniform_initializer, zeros_initializer
+from symgrad.api.init_ops import Initializer, glorot_uniform_initializer, zeros_initializer
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import Graph, Tensor, get_default_graph, name_scope
+from symgrad.core.shapes import TensorShape, as_shape
 from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.variables import Variable
-from symgrad.shapes import TensorShape, as_shape
-from symgrad.variable_enums import VariableAggregation, VariableSynchronization
+from symgrad.ops.state.variable_enums import VariableAggregation, VariableSynchronization
+from symgrad.ops.state.variables import Variable
 
 
 class _ReuseMode:

@@ -18,13 +18,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from symgrad.context import current
-from symgrad.gradient_registry import USER_CODE_RULES, gradient_registry
-from symgrad.graph import PACKAGE_DIR, Operation, Tensor, user_frame, walk_ops
-from symgrad.indexed_slices import IndexedSlices, aggregator, check_slices, dense, rule_input
-from symgrad.ops.array import zeros_like
+from symgrad.core.context import current
+from symgrad.core.gradient_registry import USER_CODE_RULES, gradient_registry
+from symgrad.core.graph import PACKAGE_DIR, Operation, Tensor, user_frame, walk_ops
+from symgrad.ops.array.structure import zeros_like
 from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.math import add_n
+from symgrad.ops.math.elementwise import add_n
+from symgrad.ops.sparse.indexed_slices import (
+    IndexedSlices,
+    aggregator,
+    check_slices,
+    dense,
+    rule_input,
+)
 
 Key = tuple[int, int]
 Edge = tuple[Operation, int]

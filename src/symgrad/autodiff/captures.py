@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from symgrad.autodiff.backprop import backprop, key
-from symgrad.graph import Graph, Tensor, get_default_graph
-from symgrad.ops.math import add
+from symgrad.core.graph import Graph, Tensor, get_default_graph
+from symgrad.ops.math.elementwise import add
 
 
 def _chain(graph: Graph) -> list[Graph]:

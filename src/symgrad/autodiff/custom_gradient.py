@@ -15,13 +15,13 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from symgrad import context, nest
-from symgrad.context import remap_scope
-from symgrad.gradient_registry import runs_user_code
-from symgrad.graph import Tensor, get_default_graph
-from symgrad.op_registry import Spec, apply_op, register_op
+from symgrad.core import context, nest
+from symgrad.core.context import remap_scope
+from symgrad.core.gradient_registry import runs_user_code
+from symgrad.core.graph import Tensor, get_default_graph
+from symgrad.core.op_registry import Spec, apply_op, register_op
 from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.variables import Variable
+from symgrad.ops.state.variables import Variable
 
 
 def _infer(inputs: Sequence[Tensor], *, n_out: int, grad_fn: Any, remap: Any = None) -> list[Spec]:

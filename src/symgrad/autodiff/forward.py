@@ -12,15 +12,15 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from symgrad import nest
 from symgrad.autodiff.backprop import backprop
 from symgrad.autodiff.gradients import UnconnectedGradients, finish, unconnected_mode
 from symgrad.autodiff.tape import GradientTape
-from symgrad.graph import Tensor
-from symgrad.ops.array import ones_like
+from symgrad.core import nest
+from symgrad.core.graph import Tensor
+from symgrad.ops.array.structure import ones_like
 from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.math import add_n, multiply
-from symgrad.ops.reduction import reduce_sum
+from symgrad.ops.math.elementwise import add_n, multiply
+from symgrad.ops.reduction.reduce import reduce_sum
 
 
 class ForwardAccumulator:

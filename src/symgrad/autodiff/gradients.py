@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from symgrad.autodiff.captures import backprop_through_captures, graph_of_ys
-from symgrad.gc_pause import collector_paused
-from symgrad.graph import Graph, Tensor, get_default_graph
-from symgrad.indexed_slices import IndexedSlices
-from symgrad.ops.array import ones_like, zeros, zeros_like
+from symgrad.core.gc_pause import collector_paused
+from symgrad.core.graph import Graph, Tensor, get_default_graph
+from symgrad.ops.array.structure import ones_like, zeros, zeros_like
 from symgrad.ops.core import convert_to_tensor, identity
-from symgrad.ops.math import add, add_n
-from symgrad.ops.variables import Variable
+from symgrad.ops.math.elementwise import add, add_n
+from symgrad.ops.sparse.indexed_slices import IndexedSlices
+from symgrad.ops.state.variables import Variable
 
 
 class UnconnectedGradients(enum.Enum):

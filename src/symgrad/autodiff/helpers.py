@@ -14,12 +14,12 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from symgrad import nest
+from symgrad.api.variable_scope import get_variable_scope, variable_scope
 from symgrad.autodiff.custom_gradient import custom_gradient
 from symgrad.autodiff.gradients import UnconnectedGradients
 from symgrad.autodiff.tape import GradientTape
+from symgrad.core import nest
 from symgrad.ops.core import identity
-from symgrad.variable_scope import get_variable_scope, variable_scope
 
 
 def recompute_grad(f: Callable[..., Any]) -> Callable[..., Any]:

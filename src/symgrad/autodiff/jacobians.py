@@ -21,13 +21,13 @@ import numpy as np
 from symgrad.autodiff.backprop import backprop
 from symgrad.autodiff.gradients import UnconnectedGradients, as_list, gradients, graph_of, in_graph
 from symgrad.autodiff.vectorize import NotVectorizable, vectorize
-from symgrad.graph import Tensor
-from symgrad.indexed_slices import dense
-from symgrad.ops.array import reshape, transpose, zeros, zeros_like
+from symgrad.core.graph import Tensor
+from symgrad.ops.array.joining import stack
+from symgrad.ops.array.structure import reshape, transpose, zeros, zeros_like
 from symgrad.ops.core import constant, convert_to_tensor, placeholder, stop_gradient
-from symgrad.ops.joining import stack
-from symgrad.ops.math import multiply
-from symgrad.ops.variables import Variable
+from symgrad.ops.math.elementwise import multiply
+from symgrad.ops.sparse.indexed_slices import dense
+from symgrad.ops.state.variables import Variable
 
 Vjp = Callable[[Sequence[Tensor], Sequence[Tensor], Sequence[Any]], list[Tensor | None]]
 

@@ -21,7 +21,6 @@ import weakref
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from symgrad import context, nest
 from symgrad.autodiff.backprop import backprop, key
 from symgrad.autodiff.captures import stand_in, stand_ins
 from symgrad.autodiff.gradients import (
@@ -32,12 +31,13 @@ from symgrad.autodiff.gradients import (
     unconnected_mode,
 )
 from symgrad.autodiff.jacobians import batch_jacobian, jacobian
-from symgrad.errors import InvalidArgumentError
-from symgrad.graph import Operation, Tensor, get_default_graph, user_frame
-from symgrad.ops.array import ones_like
+from symgrad.core import context, nest
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.graph import Operation, Tensor, get_default_graph, user_frame
+from symgrad.ops.array.structure import ones_like
 from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.math import add_n, multiply
-from symgrad.ops.variables import Variable
+from symgrad.ops.math.elementwise import add_n, multiply
+from symgrad.ops.state.variables import Variable
 
 _log = logging.getLogger("symgrad")
 
@@ -49,7 +49,7 @@ _USED = (
 class GradientTape:
     """Record operations for automatic differentiation (``tf.GradientTape``).
 
-    A :class:`symgrad.context.Recorder`: while it records, the op constructor hands it
+    A :class:`symgrad.core.context.Recorder`: while it records, the op constructor hands it
     every op created on this thread (``record``) and Variable reads report to it.
 
     >>> import symgrad as tf

@@ -5,7 +5,7 @@
 would compute for each of the K slices of ``batched_seed`` (shape ``[K] + seed.shape``).
 Ops that do not depend on the seed are loop-invariant and are reused as they are.  Each
 dependent op is rebuilt by the **batching rule** in its op record (``OPDEF.batch``, see
-``symgrad.batching``): the rule gets the op's inputs, batched ones with an extra leading
+``symgrad.core.batching``): the rule gets the op's inputs, batched ones with an extra leading
 axis of size K, and returns batched outputs built with ordinary ops, so the result can be
 differentiated again.
 
@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from symgrad.autodiff.backprop import Key, key
-from symgrad.batching import Call, NotVectorizable, known_dims
-from symgrad.graph import Operation, Tensor, walk_ops
-from symgrad.op_registry import OPS
-from symgrad.ops import array
+from symgrad.core.batching import Call, NotVectorizable, known_dims
+from symgrad.core.graph import Operation, Tensor, walk_ops
+from symgrad.core.op_registry import OPS
+from symgrad.ops.array import structure as array
 
 # --------------------------------------------------------------------------------------
 # The transform

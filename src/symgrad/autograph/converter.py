@@ -24,7 +24,7 @@ import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from symgrad.runtime.autograph_ops import (  # noqa: F401  (the generated code reads them as ag__.*)
+from symgrad.autograph.operators import (  # noqa: F401  (the generated code reads them as ag__.*)
     Undefined,
     UndefinedReturnValue,
     and_,
@@ -41,15 +41,7 @@ from symgrad.runtime.autograph_ops import (  # noqa: F401  (the generated code r
     set_loop_options,
     while_stmt,
 )
-from symgrad.runtime.autograph_passes import (
-    ControlFlow,
-    Exprs,
-    Jumps,
-    Notes,
-    live_block,
-    parse,
-    scope,
-)
+from symgrad.autograph.passes import ControlFlow, Exprs, Jumps, Notes, live_block, parse, scope
 
 _log = logging.getLogger("symgrad")
 _FUTURE_FLAGS = functools.reduce(

@@ -15,17 +15,18 @@ import builtins
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from symgrad import context, nest
-from symgrad.graph import Tensor
-from symgrad.ops import array, gather, shape
-from symgrad.ops import math as math_ops
-from symgrad.ops.cond import cond
+from symgrad.control_flow.cond import cond
+from symgrad.control_flow.tensor_array import TensorArray
+from symgrad.control_flow.while_loop import while_loop
+from symgrad.core import context, nest
+from symgrad.core.graph import Tensor
+from symgrad.core.shapes import as_shape
+from symgrad.ops.array import gather, shape
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor, placeholder
-from symgrad.ops.tensor_array import TensorArray
-from symgrad.ops.variables import Variable
-from symgrad.ops.while_loop import while_loop
+from symgrad.ops.math import elementwise as math_ops
+from symgrad.ops.state.variables import Variable
 from symgrad.runtime.concrete_function import FuncGraph
-from symgrad.shapes import as_shape
 
 Fn = Callable[[], Any]
 State = tuple[Any, ...]

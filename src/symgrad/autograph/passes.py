@@ -1,4 +1,4 @@
-"""The passes of AutoGraph-lite's converter (see ``runtime/autograph.py``), per function:
+"""The passes of AutoGraph-lite's converter (see ``autograph/converter.py``), per function:
 
 1. expressions: every call ``f(x)`` becomes ``ag__.call(f)(x)`` (so user functions it
    calls are converted too, and ``range`` over a tensor becomes ``tf.range``); ``and``,
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from symgrad.runtime.autograph import Source
+    from symgrad.autograph.converter import Source
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _COMPS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)

@@ -10,11 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad.graph import keep_eager_history as _keep_eager_history
-from symgrad.graph import set_top_level_eager as _set_top_level_eager
-
 # The tf.math names TF 2 also exports at the top of tf.compat.v1 (but not of tf).
-from symgrad.math import (  # noqa: F401
+from symgrad.api.math import (  # noqa: F401
     digamma,
     erfc,
     expm1,
@@ -36,49 +33,52 @@ from symgrad.math import (  # noqa: F401
     unsorted_segment_sqrt_n,
     zeta,
 )
-from symgrad.ops import random as _random
 
 # TF1 names of tf.linalg functions (tf.compat.v1 has them; TF2 has only tf.linalg.*).
-from symgrad.ops.cond import cond_v1 as cond  # noqa: F401  (strict=, fn1/fn2)
-from symgrad.ops.linalg import band_part as matrix_band_part  # noqa: F401
-from symgrad.ops.linalg import matrix_transpose as matrix_transpose
-from symgrad.ops.linalg_decomp import eigh as self_adjoint_eig  # noqa: F401
-from symgrad.ops.linalg_decomp import eigvalsh as self_adjoint_eigvals  # noqa: F401
-from symgrad.ops.linalg_decomp import qr as qr
-from symgrad.ops.linalg_decomp import svd as svd
-from symgrad.ops.linalg_diag import diag as matrix_diag  # noqa: F401
-from symgrad.ops.linalg_diag import diag_part as matrix_diag_part  # noqa: F401
-from symgrad.ops.linalg_diag import set_diag as matrix_set_diag  # noqa: F401
-from symgrad.ops.linalg_diag import trace as trace
-from symgrad.ops.linalg_lstsq import lstsq as matrix_solve_ls  # noqa: F401
-from symgrad.ops.linalg_solve import cholesky as cholesky
-from symgrad.ops.linalg_solve import cholesky_solve as cholesky_solve
-from symgrad.ops.linalg_solve import det as matrix_determinant  # noqa: F401
-from symgrad.ops.linalg_solve import inv as matrix_inverse  # noqa: F401
-from symgrad.ops.linalg_solve import solve as matrix_solve  # noqa: F401
-from symgrad.ops.linalg_solve import triangular_solve as matrix_triangular_solve  # noqa: F401
-from symgrad.ops.printing import print_v1 as Print  # noqa: F401  (TF1's identity that prints)
-from symgrad.ops.reverse import reverse as reverse_v2  # noqa: F401
-from symgrad.ops.rounding import ceil, rint  # noqa: F401  (tf.math names, issue 16)
-from symgrad.ops.tensor_diag import tensor_diag as diag  # noqa: F401  (TF1's tf.diag, issue 16)
-from symgrad.ops.tensor_diag import tensor_diag_part as diag_part  # noqa: F401
-from symgrad.ops.variables import assign as assign
-from symgrad.ops.variables import assign_add as assign_add
-from symgrad.ops.variables import assign_sub as assign_sub
+from symgrad.control_flow.cond import cond_v1 as cond  # noqa: F401  (strict=, fn1/fn2)
+from symgrad.core.graph import keep_eager_history as _keep_eager_history
+from symgrad.core.graph import set_top_level_eager as _set_top_level_eager
+from symgrad.ops.array.reverse import reverse as reverse_v2  # noqa: F401
+from symgrad.ops.debug.printing import print_v1 as Print  # noqa: F401  (TF1's identity that prints)
+from symgrad.ops.linalg.base import band_part as matrix_band_part  # noqa: F401
+from symgrad.ops.linalg.base import matrix_transpose as matrix_transpose
+from symgrad.ops.linalg.decomp import eigh as self_adjoint_eig  # noqa: F401
+from symgrad.ops.linalg.decomp import eigvalsh as self_adjoint_eigvals  # noqa: F401
+from symgrad.ops.linalg.decomp import qr as qr
+from symgrad.ops.linalg.decomp import svd as svd
+from symgrad.ops.linalg.diag import diag as matrix_diag  # noqa: F401
+from symgrad.ops.linalg.diag import diag_part as matrix_diag_part  # noqa: F401
+from symgrad.ops.linalg.diag import set_diag as matrix_set_diag  # noqa: F401
+from symgrad.ops.linalg.diag import trace as trace
+from symgrad.ops.linalg.lstsq import lstsq as matrix_solve_ls  # noqa: F401
+from symgrad.ops.linalg.solve import cholesky as cholesky
+from symgrad.ops.linalg.solve import cholesky_solve as cholesky_solve
+from symgrad.ops.linalg.solve import det as matrix_determinant  # noqa: F401
+from symgrad.ops.linalg.solve import inv as matrix_inverse  # noqa: F401
+from symgrad.ops.linalg.solve import solve as matrix_solve  # noqa: F401
+from symgrad.ops.linalg.solve import triangular_solve as matrix_triangular_solve  # noqa: F401
+from symgrad.ops.linalg.tensor_diag import tensor_diag as diag  # noqa: F401  (TF1's tf.diag, issue 16)
+from symgrad.ops.linalg.tensor_diag import tensor_diag_part as diag_part  # noqa: F401
+from symgrad.ops.math.rounding import ceil, rint  # noqa: F401  (tf.math names, issue 16)
+from symgrad.ops.random import seeded as _random
+from symgrad.ops.state.variables import assign as assign
+from symgrad.ops.state.variables import assign_add as assign_add
+from symgrad.ops.state.variables import assign_sub as assign_sub
 
 # isort: split
 # Training (issue 17): tf.compat.v1.train (TF1 optimizers, Saver, global step, decays) and
 # the TF1 variable-management names; the rest of v1 resolves through __getattr__ below.
 from symgrad import train  # noqa: F401  (re-exports)
-from symgrad.indexed_slices import (  # noqa: F401
+from symgrad.api.init_ops import initializers  # noqa: F401
+from symgrad.ops.sparse.indexed_slices import (  # noqa: F401
     IndexedSlicesValue,
     convert_to_tensor_or_indexed_slices,
 )
-from symgrad.init_ops import initializers  # noqa: F401
 
 # isort: split
 # TF1's signatures where TF2 changed them (issue 23).
-from symgrad import init_ops as _init_v1
+from symgrad.api import init_ops as _init_v1
+from symgrad.api.variable_scope import AUTO_REUSE, GraphKeys, get_variable, variable_scope  # noqa: F401
 from symgrad.autodiff.gradients import gradients as gradients
 from symgrad.autodiff.jacobians import hessians as hessians
 
@@ -151,10 +151,9 @@ from symgrad.compat.v1_ops import (  # noqa: F401
     zeros_like,
 )
 from symgrad.compat.v1_variable import VariableV1 as Variable  # noqa: F401
-from symgrad.graph import name_scope as name_scope
-from symgrad.ops.boolean_mask import boolean_mask_v1 as boolean_mask  # noqa: F401
+from symgrad.core.graph import name_scope as name_scope
+from symgrad.ops.array.boolean_mask import boolean_mask_v1 as boolean_mask  # noqa: F401
 from symgrad.train.moving_averages import moving_average_variables  # noqa: F401
-from symgrad.variable_scope import AUTO_REUSE, GraphKeys, get_variable, variable_scope  # noqa: F401
 
 # TF1's initializers (tf has TF2's, with other defaults and draws).
 constant_initializer = _init_v1.Constant

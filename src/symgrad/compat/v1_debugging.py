@@ -1,13 +1,13 @@
 """``tf.compat.v1.debugging`` and the ``tf.compat.v1.assert_*`` names: TF1's signatures
 (``data=`` to replace the failure's summary, ``summarize`` before ``message``) over the
-checks of :mod:`symgrad.debugging`."""
+checks of :mod:`symgrad.api.debugging`."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from symgrad import debugging as _d
-from symgrad.debugging import (  # noqa: F401  (the same in TF1)
+from symgrad.api import debugging as _d
+from symgrad.api.debugging import (  # noqa: F401  (the same in TF1)
     Assert,
     assert_integer,
     assert_shapes,
@@ -17,7 +17,7 @@ from symgrad.debugging import (  # noqa: F401  (the same in TF1)
     enable_check_numerics,
     is_numeric_tensor,
 )
-from symgrad.graph import Tensor as _Tensor
+from symgrad.core.graph import Tensor as _Tensor
 
 Result = Any
 

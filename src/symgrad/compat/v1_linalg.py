@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import linalg as _linalg
+from symgrad.api import linalg as _linalg
 from symgrad.compat.v1_ops import norm  # noqa: F401  (TF1's signature)
 
-_FALLBACK = "symgrad.linalg"
+_FALLBACK = "symgrad.api.linalg"
 
 
 def __getattr__(name: str) -> Any:

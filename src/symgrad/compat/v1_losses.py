@@ -10,14 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import dtypes as dt
-from symgrad.graph import Tensor, executing_eagerly, name_scope
-from symgrad.ops import array, core, math, reduction
-from symgrad.ops import nn as _nn
-from symgrad.ops.losses import sigmoid_cross_entropy_with_logits
-from symgrad.ops.matmul import add_n
-from symgrad.ops.safe_math import divide_no_nan
-from symgrad.variable_scope import GraphKeys, add_to_collection, get_collection
+from symgrad.api.variable_scope import GraphKeys, add_to_collection, get_collection
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import Tensor, executing_eagerly, name_scope
+from symgrad.ops import core
+from symgrad.ops.array import structure as array
+from symgrad.ops.linalg.matmul import add_n
+from symgrad.ops.math import elementwise as math
+from symgrad.ops.math.safe_math import divide_no_nan
+from symgrad.ops.nn import basic as _nn
+from symgrad.ops.nn.losses import sigmoid_cross_entropy_with_logits
+from symgrad.ops.reduction import reduce as reduction
 
 _LOSSES = GraphKeys.LOSSES
 

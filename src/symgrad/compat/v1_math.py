@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import math as _math
+from symgrad.api import math as _math
 from symgrad.compat.v1_nn import in_top_k, log_softmax, softmax  # noqa: F401  (TF1's signatures)
 from symgrad.compat.v1_ops import (  # noqa: F401
     argmax,
@@ -23,7 +23,7 @@ from symgrad.compat.v1_ops import (  # noqa: F401
     reduce_sum,
 )
 
-_FALLBACK = "symgrad.math"
+_FALLBACK = "symgrad.api.math"
 
 
 def __getattr__(name: str) -> Any:

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import dtypes as dt
+from symgrad.api.variable_scope import GraphKeys, add_to_collections, variable_scope
 from symgrad.compat.v1_variable import VariableV1
-from symgrad.graph import Tensor, executing_eagerly
-from symgrad.ops import array, control, core, math, reduction
-from symgrad.ops.safe_math import divide_no_nan
-from symgrad.ops.variables import assign_add
-from symgrad.variable_scope import GraphKeys, add_to_collections, variable_scope
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import Tensor, executing_eagerly
+from symgrad.ops import control, core
+from symgrad.ops.array import structure as array
+from symgrad.ops.math import elementwise as math
+from symgrad.ops.math.safe_math import divide_no_nan
+from symgrad.ops.reduction import reduce as reduction
+from symgrad.ops.state.variables import assign_add
 
 __all__ = ["accuracy", "auc", "mean"]
 

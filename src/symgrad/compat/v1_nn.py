@@ -9,19 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import nn as _nn
+from symgrad.api import nn as _nn
+from symgrad.api.embedding_ops import embedding_lookup as _embedding_lookup
 from symgrad.compat._args import one_of
-from symgrad.embedding_ops import embedding_lookup as _embedding_lookup
-from symgrad.graph import Tensor
-from symgrad.ops import conv_api as _conv
-from symgrad.ops import nn as _ops_nn
-from symgrad.ops import pooling as _pool
-from symgrad.ops.dropout import dropout as _dropout
-from symgrad.ops.losses import weighted_cross_entropy_with_logits  # noqa: F401  (TF1 signature)
-from symgrad.ops.normalization import moments as _moments
-from symgrad.ops.rounding import in_top_k as _in_top_k
+from symgrad.core.graph import Tensor
+from symgrad.ops.math.rounding import in_top_k as _in_top_k
+from symgrad.ops.nn import basic as _ops_nn
+from symgrad.ops.nn import conv_api as _conv
+from symgrad.ops.nn import pooling as _pool
+from symgrad.ops.nn.dropout import dropout as _dropout
+from symgrad.ops.nn.losses import weighted_cross_entropy_with_logits  # noqa: F401  (TF1 signature)
+from symgrad.ops.nn.normalization import moments as _moments
 
-_FALLBACK = "symgrad.nn"
+_FALLBACK = "symgrad.api.nn"
 # tf.nn names TF1 does not have.
 _NOT_INHERITED = frozenset({"gelu"})
 _D4, _D5 = (1, 1, 1, 1), (1, 1, 1, 1, 1)

@@ -10,23 +10,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from symgrad import dtypes as dt
+from symgrad.api.variable_scope import GraphKeys, get_collection
 from symgrad.compat._args import one_of
-from symgrad.graph import Tensor, executing_eagerly
-from symgrad.indexed_slices import IndexedSlices
-from symgrad.ops import array as _array
+from symgrad.control_flow import while_loop as _while
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import Tensor, executing_eagerly
 from symgrad.ops import core as _core
-from symgrad.ops import gather as _gather
-from symgrad.ops import norms as _norms
-from symgrad.ops import reduction as _red
-from symgrad.ops import rounding as _rounding
-from symgrad.ops import shape as _shape
-from symgrad.ops import slicing as _slicing
-from symgrad.ops import statistics as _stats
-from symgrad.ops import variables as _vars
-from symgrad.ops import while_loop as _while
-from symgrad.ops.bincount import bincount as _bincount
-from symgrad.variable_scope import GraphKeys, get_collection
+from symgrad.ops.array import gather as _gather
+from symgrad.ops.array import shape as _shape
+from symgrad.ops.array import slicing as _slicing
+from symgrad.ops.array import structure as _array
+from symgrad.ops.math import rounding as _rounding
+from symgrad.ops.reduction import norms as _norms
+from symgrad.ops.reduction import reduce as _red
+from symgrad.ops.reduction import statistics as _stats
+from symgrad.ops.reduction.bincount import bincount as _bincount
+from symgrad.ops.sparse.indexed_slices import IndexedSlices
+from symgrad.ops.state import variables as _vars
 
 
 def _reduce_v1(fn: Callable[..., Tensor]) -> Callable[..., Tensor]:

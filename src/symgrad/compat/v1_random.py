@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import random as _random
+from symgrad.api import random as _random
 
-_FALLBACK = "symgrad.random"
+_FALLBACK = "symgrad.api.random"
 _NOT_INHERITED = frozenset({"set_seed"})
 
 

@@ -2,14 +2,14 @@
 
 TensorFlow's ``tf.compat.v1.test.compute_gradient`` is the graph-era checker (tensors and
 their shapes, evaluated in the default Session), not TF2's ``compute_gradient(f, x)`` that
-``tf.test`` exports; every other name resolves to :mod:`symgrad.testing`.
+``tf.test`` exports; every other name resolves to :mod:`symgrad.api.testing`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from symgrad import testing as _testing
+from symgrad.api import testing as _testing
 from symgrad.python.ops.gradient_checker import compute_gradient, compute_gradient_error
 
 __all__ = ["compute_gradient", "compute_gradient_error"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad.ops.variables import Variable
-from symgrad.variable_enums import VariableAggregation, VariableSynchronization
+from symgrad.ops.state.variable_enums import VariableAggregation, VariableSynchronization
+from symgrad.ops.state.variables import Variable
 
 
 class VariableV1(Variable):
@@ -48,7 +48,7 @@ class VariableV1(Variable):
             dtype=dtype,
             shape=shape,
         )
-        from symgrad.variable_scope import GraphKeys, add_to_collection
+        from symgrad.api.variable_scope import GraphKeys, add_to_collection
 
         for key in collections or ():
             if key not in (GraphKeys.GLOBAL_VARIABLES, GraphKeys.TRAINABLE_VARIABLES):

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from symgrad.graph import Tensor
-from symgrad.indexed_slices import IndexedSlices
-from symgrad.ops import array
+from symgrad.core.graph import Tensor
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import structure as array
 from symgrad.ops.feeds import placeholder_with_default
+from symgrad.ops.sparse.indexed_slices import IndexedSlices
 from symgrad.runtime.concrete_function import ConcreteFunction
-from symgrad.shapes import TensorShape
 
 Fn = Callable[[], Any]
 

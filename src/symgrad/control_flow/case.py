@@ -11,16 +11,16 @@ import collections
 import functools
 from typing import Any
 
-from symgrad import dtypes as dt
-from symgrad import nest
-from symgrad.graph import Tensor, get_default_graph
-from symgrad.ops.array import cast
-from symgrad.ops.assertion import Assert
-from symgrad.ops.cond import Fn, cond
+from symgrad.control_flow.cond import Fn, cond
+from symgrad.core import dtypes as dt
+from symgrad.core import nest
+from symgrad.core.graph import Tensor, get_default_graph
+from symgrad.ops.array.joining import stack
+from symgrad.ops.array.structure import cast
 from symgrad.ops.control import control_dependencies
 from symgrad.ops.core import identity
-from symgrad.ops.joining import stack
-from symgrad.ops.reduction import reduce_sum
+from symgrad.ops.debug.assertion import Assert
+from symgrad.ops.reduction.reduce import reduce_sum
 
 
 def case(

@@ -27,23 +27,25 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import context
 from symgrad.autodiff.backprop import backprop, key
-from symgrad.cases import Case, fixed, ints, randn
-from symgrad.errors import InvalidArgumentError
-from symgrad.graph import Tensor, get_default_graph
-from symgrad.op_registry import Spec, apply_op, register_op
-from symgrad.ops import array, core, tensor_array
-from symgrad.ops import math as math_ops
-from symgrad.ops.branch_grads import MatchSlices, join, joined, seed
-from symgrad.ops.control_flow_batch import branches_rule
-from symgrad.ops.function_reads import capture_reads, check_no_assign, read_values
-from symgrad.ops.numerics_where import in_branch, mirror
-from symgrad.ops.tensor_array_cond import BranchArrays
-from symgrad.ops.variables import Variable
+from symgrad.control_flow import tensor_array
+from symgrad.control_flow.branch_grads import MatchSlices, join, joined, seed
+from symgrad.control_flow.control_flow_batch import branches_rule
+from symgrad.control_flow.function_reads import capture_reads, check_no_assign, read_values
+from symgrad.control_flow.numerics_where import in_branch, mirror
+from symgrad.control_flow.tensor_array_cond import BranchArrays
+from symgrad.core import context
+from symgrad.core.cases import Case, fixed, ints, randn
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.graph import Tensor, get_default_graph
+from symgrad.core.op_registry import Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops import core
+from symgrad.ops.array import structure as array
+from symgrad.ops.math import elementwise as math_ops
+from symgrad.ops.state.variables import Variable
 from symgrad.runtime.concrete_function import ConcreteFunction, packer
 from symgrad.runtime.function import function, trace_graph
-from symgrad.shapes import TensorShape
 
 Fn = Callable[[], Any]
 

@@ -23,17 +23,18 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from symgrad import dtypes as dt
 from symgrad.autodiff.backprop import key
 from symgrad.autodiff.vectorize import vectorize
-from symgrad.batching import Call, NotVectorizable, known_dims
-from symgrad.graph import Tensor, get_default_graph
-from symgrad.ops import array, reduction
-from symgrad.ops import math as math_ops
-from symgrad.ops import shape as shape_ops
+from symgrad.core import dtypes as dt
+from symgrad.core.batching import Call, NotVectorizable, known_dims
+from symgrad.core.graph import Tensor, get_default_graph
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import shape as shape_ops
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import placeholder
+from symgrad.ops.math import elementwise as math_ops
+from symgrad.ops.reduction import reduce as reduction
 from symgrad.runtime.concrete_function import ConcreteFunction
-from symgrad.shapes import TensorShape
 
 Rule = Callable[[Call], list[Tensor]]
 

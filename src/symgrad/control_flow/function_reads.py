@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from symgrad.graph import Operation, Tensor
-from symgrad.ops.variables import Variable
+from symgrad.core.graph import Operation, Tensor
+from symgrad.ops.state.variables import Variable
 from symgrad.runtime.concrete_function import ConcreteFunction
 
 Mapping = dict[tuple[int, int], Tensor]

@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from symgrad import dtypes as dt
-from symgrad import nest
-from symgrad.graph import Tensor
-from symgrad.ops import shape
+from symgrad.control_flow.tensor_array import TensorArray
+from symgrad.control_flow.tensor_array_loop import learn_element_shapes, reserve_like
+from symgrad.control_flow.while_loop import while_loop
+from symgrad.core import dtypes as dt
+from symgrad.core import nest
+from symgrad.core.graph import Tensor
+from symgrad.ops.array import shape
 from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.tensor_array import TensorArray
-from symgrad.ops.tensor_array_loop import learn_element_shapes, reserve_like
-from symgrad.ops.while_loop import while_loop
 from symgrad.runtime.function import TensorSpec
 
 

@@ -44,9 +44,9 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad import op_registry
-from symgrad.op_registry import OPS
+from symgrad.core import dtypes as dt
+from symgrad.core import op_registry
+from symgrad.core.op_registry import OPS
 from symgrad.runtime.concrete_function import ConcreteFunction
 from symgrad.runtime.inplace import inplace_kernel
 from symgrad.runtime.plan import Plan

@@ -14,9 +14,9 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from symgrad import op_registry
-from symgrad.errors import InvalidArgumentError
-from symgrad.graph import Operation
+from symgrad.core import op_registry
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.graph import Operation
 
 # gradient While / If / Case op -> the forward op it is the gradient of
 MIRRORS: weakref.WeakKeyDictionary[Operation, Operation] = weakref.WeakKeyDictionary()

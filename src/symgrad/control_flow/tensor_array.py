@@ -20,14 +20,15 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.errors import InvalidArgumentError, OutOfRangeError
-from symgrad.graph import Tensor, get_default_graph
-from symgrad.op_registry import constant_value
-from symgrad.ops import array, joining, shape
+from symgrad.core import dtypes as dt
+from symgrad.core.errors import InvalidArgumentError, OutOfRangeError
+from symgrad.core.graph import Tensor, get_default_graph
+from symgrad.core.op_registry import constant_value
+from symgrad.core.shapes import TensorShape, as_shape
+from symgrad.ops.array import joining, shape
+from symgrad.ops.array import structure as array
+from symgrad.ops.array.list_ops import gather_items, get_item, scatter_items, set_item
 from symgrad.ops.core import constant, convert_to_tensor
-from symgrad.ops.list_ops import gather_items, get_item, scatter_items, set_item
-from symgrad.shapes import TensorShape, as_shape
 
 
 class TensorArray:

@@ -20,13 +20,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from symgrad import dtypes as dt
-from symgrad import nest
-from symgrad.graph import Tensor
-from symgrad.ops import shape
+from symgrad.control_flow.tensor_array import TensorArray, _GraphTensorArray
+from symgrad.core import dtypes as dt
+from symgrad.core import nest
+from symgrad.core.graph import Tensor
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import shape
 from symgrad.ops.core import constant
-from symgrad.ops.tensor_array import TensorArray, _GraphTensorArray
-from symgrad.shapes import TensorShape
 
 Fn = Callable[[], Any]
 

@@ -37,16 +37,17 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import context
 from symgrad.autodiff.backprop import key
-from symgrad.dtypes import DType
-from symgrad.errors import InvalidArgumentError
-from symgrad.graph import Operation, Tensor
-from symgrad.op_registry import OPS, Spec
-from symgrad.ops import array, gather, joining, shape
-from symgrad.ops.list_ops import scatter_items
+from symgrad.core import context
+from symgrad.core.dtypes import DType
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.graph import Operation, Tensor
+from symgrad.core.op_registry import OPS, Spec
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import gather, joining, shape
+from symgrad.ops.array import structure as array
+from symgrad.ops.array.list_ops import scatter_items
 from symgrad.runtime.concrete_function import TENSOR, ConcreteFunction
-from symgrad.shapes import TensorShape
 
 _READS = ("TensorListGetItem", "TensorListGather")
 _WRITES = ("TensorListSetItem", "TensorListScatterIntoExistingList")

@@ -21,12 +21,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from symgrad import context, nest
-from symgrad import dtypes as dt
-from symgrad.graph import Tensor, get_default_graph
-from symgrad.ops import joining, math, shape
+from symgrad.control_flow.tensor_array import TensorArray, _EagerTensorArray, _GraphTensorArray
+from symgrad.core import context, nest
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import Tensor, get_default_graph
+from symgrad.ops.array import joining, shape
 from symgrad.ops.core import constant, convert_to_tensor, placeholder
-from symgrad.ops.tensor_array import TensorArray, _EagerTensorArray, _GraphTensorArray
+from symgrad.ops.math import elementwise as math
 from symgrad.runtime.concrete_function import FuncGraph
 
 

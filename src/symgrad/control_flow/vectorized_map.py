@@ -15,11 +15,11 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from symgrad import context, nest
 from symgrad.autodiff.vectorize import vectorize
-from symgrad.batching import NotVectorizable
+from symgrad.control_flow.functional_ops import map_fn
+from symgrad.core import context, nest
+from symgrad.core.batching import NotVectorizable
 from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.functional_ops import map_fn
 from symgrad.runtime.function import function
 
 _log = logging.getLogger("symgrad")

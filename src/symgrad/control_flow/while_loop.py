@@ -17,17 +17,19 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import context, nest
-from symgrad import dtypes as dt
-from symgrad.cases import Case, randn
-from symgrad.errors import InvalidArgumentError
-from symgrad.graph import Tensor, get_default_graph
-from symgrad.ops import array, math, tensor_array_loop
-from symgrad.ops.cond import row_builder, row_variable
+from symgrad.control_flow import tensor_array_loop
+from symgrad.control_flow.cond import row_builder, row_variable
+from symgrad.control_flow.numerics_where import IterationTagger, at_iteration, numerics_error
+from symgrad.control_flow.while_op import STATELESS_WHILE, WHILE, functional_while
+from symgrad.core import context, nest
+from symgrad.core import dtypes as dt
+from symgrad.core.cases import Case, randn
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.graph import Tensor, get_default_graph
+from symgrad.core.shapes import TensorShape, as_shape
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.numerics_where import IterationTagger, at_iteration, numerics_error
-from symgrad.ops.while_op import STATELESS_WHILE, WHILE, functional_while
-from symgrad.shapes import TensorShape, as_shape
+from symgrad.ops.math import elementwise as math
 
 
 def _bare_tensor_error(t: Tensor) -> str:

@@ -39,29 +39,31 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import context
-from symgrad import dtypes as dt
 from symgrad.autodiff.backprop import backprop, key
-from symgrad.batching import NotVectorizable
-from symgrad.errors import InvalidArgumentError
-from symgrad.gradient_registry import runs_user_code
-from symgrad.graph import Tensor, get_default_graph
-from symgrad.op_registry import OPS, Spec, apply_op, register_op
-from symgrad.ops import array, gather, math, tensor_array_grow
-from symgrad.ops.control_flow_batch import while_rule
-from symgrad.ops.core import convert_to_tensor, placeholder
-from symgrad.ops.function_reads import capture_reads, check_no_assign, read_values
-from symgrad.ops.numerics_where import (
+from symgrad.control_flow import fused_loop, tensor_array_grow
+from symgrad.control_flow.control_flow_batch import while_rule
+from symgrad.control_flow.function_reads import capture_reads, check_no_assign, read_values
+from symgrad.control_flow.numerics_where import (
     MIRRORS,
     at_iteration,
     loop_name,
     note_recreated,
     numerics_error,
 )
-from symgrad.ops.partial_sums import sum_with_parts
-from symgrad.runtime import fused_loop
+from symgrad.core import context
+from symgrad.core import dtypes as dt
+from symgrad.core.batching import NotVectorizable
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.gradient_registry import runs_user_code
+from symgrad.core.graph import Tensor, get_default_graph
+from symgrad.core.op_registry import OPS, Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import gather
+from symgrad.ops.array import structure as array
+from symgrad.ops.core import convert_to_tensor, placeholder
+from symgrad.ops.math import elementwise as math
+from symgrad.ops.sparse.partial_sums import sum_with_parts
 from symgrad.runtime.concrete_function import TENSOR, ConcreteFunction, FuncGraph
-from symgrad.shapes import TensorShape
 
 
 def _trace(

@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.graph import Operation, Tensor
-from symgrad.op_registry import apply_op, constant_value
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import Operation, Tensor
+from symgrad.core.op_registry import apply_op, constant_value
 
 
 class NotVectorizable(Exception):

@@ -31,7 +31,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from symgrad.graph import Graph, Operation, Tensor
+    from symgrad.core.graph import Graph, Operation, Tensor
 
 
 class Recorder(Protocol):

@@ -1,4 +1,4 @@
-"""TensorFlow's runtime error classes (``symgrad.errors.InvalidArgumentError`` ...)."""
+"""TensorFlow's runtime error classes (``symgrad.core.errors.InvalidArgumentError`` ...)."""
 
 from __future__ import annotations
 

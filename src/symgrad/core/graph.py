@@ -3,7 +3,7 @@
 This module knows nothing of NumPy kernels or of any particular op: an Operation is a
 type name, input tensors, attributes, and per-output static metadata (dtype, shape)
 plus, in eager mode, the output values computed when it was created.  Which graph is
-the default, and the rest of the per-thread state, is kept in :mod:`symgrad.context`
+the default, and the rest of the per-thread state, is kept in :mod:`symgrad.core.context`
 (its functions are re-exported here).
 
 Ownership runs one way, so nothing here needs the cycle collector: a Tensor holds its
@@ -23,9 +23,9 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from symgrad import dtypes as dt
-from symgrad import refcounts
-from symgrad.context import (  # noqa: F401  (re-exported: the graph IR's public names)
+from symgrad.core import dtypes as dt
+from symgrad.core import refcounts
+from symgrad.core.context import (  # noqa: F401  (re-exported: the graph IR's public names)
     GraphScopes,
     current,
     executing_eagerly,
@@ -35,9 +35,9 @@ from symgrad.context import (  # noqa: F401  (re-exported: the graph IR's public
     remap_scope,
     set_top_level_graph,
 )
-from symgrad.shapes import TensorShape, as_shape
+from symgrad.core.shapes import TensorShape, as_shape
 
-PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")
 
 

@@ -14,13 +14,13 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.cases import Case
-from symgrad.context import current
-from symgrad.errors import InvalidArgumentError, OpError
-from symgrad.gradient_registry import GradFn, RegisterGradient, no_gradient
-from symgrad.graph import SOURCE_TYPES, Graph, Operation, Tensor, get_default_graph, user_frame
-from symgrad.shapes import TensorShape
+from symgrad.core import dtypes as dt
+from symgrad.core.cases import Case
+from symgrad.core.context import current
+from symgrad.core.errors import InvalidArgumentError, OpError
+from symgrad.core.gradient_registry import GradFn, RegisterGradient, no_gradient
+from symgrad.core.graph import SOURCE_TYPES, Graph, Operation, Tensor, get_default_graph, user_frame
+from symgrad.core.shapes import TensorShape
 
 Spec = tuple[TensorShape, dt.DType]
 InferFn = Callable[..., Spec | list[Spec]]
@@ -114,7 +114,7 @@ class OpDef:
         no_gradient(self.type)
 
     def batching(self, rule: Callable[..., list[Tensor]]) -> Callable[..., list[Tensor]]:
-        """Decorator: ``rule(call) -> batched outputs`` (see ``symgrad.batching``)."""
+        """Decorator: ``rule(call) -> batched outputs`` (see ``symgrad.core.batching``)."""
         self.batch = rule
         return rule
 

@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.context import init_scope
+from symgrad.core import dtypes as dt
+from symgrad.core.context import init_scope
+from symgrad.core.errors import InvalidArgumentError, OutOfRangeError
 from symgrad.data import structure
-from symgrad.errors import InvalidArgumentError, OutOfRangeError
 from symgrad.ops.core import constant
 
 INFINITE = -1

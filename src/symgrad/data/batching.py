@@ -7,11 +7,11 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.shapes import TensorShape, as_shape
 from symgrad.data import structure
 from symgrad.data.base import INFINITE, UNKNOWN, primed
-from symgrad.errors import InvalidArgumentError
 from symgrad.runtime.function import TensorSpec
-from symgrad.shapes import TensorShape, as_shape
 
 
 def as_int(value: Any, what: str) -> int:

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from symgrad import nest
-from symgrad.context import init_scope
+from symgrad.autograph import converter as autograph
+from symgrad.core import nest
+from symgrad.core.context import init_scope
 from symgrad.data import structure
-from symgrad.runtime import autograph
 from symgrad.runtime.function import TensorSpec, function
 
 

@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.core.errors import InvalidArgumentError
 from symgrad.data import structure
-from symgrad.errors import InvalidArgumentError
-from symgrad.ops import philox
-from symgrad.ops.random import get_seed
+from symgrad.ops.random import philox
+from symgrad.ops.random.seeded import get_seed
 
 _MAXINT32 = 2**31 - 1
 _U64 = (1 << 64) - 1

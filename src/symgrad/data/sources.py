@@ -8,14 +8,14 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.context import init_scope
+from symgrad.core import dtypes as dt
+from symgrad.core.context import init_scope
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.shapes import TensorShape, as_shape
 from symgrad.data import structure
 from symgrad.data.base import INFINITE, UNKNOWN, DatasetBase, primed
 from symgrad.data.batching import shape_leaves
-from symgrad.errors import InvalidArgumentError
 from symgrad.runtime.function import TensorSpec
-from symgrad.shapes import TensorShape, as_shape
 
 
 def _values(tensors: Any) -> tuple[Any, structure.Flat]:

@@ -13,12 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad import nest
-from symgrad.graph import Tensor
+from symgrad.core import dtypes as dt
+from symgrad.core import nest
+from symgrad.core.graph import Tensor
+from symgrad.core.shapes import TensorShape
 from symgrad.ops.core import constant, convert_to_tensor
 from symgrad.runtime.function import TensorSpec
-from symgrad.shapes import TensorShape
 
 Flat = tuple[np.ndarray, ...]
 

@@ -9,13 +9,13 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.context import init_scope
+from symgrad.core import dtypes as dt
+from symgrad.core.context import init_scope
+from symgrad.core.errors import InvalidArgumentError
 from symgrad.data import structure
 from symgrad.data.base import INFINITE, UNKNOWN, passthrough, primed, scoped
 from symgrad.data.batching import as_int
 from symgrad.data.functions import Traced, for_element, scalar_bool
-from symgrad.errors import InvalidArgumentError
 from symgrad.runtime.function import TensorSpec
 
 

@@ -6,14 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from symgrad.clip_ops import clip_by_value
-from symgrad.ops import activations as act
-from symgrad.ops import array, nn
-from symgrad.ops import math as m
+from symgrad.api.clip_ops import clip_by_value
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.safe_math import expm1
-from symgrad.ops.safe_math import log_sigmoid as _log_sigmoid
-from symgrad.ops.safe_math import softsign as _softsign
+from symgrad.ops.math import elementwise as m
+from symgrad.ops.math.safe_math import expm1
+from symgrad.ops.math.safe_math import log_sigmoid as _log_sigmoid
+from symgrad.ops.math.safe_math import softsign as _softsign
+from symgrad.ops.nn import activations as act
+from symgrad.ops.nn import basic as nn
 
 __all__ = [
     "celu", "deserialize", "elu", "exponential", "gelu", "get", "hard_sigmoid", "hard_silu",

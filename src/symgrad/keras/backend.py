@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from symgrad.dtypes import as_dtype
+from symgrad.core.dtypes import as_dtype
 from symgrad.keras.optimizers.base import _NAME_UIDS
 
 _UIDS: dict[str, int] = {}

@@ -10,13 +10,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from symgrad import dtypes as dt
+from symgrad.core import dtypes as dt
 from symgrad.keras import backend
 from symgrad.keras import random as krandom
-from symgrad.ops import array
-from symgrad.ops import math as m
-from symgrad.ops.linalg_decomp import qr
-from symgrad.ops.linalg_diag import diag_part, eye
+from symgrad.ops.array import structure as array
+from symgrad.ops.linalg.decomp import qr
+from symgrad.ops.linalg.diag import diag_part, eye
+from symgrad.ops.math import elementwise as m
 
 __all__ = [
     "Constant",

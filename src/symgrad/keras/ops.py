@@ -9,34 +9,35 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
+from symgrad.core import dtypes as dt
 from symgrad.keras import backend
 from symgrad.keras.layers.core import dynamic_shape
-from symgrad.ops import array, nn
-from symgrad.ops import math as m
-from symgrad.ops import reduction as red
-from symgrad.ops.activations import elu as _elu
-from symgrad.ops.activations import gelu as _gelu
-from symgrad.ops.activations import leaky_relu as _leaky_relu
-from symgrad.ops.activations import relu6 as _relu6
-from symgrad.ops.activations import selu as _selu
-from symgrad.ops.activations import silu as _silu
-from symgrad.ops.contraction import einsum as _einsum
+from symgrad.ops.array import structure as array
+from symgrad.ops.array.gather import gather
+from symgrad.ops.array.joining import concat
+from symgrad.ops.array.joining import split as _split
+from symgrad.ops.array.joining import stack as _stack
+from symgrad.ops.array.reverse import reverse
+from symgrad.ops.array.slicing import slice as _slice
+from symgrad.ops.array.sorting import argsort as _argsort
+from symgrad.ops.array.sorting import sort as _sort
+from symgrad.ops.array.sorting import top_k as _top_k
 from symgrad.ops.core import constant
 from symgrad.ops.core import convert_to_tensor as _convert
 from symgrad.ops.core import stop_gradient as _stop_gradient
-from symgrad.ops.gather import gather
-from symgrad.ops.joining import concat
-from symgrad.ops.joining import split as _split
-from symgrad.ops.joining import stack as _stack
-from symgrad.ops.matmul import matmul as _matmul
-from symgrad.ops.normalization import moments as _moments
-from symgrad.ops.reverse import reverse
-from symgrad.ops.slicing import slice as _slice
-from symgrad.ops.sorting import argsort as _argsort
-from symgrad.ops.sorting import sort as _sort
-from symgrad.ops.sorting import top_k as _top_k
-from symgrad.ops.statistics import reduce_logsumexp
+from symgrad.ops.linalg.contraction import einsum as _einsum
+from symgrad.ops.linalg.matmul import matmul as _matmul
+from symgrad.ops.math import elementwise as m
+from symgrad.ops.nn import basic as nn
+from symgrad.ops.nn.activations import elu as _elu
+from symgrad.ops.nn.activations import gelu as _gelu
+from symgrad.ops.nn.activations import leaky_relu as _leaky_relu
+from symgrad.ops.nn.activations import relu6 as _relu6
+from symgrad.ops.nn.activations import selu as _selu
+from symgrad.ops.nn.activations import silu as _silu
+from symgrad.ops.nn.normalization import moments as _moments
+from symgrad.ops.reduction import reduce as red
+from symgrad.ops.reduction.statistics import reduce_logsumexp
 
 __all__ = [
     "abs", "absolute", "add", "all", "any", "arange", "argmax", "argmin", "argsort",
@@ -150,7 +151,7 @@ relu, softplus = _unary(nn.relu, "relu"), _unary(nn.softplus, "softplus")
 
 
 def floor(x: Any) -> Any:
-    from symgrad.ops.rounding import floor as _floor
+    from symgrad.ops.math.rounding import floor as _floor
 
     return _floor(_t(x))
 

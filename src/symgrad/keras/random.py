@@ -16,19 +16,19 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.context import init_scope
+from symgrad.core import dtypes as dt
+from symgrad.core.context import init_scope
 from symgrad.keras import backend
-from symgrad.ops import array
-from symgrad.ops import math as m
+from symgrad.ops.array import structure as array
+from symgrad.ops.array.joining import stack
 from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.joining import stack
-from symgrad.ops.stateless_random import (
+from symgrad.ops.math import elementwise as m
+from symgrad.ops.random.stateless import (
     stateless_random_normal,
     stateless_random_uniform,
     stateless_truncated_normal,
 )
-from symgrad.ops.variables import Variable
+from symgrad.ops.state.variables import Variable
 
 _GLOBAL: dict[str, Any] = {"generator": None}
 _INT32_MAX = 2**31 - 1
@@ -140,8 +140,8 @@ def dropout(inputs: Any, rate: Any, noise_shape: Any = None, seed: Any = None) -
 
 
 def shuffle(x: Any, axis: int = 0, seed: Any = None) -> Any:
-    from symgrad.ops.gather import gather
-    from symgrad.ops.sorting import argsort
+    from symgrad.ops.array.gather import gather
+    from symgrad.ops.array.sorting import argsort
 
     x = convert_to_tensor(x)
     noise = stateless_random_uniform(array.shape(x)[axis : axis + 1], draw_seed(seed))

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad.ops import array
-from symgrad.ops import math as m
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.reduction import reduce_sum
+from symgrad.ops.math import elementwise as m
+from symgrad.ops.reduction.reduce import reduce_sum
 
 __all__ = [
     "L1",

@@ -11,7 +11,7 @@ import numpy as np
 
 from symgrad import _missing
 from symgrad.keras.trainers.data import unpack_x_y_sample_weight
-from symgrad.ops import random as tf_random
+from symgrad.ops.random import seeded as tf_random
 
 __all__ = ["pack_x_y_sample_weight", "set_random_seed", "unpack_x_y_sample_weight"]
 

@@ -7,39 +7,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad.graph import Tensor
-from symgrad.ops import (  # noqa: F401
-    activations,
-    array,
-    assertion,
-    bias,
-    case,
-    complex,
-    control,
-    conv,
-    core,
-    dropout,
-    joining,
-    linalg,
-    linalg_decomp,
-    linalg_diag,
-    linalg_expm,
-    linalg_lstsq,
-    linalg_solve,
-    losses,
-    math,
-    nn,
-    normalization,
-    pooling,
-    printing,
-    reduction,
-    reverse,
-    rounding,
-    slicing,
-    variable_scatter,
-    variables,
-)
-from symgrad.ops.variables import Variable
+from symgrad.control_flow import case
+from symgrad.core.graph import Tensor
+from symgrad.ops import control, core
+from symgrad.ops.array import joining, reverse, slicing
+from symgrad.ops.array import structure as array
+from symgrad.ops.debug import assertion, printing
+from symgrad.ops.linalg import base as linalg
+from symgrad.ops.linalg import decomp as linalg_decomp
+from symgrad.ops.linalg import diag as linalg_diag
+from symgrad.ops.linalg import expm as linalg_expm
+from symgrad.ops.linalg import lstsq as linalg_lstsq
+from symgrad.ops.linalg import solve as linalg_solve
+from symgrad.ops.math import complex, rounding
+from symgrad.ops.math import elementwise as math
+from symgrad.ops.nn import activations, bias, conv, dropout, losses, normalization, pooling
+from symgrad.ops.nn import basic as nn
+from symgrad.ops.reduction import reduce as reduction
+from symgrad.ops.state import variable_scatter, variables
+from symgrad.ops.state.variables import Variable
 
 
 def _binary(fn: Any, swapped: bool = False) -> Any:

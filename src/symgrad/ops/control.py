@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from symgrad import batching
-from symgrad.cases import Case, randn
-from symgrad.gradient_registry import no_gradient
-from symgrad.graph import Operation, Tensor, get_default_graph
-from symgrad.op_registry import Spec, apply_op, register_op
+from symgrad.core import batching
+from symgrad.core.cases import Case, randn
+from symgrad.core.gradient_registry import no_gradient
+from symgrad.core.graph import Operation, Tensor, get_default_graph
+from symgrad.core.op_registry import Spec, apply_op, register_op
 from symgrad.ops.core import convert_to_tensor
 
 register_op(

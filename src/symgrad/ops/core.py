@@ -20,13 +20,13 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import batching
-from symgrad import dtypes as dt
-from symgrad.cases import Case, ints, randn
-from symgrad.errors import InvalidArgumentError, ResourceExhaustedError
-from symgrad.gradient_registry import RegisterGradient, no_gradient
-from symgrad.graph import Tensor, get_default_graph
-from symgrad.op_registry import (
+from symgrad.core import batching
+from symgrad.core import dtypes as dt
+from symgrad.core.cases import Case, ints, randn
+from symgrad.core.errors import InvalidArgumentError, ResourceExhaustedError
+from symgrad.core.gradient_registry import RegisterGradient, no_gradient
+from symgrad.core.graph import Tensor, get_default_graph
+from symgrad.core.op_registry import (
     ShapeError,
     Spec,
     apply_op,
@@ -34,7 +34,7 @@ from symgrad.op_registry import (
     default_name,
     register_op,
 )
-from symgrad.shapes import TensorShape, as_shape, broadcast_shapes
+from symgrad.core.shapes import TensorShape, as_shape, broadcast_shapes
 
 FLOATS = (dt.float16, dt.float32, dt.float64)
 COMPLEX = (dt.complex64, dt.complex128)

@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from symgrad.batching import Call
-from symgrad.cases import Case, randn
-from symgrad.graph import Tensor
-from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.batching import Call
+from symgrad.core.cases import Case, randn
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape, as_shape
 from symgrad.ops.core import convert_to_tensor
-from symgrad.shapes import TensorShape, as_shape
 
 
 def _infer(inputs: Sequence[Tensor], *, shape: TensorShape) -> Spec:

@@ -30,15 +30,15 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from symgrad import context, nest
 from symgrad.autodiff.backprop import backprop, key
-from symgrad.errors import InaccessibleTensorError, InvalidArgumentError
-from symgrad.gradient_registry import RegisterGradient, runs_user_code
-from symgrad.graph import Graph, Operation, Tensor, get_default_graph
-from symgrad.indexed_slices import IndexedSlices
-from symgrad.op_registry import OPS, Spec, add_computed_op, apply_op, register_op
+from symgrad.core import context, nest
+from symgrad.core.errors import InaccessibleTensorError, InvalidArgumentError
+from symgrad.core.gradient_registry import RegisterGradient, runs_user_code
+from symgrad.core.graph import Graph, Operation, Tensor, get_default_graph
+from symgrad.core.op_registry import OPS, Spec, add_computed_op, apply_op, register_op
 from symgrad.ops.core import convert_to_tensor, placeholder
-from symgrad.ops.variables import atomic
+from symgrad.ops.sparse.indexed_slices import IndexedSlices
+from symgrad.ops.state.variables import atomic
 from symgrad.runtime.plan import Plan
 
 
@@ -476,6 +476,6 @@ def _check_unchanged(op: Operation, f: ConcreteFunction) -> None:
 
 
 def _sum(parts: list[Tensor]) -> Tensor | None:
-    from symgrad.ops.math import add_n
+    from symgrad.ops.math.elementwise import add_n
 
     return None if not parts else parts[0] if len(parts) == 1 else add_n(parts)

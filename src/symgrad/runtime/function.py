@@ -26,14 +26,14 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import context, nest
-from symgrad import dtypes as dt
-from symgrad.graph import Operation, Tensor
-from symgrad.indexed_slices import IndexedSlices
+from symgrad.core import context, nest
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import Operation, Tensor
+from symgrad.core.shapes import as_shape
 from symgrad.ops.core import convert_to_tensor, placeholder
-from symgrad.ops.variables import Variable
+from symgrad.ops.sparse.indexed_slices import IndexedSlices
+from symgrad.ops.state.variables import Variable
 from symgrad.runtime.concrete_function import TENSOR, ConcreteFunction, FuncGraph
-from symgrad.shapes import as_shape
 
 _log = logging.getLogger("symgrad")
 _RETRACE_WINDOW = 5
@@ -327,7 +327,9 @@ class Function:
         """The function a trace runs: with ``autograph``, its control flow converted
         (tensor ``if`` / ``while`` / ``for`` into ``cond`` / ``while_loop``)."""
         if self._converted is None:
-            from symgrad.runtime import autograph  # imports ops, which import this module
+            from symgrad.autograph import (
+                converter as autograph,  # imports ops, which import this module
+            )
 
             f = self.python_function
             self._converted = autograph.to_graph(f) if self.autograph else f

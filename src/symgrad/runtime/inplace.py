@@ -8,7 +8,7 @@ runs, by reference count (as NumPy does for its own temporaries): a fed array, a
 constant, a variable's value, or an array another slot still refers to is never
 overwritten, and a view (``base`` set) never is either.  The count each kernel compares
 with is checked at import on probes run as a plan runs its steps; where that check fails,
-or while reference counts are not trusted (``symgrad.refcounts``: a tracer, the switch),
+or while reference counts are not trusted (``symgrad.core.refcounts``: a tracer, the switch),
 steps make new arrays.
 
 What can be decided when the plan is compiled is decided then: a result whose static
@@ -27,9 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import refcounts
-from symgrad.graph import Operation
-from symgrad.op_registry import OPS
+from symgrad.core import refcounts
+from symgrad.core.graph import Operation
+from symgrad.core.op_registry import OPS
 
 # References to a plan value inside an in-place kernel: the generated function's local,
 # the kernel's parameter, and getrefcount's own argument.

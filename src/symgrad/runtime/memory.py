@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import nest
-from symgrad.graph import Tensor
-from symgrad.op_registry import OPS
+from symgrad.core import nest
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import OPS
+from symgrad.core.shapes import TensorShape
 from symgrad.runtime.plan import Plan
-from symgrad.shapes import TensorShape
 
 
 @dataclass

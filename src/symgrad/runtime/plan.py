@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import op_registry
-from symgrad.errors import InvalidArgumentError, OpError
-from symgrad.gc_pause import collector_paused
-from symgrad.graph import Operation, Tensor, walk_ops
-from symgrad.op_registry import ERRSTATE, ERRSTATE_IGNORE, OPS
-from symgrad.ops.variables import atomic
+from symgrad.core import op_registry
+from symgrad.core.errors import InvalidArgumentError, OpError
+from symgrad.core.gc_pause import collector_paused
+from symgrad.core.graph import Operation, Tensor, walk_ops
+from symgrad.core.op_registry import ERRSTATE, ERRSTATE_IGNORE, OPS
+from symgrad.ops.state.variables import atomic
 from symgrad.runtime import rewrite
 from symgrad.runtime.inplace import inplace_kernel
 from symgrad.runtime.schedule import reads_first, unused_reads_dropped, updates_early

@@ -30,9 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import op_registry
-from symgrad.graph import Operation
-from symgrad.op_registry import OPS
+from symgrad.core import op_registry
+from symgrad.core.graph import Operation
+from symgrad.core.op_registry import OPS
 
 FOLD_LIMIT = 1 << 16  # elements: larger constant results are computed at run time
 

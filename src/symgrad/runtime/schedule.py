@@ -24,8 +24,8 @@ control dependency (``control_dependencies``, a ``group``) is left where it is.
 
 from __future__ import annotations
 
-from symgrad.graph import Operation
-from symgrad.op_registry import OPS
+from symgrad.core.graph import Operation
+from symgrad.core.op_registry import OPS
 from symgrad.runtime.rewrite import Step
 
 

@@ -10,12 +10,12 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.context import current
-from symgrad.graph import Graph, Operation, Tensor, get_default_graph
-from symgrad.indexed_slices import IndexedSlices, IndexedSlicesValue
-from symgrad.op_registry import OPS
+from symgrad.core.context import current
+from symgrad.core.graph import Graph, Operation, Tensor, get_default_graph
+from symgrad.core.op_registry import OPS
 from symgrad.ops.core import to_array
-from symgrad.ops.variables import Variable
+from symgrad.ops.sparse.indexed_slices import IndexedSlices, IndexedSlicesValue
+from symgrad.ops.state.variables import Variable
 from symgrad.runtime.plan import Plan, tensor_key
 
 _MAX_PLANS = 256

@@ -31,10 +31,10 @@ import numpy as np
 
 from symgrad.autodiff.backprop import apply_rule
 from symgrad.autodiff.gradients import gradients, in_graph
-from symgrad.graph import Graph, Operation, Tensor, get_default_session
-from symgrad.indexed_slices import dense
+from symgrad.core.graph import Graph, Operation, Tensor, get_default_session
 from symgrad.ops.core import constant, convert_to_tensor
-from symgrad.ops.variables import Variable
+from symgrad.ops.sparse.indexed_slices import dense
+from symgrad.ops.state.variables import Variable
 from symgrad.tools import flow
 
 MAX_ENTRIES = 4096  # Jacobian entries explain_gradient shows; rule calls trace_element makes

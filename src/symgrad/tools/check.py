@@ -19,20 +19,20 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import op_registry
-from symgrad.cases import Case, positive
-from symgrad.context import init_scope
-from symgrad.gradient_registry import gradient_registry
-from symgrad.graph import Graph, Tensor, get_default_graph
-from symgrad.op_registry import OPS, apply_op
-from symgrad.ops.core import constant
-from symgrad.testing import (
+from symgrad.api.testing import (
     GradientCheckError,
     check_gradient,
     compute_gradient,
     max_error,
     widen,
 )
+from symgrad.core import op_registry
+from symgrad.core.cases import Case, positive
+from symgrad.core.context import init_scope
+from symgrad.core.gradient_registry import gradient_registry
+from symgrad.core.graph import Graph, Tensor, get_default_graph
+from symgrad.core.op_registry import OPS, apply_op
+from symgrad.ops.core import constant
 
 __all__ = ["Finding", "Report", "Row", "Sample", "check_gradients", "lint_registry"]
 

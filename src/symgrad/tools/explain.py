@@ -29,10 +29,10 @@ from typing import Any
 
 from symgrad.autodiff.gradients import as_list
 from symgrad.autodiff.tape import GradientTape
-from symgrad.gradient_registry import gradient_registry
-from symgrad.graph import Operation, Tensor, walk_ops
+from symgrad.core.gradient_registry import gradient_registry
+from symgrad.core.graph import Operation, Tensor, walk_ops
 from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.variables import Variable
+from symgrad.ops.state.variables import Variable
 from symgrad.tools import flow
 
 Key = tuple[int, int]

@@ -21,7 +21,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from symgrad.graph import Operation, Tensor
+from symgrad.core.graph import Operation, Tensor
 
 IF_TYPES = frozenset({"If", "StatelessIf", "Case", "StatelessCase"})
 WHILE_TYPES = frozenset({"While", "StatelessWhile"})

@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 
 from symgrad.autodiff.gradients import as_list, check_seed, gradients, graph_of, in_graph
-from symgrad.graph import Tensor
-from symgrad.indexed_slices import dense
+from symgrad.core.graph import Tensor
 from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.sparse.indexed_slices import dense
 from symgrad.tools.chain import (
     MAX_COLS,
     MAX_ENTRIES,

@@ -21,10 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import op_registry
-from symgrad.errors import InvalidArgumentError
-from symgrad.graph import Operation
-from symgrad.ops.numerics_where import (
+from symgrad.control_flow.numerics_where import (
     EAGER_ITERATIONS,
     FORWARD_ITERATION,
     RECREATED,
@@ -32,6 +29,9 @@ from symgrad.ops.numerics_where import (
     original,
     owner_op,
 )
+from symgrad.core import op_registry
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.graph import Operation
 from symgrad.tools.explain import forward_op_of
 
 # TF's SAFE_OPS (check_numerics_callback.py) plus sources: they make no new numbers.

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from symgrad.autodiff.gradients import as_list
-from symgrad.gradient_registry import gradient_registry
-from symgrad.graph import Operation, Tensor
+from symgrad.core.gradient_registry import gradient_registry
+from symgrad.core.graph import Operation, Tensor
 from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.variables import Variable
+from symgrad.ops.state.variables import Variable
 from symgrad.runtime.concrete_function import ConcreteFunction
 from symgrad.runtime.function import Function
 from symgrad.runtime.plan import topo_order

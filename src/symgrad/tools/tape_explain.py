@@ -21,9 +21,9 @@ from typing import Any
 
 from symgrad.autodiff.gradients import as_list
 from symgrad.autodiff.tape import _RECENT, GradientTape
-from symgrad.graph import PACKAGE_DIR, Operation, Tensor
+from symgrad.core.graph import PACKAGE_DIR, Operation, Tensor
 from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.variables import Variable
+from symgrad.ops.state.variables import Variable
 from symgrad.tools.explain import (
     Cut,
     Explanation,

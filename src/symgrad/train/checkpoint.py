@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.graph import get_default_graph
-from symgrad.module import Module, _leaves
-from symgrad.ops.variables import Variable
+from symgrad.api.module import Module, _leaves
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import get_default_graph
+from symgrad.ops.state.variables import Variable
 from symgrad.train import checkpoint_format as fmt
 from symgrad.train.variable_io import assign_values, check_values, outermost
 

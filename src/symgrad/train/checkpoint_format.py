@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.errors import NotFoundError
+from symgrad.core.errors import NotFoundError
 
 FORMAT = "symgrad.checkpoint"
 VERSION = 1

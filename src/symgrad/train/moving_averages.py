@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import dtypes as dt
-from symgrad.graph import Operation, Tensor, name_scope
-from symgrad.ops import array, control, core, math
-from symgrad.ops.variables import Variable
-from symgrad.variable_scope import GraphKeys, add_to_collection, get_collection
+from symgrad.api.variable_scope import GraphKeys, add_to_collection, get_collection
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import Operation, Tensor, name_scope
+from symgrad.ops import control, core
+from symgrad.ops.array import structure as array
+from symgrad.ops.math import elementwise as math
+from symgrad.ops.state.variables import Variable
 
 _FLOATS = (dt.float16, dt.float32, dt.float64)
 

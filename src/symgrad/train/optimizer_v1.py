@@ -19,19 +19,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from symgrad import dtypes as dt
+from symgrad.api.variable_scope import GraphKeys, add_to_collection
 from symgrad.autodiff.gradients import gradients
 from symgrad.autodiff.tape import GradientTape
-from symgrad.graph import Graph, Operation, Tensor, get_default_graph, name_scope
-from symgrad.indexed_slices import IndexedSlices
-from symgrad.ops import array
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import Graph, Operation, Tensor, get_default_graph, name_scope
+from symgrad.ops.array import structure as array
+from symgrad.ops.array.gather import unsorted_segment_sum
 from symgrad.ops.control import control_dependencies, group
 from symgrad.ops.core import constant, convert_to_tensor
-from symgrad.ops.gather import unsorted_segment_sum
-from symgrad.ops.variable_scatter import unique
-from symgrad.ops.variables import Variable, trainable_variables
+from symgrad.ops.sparse.indexed_slices import IndexedSlices
+from symgrad.ops.state.variable_scatter import unique
+from symgrad.ops.state.variables import Variable, trainable_variables
 from symgrad.train.variable_io import assign_values, check_values, outermost
-from symgrad.variable_scope import GraphKeys, add_to_collection
 
 _VALID = (dt.float16, dt.float32, dt.float64)
 

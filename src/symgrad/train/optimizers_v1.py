@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad.graph import Operation, Tensor, get_default_graph
-from symgrad.indexed_slices import IndexedSlices
-from symgrad.ops import array, math
+from symgrad.core.graph import Operation, Tensor, get_default_graph
+from symgrad.ops.array import structure as array
+from symgrad.ops.array.gather import gather
 from symgrad.ops.control import control_dependencies, group
-from symgrad.ops.gather import gather
-from symgrad.ops.variables import Variable
+from symgrad.ops.math import elementwise as math
+from symgrad.ops.sparse.indexed_slices import IndexedSlices
+from symgrad.ops.state.variables import Variable
 from symgrad.train.optimizer_v1 import Optimizer, cast_to, hyper
 from symgrad.train.variable_io import outermost
 

@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.errors import InvalidArgumentError, NotFoundError
-from symgrad.graph import get_default_graph
-from symgrad.ops.variables import Variable, global_variables
+from symgrad.core.errors import InvalidArgumentError, NotFoundError
+from symgrad.core.graph import get_default_graph
+from symgrad.ops.state.variables import Variable, global_variables
 from symgrad.train import checkpoint_format as fmt
 from symgrad.train.optimizer_v1 import var_name
 from symgrad.train.variable_io import assign_values, outermost

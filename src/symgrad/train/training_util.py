@@ -16,15 +16,16 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from symgrad import dtypes as dt
-from symgrad.graph import Graph, Tensor, get_default_graph, name_scope
-from symgrad.init_ops import zeros_initializer
-from symgrad.ops import array, math
-from symgrad.ops import random as _random
+from symgrad.api.init_ops import zeros_initializer
+from symgrad.api.variable_scope import GraphKeys, get_collection, get_variable
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import Graph, Tensor, get_default_graph, name_scope
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.variables import Variable
+from symgrad.ops.math import elementwise as math
+from symgrad.ops.random import seeded as _random
+from symgrad.ops.state.variables import Variable
 from symgrad.train.variable_io import outermost
-from symgrad.variable_scope import GraphKeys, get_collection, get_variable
 
 
 def get_global_step(graph: Graph | None = None) -> Variable | None:

@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.graph import Graph
+from symgrad.core.graph import Graph
 from symgrad.ops.control import group
 from symgrad.ops.core import placeholder
-from symgrad.ops.variables import Variable
+from symgrad.ops.state.variables import Variable
 from symgrad.runtime.session import Session
 
 

@@ -21,14 +21,14 @@ import functools
 import weakref
 from typing import Any
 
-from symgrad import nest
-from symgrad.errors import InvalidArgumentError
+from symgrad.control_flow.numerics_where import original
+from symgrad.core import nest
+from symgrad.core.errors import InvalidArgumentError
 from symgrad.keras.callbacks.base import Callback
-from symgrad.ops import math
-from symgrad.ops.matmul import add_n
-from symgrad.ops.numerics_where import original
-from symgrad.ops.reduction import reduce_sum
-from symgrad.ops.variables import Variable
+from symgrad.ops.linalg.matmul import add_n
+from symgrad.ops.math import elementwise as math
+from symgrad.ops.reduction.reduce import reduce_sum
+from symgrad.ops.state.variables import Variable
 from symgrad.tools import numerics
 from symgrad.tools.explain import forward_op_of
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import dtypes as dt
+from symgrad.core import dtypes as dt
 from symgrad.keras import activations, constraints, initializers, regularizers
 from symgrad.keras.layers.layer import Layer
-from symgrad.ops import array
-from symgrad.ops import math as m
-from symgrad.ops.statistics import reduce_logsumexp
+from symgrad.ops.array import structure as array
+from symgrad.ops.math import elementwise as m
+from symgrad.ops.reduction.statistics import reduce_logsumexp
 
 
 class ReLU(Layer):

@@ -15,19 +15,19 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
+from symgrad.core import dtypes as dt
 from symgrad.keras import activations, constraints, initializers, regularizers
 from symgrad.keras.layers import masks
 from symgrad.keras.layers.activation_layers import Softmax
 from symgrad.keras.layers.core import Dropout
 from symgrad.keras.layers.layer import Layer
-from symgrad.ops import array
-from symgrad.ops import math as m
-from symgrad.ops.contraction import einsum
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import constant
-from symgrad.ops.matmul import matmul
-from symgrad.ops.nn import softmax
-from symgrad.ops.reduction import reduce_sum
+from symgrad.ops.linalg.contraction import einsum
+from symgrad.ops.linalg.matmul import matmul
+from symgrad.ops.math import elementwise as m
+from symgrad.ops.nn.basic import softmax
+from symgrad.ops.reduction.reduce import reduce_sum
 
 
 def _einsum_shapes(

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import dtypes as dt
+from symgrad.core import dtypes as dt
 from symgrad.keras import activations, constraints, initializers, regularizers
 from symgrad.keras.layers.convolutional import BaseConv, _format, _tuple
 from symgrad.keras.layers.core import dynamic_shape
 from symgrad.keras.layers.layer import Layer
-from symgrad.ops import array
-from symgrad.ops import math as m
-from symgrad.ops.conv_api import conv_transpose, depthwise_conv2d, separable_conv2d
-from symgrad.ops.joining import stack
+from symgrad.ops.array import structure as array
+from symgrad.ops.array.joining import stack
+from symgrad.ops.math import elementwise as m
+from symgrad.ops.nn.conv_api import conv_transpose, depthwise_conv2d, separable_conv2d
 
 
 def _transpose_size(

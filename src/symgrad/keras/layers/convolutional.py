@@ -9,11 +9,11 @@ from typing import Any
 
 from symgrad.keras import activations, constraints, initializers, regularizers
 from symgrad.keras.layers.layer import Layer
-from symgrad.ops import array
-from symgrad.ops import math as m
-from symgrad.ops.conv_api import convolution
-from symgrad.ops.pooling import avg_pool, max_pool
-from symgrad.ops.reduction import reduce_max, reduce_mean, reduce_sum
+from symgrad.ops.array import structure as array
+from symgrad.ops.math import elementwise as m
+from symgrad.ops.nn.conv_api import convolution
+from symgrad.ops.nn.pooling import avg_pool, max_pool
+from symgrad.ops.reduction.reduce import reduce_max, reduce_mean, reduce_sum
 
 
 def _tuple(value: Any, n: int, name: str) -> tuple[int, ...]:

@@ -8,14 +8,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from symgrad import dtypes as dt
+from symgrad.core import dtypes as dt
 from symgrad.keras import activations, constraints, initializers, regularizers
 from symgrad.keras import random as krandom
 from symgrad.keras.layers.layer import Layer
-from symgrad.ops import array
-from symgrad.ops import math as m
-from symgrad.ops.gather import gather
-from symgrad.ops.matmul import matmul
+from symgrad.ops.array import structure as array
+from symgrad.ops.array.gather import gather
+from symgrad.ops.linalg.matmul import matmul
+from symgrad.ops.math import elementwise as m
 
 
 def dynamic_shape(x: Any) -> list[Any]:

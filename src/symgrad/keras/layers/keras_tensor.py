@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import dtypes as dt
-from symgrad import nest
-from symgrad.context import stop_recording
-from symgrad.graph import Graph
+from symgrad.core import dtypes as dt
+from symgrad.core import nest
+from symgrad.core.context import stop_recording
+from symgrad.core.graph import Graph
 from symgrad.keras import backend
 from symgrad.keras.layers.layer import Layer
 from symgrad.ops.core import placeholder

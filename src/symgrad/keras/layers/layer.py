@@ -12,13 +12,13 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from symgrad import nest
+from symgrad.core import nest
 from symgrad.keras import backend, constraints, initializers, regularizers
 from symgrad.keras.layers import masks
 from symgrad.keras.layers.variables import make_variable, name_scope
-from symgrad.ops import array
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.variables import Variable
+from symgrad.ops.state.variables import Variable
 
 _CALL: dict[str, Any] = {"ctx": None}
 
@@ -339,7 +339,7 @@ class Layer:
     def _activity_loss(self, outputs: Any) -> None:
         if self.activity_regularizer is None:
             return
-        from symgrad.ops.safe_math import divide_no_nan
+        from symgrad.ops.math.safe_math import divide_no_nan
 
         for out in nest.flatten(outputs):
             loss = self.activity_regularizer(out)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from symgrad import nest
+from symgrad.core import nest
 
 _MASKS: dict[int, tuple[Any, Any]] = {}
 

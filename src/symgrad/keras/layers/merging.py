@@ -8,11 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad.keras.layers.layer import Layer
-from symgrad.ops import math as m
-from symgrad.ops.contraction import einsum
-from symgrad.ops.joining import concat
-from symgrad.ops.normalization import l2_normalize
-from symgrad.ops.reduction import reduce_sum
+from symgrad.ops.array.joining import concat
+from symgrad.ops.linalg.contraction import einsum
+from symgrad.ops.math import elementwise as m
+from symgrad.ops.nn.normalization import l2_normalize
+from symgrad.ops.reduction.reduce import reduce_sum
 
 
 class Merge(Layer):

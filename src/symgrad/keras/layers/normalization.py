@@ -11,9 +11,9 @@ from typing import Any
 
 from symgrad.keras import constraints, initializers, regularizers
 from symgrad.keras.layers.layer import Layer
-from symgrad.ops import array
-from symgrad.ops import math as m
-from symgrad.ops.normalization import batch_normalization, moments
+from symgrad.ops.array import structure as array
+from symgrad.ops.math import elementwise as m
+from symgrad.ops.nn.normalization import batch_normalization, moments
 
 
 class BatchNormalization(Layer):

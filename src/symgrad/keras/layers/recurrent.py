@@ -13,16 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import dtypes as dt
+from symgrad.control_flow.tensor_array import TensorArray
+from symgrad.control_flow.while_loop import while_loop
+from symgrad.core import dtypes as dt
 from symgrad.keras.layers.core import dynamic_shape
 from symgrad.keras.layers.layer import Layer, clone_layer
 from symgrad.keras.layers.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
-from symgrad.ops import array
-from symgrad.ops.joining import concat, stack, unstack
-from symgrad.ops.math import add, multiply
-from symgrad.ops.reverse import reverse
-from symgrad.ops.tensor_array import TensorArray
-from symgrad.ops.while_loop import while_loop
+from symgrad.ops.array import structure as array
+from symgrad.ops.array.joining import concat, stack, unstack
+from symgrad.ops.array.reverse import reverse
+from symgrad.ops.math.elementwise import add, multiply
 
 
 def _where(mask_t: Any, new: Any, old: Any) -> Any:

@@ -10,10 +10,10 @@ from typing import Any
 
 from symgrad.keras import activations, constraints, initializers, regularizers
 from symgrad.keras.layers.layer import Layer
-from symgrad.ops import array
-from symgrad.ops import math as m
-from symgrad.ops.joining import concat, split
-from symgrad.ops.matmul import matmul
+from symgrad.ops.array import structure as array
+from symgrad.ops.array.joining import concat, split
+from symgrad.ops.linalg.matmul import matmul
+from symgrad.ops.math import elementwise as m
 
 
 class _Cell(Layer):

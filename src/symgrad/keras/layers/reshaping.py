@@ -11,9 +11,9 @@ from typing import Any
 from symgrad.keras import random as krandom
 from symgrad.keras.layers.core import dynamic_shape
 from symgrad.keras.layers.layer import Layer
-from symgrad.ops import array
-from symgrad.ops import math as m
-from symgrad.ops.slicing import pad
+from symgrad.ops.array import structure as array
+from symgrad.ops.array.slicing import pad
+from symgrad.ops.math import elementwise as m
 
 
 def repeat(x: Any, n: int, axis: int) -> Any:
@@ -91,7 +91,7 @@ def _crop(inputs: Any, crops: list[tuple[int, int]]) -> Any:
 
 
 def array_slice(x: Any, begin: list[Any], size: list[Any]) -> Any:
-    from symgrad.ops.slicing import slice as tf_slice
+    from symgrad.ops.array.slicing import slice as tf_slice
 
     return tf_slice(x, begin, size)
 

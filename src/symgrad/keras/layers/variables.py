@@ -8,9 +8,9 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-from symgrad.context import init_scope
+from symgrad.core.context import init_scope
 from symgrad.keras import backend
-from symgrad.ops.variables import Variable
+from symgrad.ops.state.variables import Variable
 
 _SCOPES: list[tuple[str, Any]] = []  # (name, caller) as Keras's backend.name_scope keeps them
 

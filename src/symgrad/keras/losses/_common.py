@@ -10,9 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.graph import Tensor
-from symgrad.ops import array, shape
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import Tensor
+from symgrad.ops.array import shape
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
 
 

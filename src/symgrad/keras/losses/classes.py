@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from symgrad import dtypes as dt
-from symgrad import math as tm
-from symgrad.graph import Tensor, name_scope
+from symgrad.api import math as tm
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import Tensor, name_scope
 from symgrad.keras.losses import functions as F
 from symgrad.keras.losses._common import (
     auto_name,
@@ -16,7 +16,8 @@ from symgrad.keras.losses._common import (
     squeeze_or_expand_to_same_rank,
     to_tensor,
 )
-from symgrad.ops import array, shape
+from symgrad.ops.array import shape
+from symgrad.ops.array import structure as array
 
 REDUCTIONS = ("sum_over_batch_size", "sum", None, "none", "mean", "mean_with_sample_weight")
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import math as tm
-from symgrad.graph import Tensor
+from symgrad.api import math as tm
+from symgrad.core.graph import Tensor
 from symgrad.keras.losses._common import epsilon, to_tensor
 from symgrad.keras.losses.classes import Loss, LossFunctionWrapper
 from symgrad.ops.core import convert_to_tensor

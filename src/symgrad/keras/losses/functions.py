@@ -11,18 +11,19 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import math as tm
-from symgrad import nn as tnn
-from symgrad.clip_ops import clip_by_value
-from symgrad.graph import Tensor
+from symgrad.api import math as tm
+from symgrad.api import nn as tnn
+from symgrad.api.clip_ops import clip_by_value
+from symgrad.control_flow.cond import cond
+from symgrad.core.graph import Tensor
 from symgrad.keras.losses._common import (
     epsilon,
     set_mask,
     squeeze_or_expand_to_same_rank,
     to_tensor,
 )
-from symgrad.ops import array, shape
-from symgrad.ops.cond import cond
+from symgrad.ops.array import shape
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import math as tm
-from symgrad.graph import Tensor
+from symgrad.api import math as tm
+from symgrad.core.graph import Tensor
 from symgrad.keras.losses._common import floatx, squeeze_or_expand_to_same_rank, to_tensor
 from symgrad.keras.metrics.base import MeanMetricWrapper
-from symgrad.ops import array, shape
+from symgrad.ops.array import shape
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import math as tm
-from symgrad.graph import Tensor
+from symgrad.api import math as tm
+from symgrad.core.graph import Tensor
 from symgrad.keras.metrics import confusion_utils as cu
 from symgrad.keras.metrics.base import Metric
-from symgrad.ops import array
+from symgrad.ops.array import structure as array
 
 
 class _AtValue(Metric):

@@ -12,9 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad import math as tm
-from symgrad.graph import Tensor, name_scope
+from symgrad.api import math as tm
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import Tensor, name_scope
 from symgrad.keras.losses._common import (
     auto_name,
     floatx,
@@ -23,8 +23,9 @@ from symgrad.keras.losses._common import (
     to_tensor,
 )
 from symgrad.keras.losses.classes import apply_mask
-from symgrad.ops import array, shape
-from symgrad.ops.variables import Variable
+from symgrad.ops.array import shape
+from symgrad.ops.array import structure as array
+from symgrad.ops.state.variables import Variable
 
 
 class Metric:

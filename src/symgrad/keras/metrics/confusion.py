@@ -7,12 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import math as tm
-from symgrad.graph import Tensor
+from symgrad.api import math as tm
+from symgrad.core.graph import Tensor
 from symgrad.keras.losses._common import epsilon
 from symgrad.keras.metrics import confusion_utils as cu
 from symgrad.keras.metrics.base import Metric
-from symgrad.ops import array
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
 
 

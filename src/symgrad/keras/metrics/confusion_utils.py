@@ -9,11 +9,12 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import math as tm
-from symgrad import nn as tnn
-from symgrad.clip_ops import clip_by_value
+from symgrad.api import math as tm
+from symgrad.api import nn as tnn
+from symgrad.api.clip_ops import clip_by_value
 from symgrad.keras.losses._common import epsilon, squeeze_or_expand_to_same_rank
-from symgrad.ops import array, shape
+from symgrad.ops.array import shape
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
 
 NEG_INF = -1e10

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import math as tm
-from symgrad.graph import Tensor
+from symgrad.api import math as tm
+from symgrad.api.linalg import diag_part
+from symgrad.core.graph import Tensor
 from symgrad.keras.losses._common import epsilon, to_tensor
 from symgrad.keras.metrics.base import Metric
-from symgrad.linalg import diag_part
-from symgrad.ops import array, shape
-from symgrad.ops.gather import gather, scatter_nd
-from symgrad.ops.joining import stack
+from symgrad.ops.array import shape
+from symgrad.ops.array import structure as array
+from symgrad.ops.array.gather import gather, scatter_nd
+from symgrad.ops.array.joining import stack
 
 
 class IoU(Metric):

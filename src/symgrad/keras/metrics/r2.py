@@ -5,11 +5,12 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from symgrad import math as tm
-from symgrad.graph import Tensor
+from symgrad.api import math as tm
+from symgrad.core.graph import Tensor
 from symgrad.keras.losses._common import squeeze_or_expand_to_same_rank, to_tensor
 from symgrad.keras.metrics.base import Metric
-from symgrad.ops import array, shape
+from symgrad.ops.array import shape
+from symgrad.ops.array import structure as array
 
 _AGGREGATIONS = (None, "uniform_average", "variance_weighted_average")
 

@@ -7,8 +7,8 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from symgrad import math as tm
-from symgrad.graph import Tensor
+from symgrad.api import math as tm
+from symgrad.core.graph import Tensor
 from symgrad.keras.losses import functions as F
 from symgrad.keras.losses._common import epsilon, squeeze_or_expand_to_same_rank, to_tensor
 from symgrad.keras.metrics.base import Mean, MeanMetricWrapper

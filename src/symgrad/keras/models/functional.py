@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import nest
+from symgrad.core import nest
 from symgrad.keras import backend
 from symgrad.keras.layers.keras_tensor import InputLayer, KerasTensor, Node
 from symgrad.keras.layers.layer import Layer

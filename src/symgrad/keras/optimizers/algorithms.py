@@ -15,11 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.graph import Tensor
+from symgrad.core.graph import Tensor
 from symgrad.keras.optimizers import sparse as sp
 from symgrad.keras.optimizers.base import Optimizer
-from symgrad.ops import array, math
+from symgrad.ops.array import structure as array
 from symgrad.ops.control import group
+from symgrad.ops.math import elementwise as math
 
 _OPTIONS = (
     "weight_decay",

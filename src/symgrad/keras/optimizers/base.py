@@ -22,18 +22,20 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
+from symgrad.api.clip_ops import clip_by_norm, clip_by_value
 from symgrad.autodiff.tape import GradientTape
-from symgrad.clip_ops import clip_by_norm, clip_by_value
-from symgrad.graph import Tensor, name_scope
-from symgrad.indexed_slices import IndexedSlices
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import Tensor, name_scope
 from symgrad.keras.optimizers import sparse
 from symgrad.keras.optimizers.schedules import LearningRateSchedule
-from symgrad.ops import array, math, reduction
+from symgrad.ops.array import structure as array
+from symgrad.ops.array.joining import stack
 from symgrad.ops.control import control_dependencies
 from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.joining import stack
-from symgrad.ops.variables import Variable
+from symgrad.ops.math import elementwise as math
+from symgrad.ops.reduction import reduce as reduction
+from symgrad.ops.sparse.indexed_slices import IndexedSlices
+from symgrad.ops.state.variables import Variable
 from symgrad.train.variable_io import assign_values, check_values
 
 _NAME_UIDS: collections.defaultdict[str, int] = collections.defaultdict(int)

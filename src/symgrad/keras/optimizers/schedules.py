@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad.graph import Tensor, name_scope
-from symgrad.ops import array, math
+from symgrad.core.graph import Tensor, name_scope
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.math import elementwise as math
 
 
 class LearningRateSchedule:

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad.indexed_slices import IndexedSlices, dense
-from symgrad.ops import array, math
-from symgrad.ops.gather import gather
-from symgrad.ops.variables import Variable
+from symgrad.ops.array import structure as array
+from symgrad.ops.array.gather import gather
+from symgrad.ops.math import elementwise as math
+from symgrad.ops.sparse.indexed_slices import IndexedSlices, dense
+from symgrad.ops.state.variables import Variable
 
 
 def _scalar(x: Any) -> bool:

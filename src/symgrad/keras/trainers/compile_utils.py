@@ -9,12 +9,12 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import nest
+from symgrad.autograph import converter as autograph
+from symgrad.core import nest
 from symgrad.keras import losses as losses_mod
 from symgrad.keras import metrics as metrics_mod
 from symgrad.keras.losses.classes import LossFunctionWrapper
-from symgrad.ops.array import cast
-from symgrad.runtime import autograph
+from symgrad.ops.array.structure import cast
 
 
 def is_binary_or_sparse_categorical(y_true: Any, y_pred: Any) -> tuple[bool, bool]:

@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import nest
-from symgrad.ops import philox
-from symgrad.ops import random as tf_random
+from symgrad.core import nest
+from symgrad.ops.random import philox
+from symgrad.ops.random import seeded as tf_random
 
 
 def is_dataset(x: Any) -> bool:

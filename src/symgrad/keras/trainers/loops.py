@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import nest
+from symgrad.core import nest
 from symgrad.keras.callbacks.base import CallbackList
 from symgrad.keras.trainers.compile_utils import CompileMetrics
 from symgrad.keras.trainers.data import (

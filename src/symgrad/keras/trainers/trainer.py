@@ -10,14 +10,14 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import nest
 from symgrad.autodiff.tape import GradientTape
+from symgrad.core import nest
 from symgrad.keras import metrics as metrics_mod
 from symgrad.keras import optimizers as optimizers_mod
 from symgrad.keras.trainers import loops
 from symgrad.keras.trainers.compile_utils import CompileLoss, CompileMetrics
 from symgrad.keras.trainers.data import unpack_x_y_sample_weight
-from symgrad.ops.array import cast
+from symgrad.ops.array.structure import cast
 from symgrad.runtime.function import function
 
 

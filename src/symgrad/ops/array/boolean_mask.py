@@ -11,14 +11,15 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.graph import Tensor, name_scope
-from symgrad.op_registry import constant_value
-from symgrad.ops import joining, reduction
-from symgrad.ops.array import where
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import Tensor, name_scope
+from symgrad.core.op_registry import constant_value
+from symgrad.ops.array import joining
+from symgrad.ops.array.gather import gather
+from symgrad.ops.array.shape import reshape, shape, squeeze
+from symgrad.ops.array.structure import where
 from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.gather import gather
-from symgrad.ops.shape import reshape, shape, squeeze
+from symgrad.ops.reduction import reduce as reduction
 
 
 def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_mask") -> Tensor:

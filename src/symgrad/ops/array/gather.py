@@ -14,16 +14,17 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import indexed_slices as slices_lib
-from symgrad.batching import Call, NotVectorizable, const
-from symgrad.cases import Case, ints, randn
-from symgrad.errors import InvalidArgumentError
-from symgrad.graph import Tensor
-from symgrad.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
-from symgrad.ops import array, joining, slicing
-from symgrad.ops import math as math_ops
+from symgrad.core.batching import Call, NotVectorizable, const
+from symgrad.core.cases import Case, ints, randn
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import joining, slicing
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import check_dtype, convert_to_tensor, same_dtype, static_ints
-from symgrad.shapes import TensorShape
+from symgrad.ops.math import elementwise as math_ops
+from symgrad.ops.sparse import indexed_slices as slices_lib
 
 
 def _index_error(idx: np.ndarray, bad: np.ndarray, text: str) -> ValueError:

@@ -12,18 +12,13 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.batching import Call, NotVectorizable, const
-from symgrad.cases import Case, ints, randn
-from symgrad.graph import Tensor
-from symgrad.op_registry import (
-    ShapeError,
-    Spec,
-    apply_op,
-    default_name,
-    register_op,
-)
-from symgrad.ops import array, gather, slicing
-from symgrad.ops import math as math_ops
+from symgrad.core.batching import Call, NotVectorizable, const
+from symgrad.core.cases import Case, ints, randn
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, default_name, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import gather, slicing
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import (
     check_dtype,
     constant,
@@ -34,7 +29,7 @@ from symgrad.ops.core import (
     same_dtype,
     static_ints,
 )
-from symgrad.shapes import TensorShape
+from symgrad.ops.math import elementwise as math_ops
 
 # --------------------------------------------------------------------------------------
 # ConcatV2

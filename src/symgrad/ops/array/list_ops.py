@@ -23,13 +23,14 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.batching import Call, NotVectorizable
-from symgrad.cases import Case, ints, randn
-from symgrad.errors import InvalidArgumentError
-from symgrad.graph import Tensor
-from symgrad.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
-from symgrad.ops import array, gather, shape, slicing
-from symgrad.shapes import TensorShape
+from symgrad.core.batching import Call, NotVectorizable
+from symgrad.core.cases import Case, ints, randn
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import gather, shape, slicing
+from symgrad.ops.array import structure as array
 
 
 def _get_item_infer(inputs: Sequence[Tensor]) -> Spec:

@@ -13,14 +13,14 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.batching import Call, const
-from symgrad.cases import Case, ints, randn
-from symgrad.errors import InvalidArgumentError
-from symgrad.graph import Tensor
-from symgrad.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
-from symgrad.ops import array
+from symgrad.core.batching import Call, const
+from symgrad.core.cases import Case, ints, randn
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
-from symgrad.shapes import TensorShape
 
 MODES = ("REFLECT", "SYMMETRIC")
 

@@ -10,11 +10,11 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.batching import Call, const
-from symgrad.cases import Case, ints, randn
-from symgrad.graph import Tensor
-from symgrad.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
-from symgrad.ops import array
+from symgrad.core.batching import Call, const
+from symgrad.core.cases import Case, ints, randn
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
 
 

@@ -14,14 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.batching import Call, const
-from symgrad.cases import Case, ints, randn
-from symgrad.graph import Tensor
-from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
-from symgrad.ops import array
-from symgrad.ops import complex as complex_ops
-from symgrad.ops import math as math_ops
+from symgrad.core import dtypes as dt
+from symgrad.core.batching import Call, const
+from symgrad.core.cases import Case, ints, randn
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import (
     check_dtype,
     constant,
@@ -30,7 +29,8 @@ from symgrad.ops.core import (
     normalize_axis,
     static_ints,
 )
-from symgrad.shapes import TensorShape
+from symgrad.ops.math import complex as complex_ops
+from symgrad.ops.math import elementwise as math_ops
 
 _INT_OUTPUT = "its output is an integer tensor: not differentiable"
 

@@ -13,14 +13,15 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.batching import Call, const
-from symgrad.cases import Case, ints, randn
-from symgrad.graph import Tensor
-from symgrad.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
-from symgrad.ops import array, joining, mirror_pad
+from symgrad.core import dtypes as dt
+from symgrad.core.batching import Call, const
+from symgrad.core.cases import Case, ints, randn
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import joining, mirror_pad
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import check_dtype, convert_n, convert_to_tensor, same_dtype, static_ints
-from symgrad.shapes import TensorShape
 
 _builtin_slice = slice
 

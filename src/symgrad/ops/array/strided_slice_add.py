@@ -17,13 +17,13 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.batching import Call, NotVectorizable
-from symgrad.cases import Case, ints, randn
-from symgrad.graph import Tensor
-from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.batching import Call, NotVectorizable
+from symgrad.core.cases import Case, ints, randn
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array.slicing import _index, _plan, _prefixed_spec, _strided_slice
 from symgrad.ops.core import static_ints
-from symgrad.ops.slicing import _index, _plan, _prefixed_spec, _strided_slice
-from symgrad.shapes import TensorShape
 
 _MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
 

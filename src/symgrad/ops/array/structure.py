@@ -19,12 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import batching
-from symgrad import dtypes as dt
-from symgrad.batching import Call, const
-from symgrad.cases import Case, fixed, ints, randn, uniform
-from symgrad.graph import Tensor, get_default_graph
-from symgrad.op_registry import (
+from symgrad.core import batching
+from symgrad.core import dtypes as dt
+from symgrad.core.batching import Call, const
+from symgrad.core.cases import Case, fixed, ints, randn, uniform
+from symgrad.core.graph import Tensor, get_default_graph
+from symgrad.core.op_registry import (
     ShapeError,
     Spec,
     apply_op,
@@ -32,7 +32,13 @@ from symgrad.op_registry import (
     default_name,
     register_op,
 )
-from symgrad.ops import joining, reduction
+from symgrad.core.shapes import TensorShape, as_shape, broadcast_shapes
+from symgrad.ops.array import joining
+from symgrad.ops.array.shape import expand_dims as expand_dims
+from symgrad.ops.array.shape import invert_permutation as invert_permutation
+from symgrad.ops.array.shape import rank as rank
+from symgrad.ops.array.shape import reshape, shape, size, transpose
+from symgrad.ops.array.shape import squeeze as squeeze
 from symgrad.ops.core import (
     ALL,
     FLOAT_COMPLEX,
@@ -47,12 +53,7 @@ from symgrad.ops.core import (
     static_ints,
     unbroadcast,
 )
-from symgrad.ops.shape import expand_dims as expand_dims
-from symgrad.ops.shape import invert_permutation as invert_permutation
-from symgrad.ops.shape import rank as rank
-from symgrad.ops.shape import reshape, shape, size, transpose
-from symgrad.ops.shape import squeeze as squeeze
-from symgrad.shapes import TensorShape, as_shape, broadcast_shapes
+from symgrad.ops.reduction import reduce as reduction
 
 INDEX = (dt.int32, dt.int64)
 

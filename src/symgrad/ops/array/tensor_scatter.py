@@ -16,16 +16,17 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.batching import Call, const
-from symgrad.cases import Case, ints, randn
-from symgrad.errors import InvalidArgumentError
-from symgrad.graph import Tensor
-from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
-from symgrad.ops import array, joining
-from symgrad.ops import math as math_ops
+from symgrad.core.batching import Call, const
+from symgrad.core.cases import Case, ints, randn
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import joining
+from symgrad.ops.array import structure as array
+from symgrad.ops.array.gather import _nd_depth, gather_nd, scatter_nd
 from symgrad.ops.core import convert_to_tensor, same_dtype
-from symgrad.ops.gather import _nd_depth, gather_nd, scatter_nd
-from symgrad.shapes import TensorShape
+from symgrad.ops.math import elementwise as math_ops
 
 
 def _dims(s: TensorShape) -> str:

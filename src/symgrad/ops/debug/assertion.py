@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import batching
-from symgrad.cases import Case, randn
-from symgrad.errors import InvalidArgumentError
-from symgrad.graph import Operation, Tensor, get_default_graph
-from symgrad.op_registry import Spec, apply_op, register_op
+from symgrad.core import batching
+from symgrad.core.cases import Case, randn
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.graph import Operation, Tensor, get_default_graph
+from symgrad.core.op_registry import Spec, apply_op, register_op
 from symgrad.ops.core import convert_to_tensor
 
 

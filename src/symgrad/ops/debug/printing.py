@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import nest
-from symgrad.graph import Operation, Tensor, get_default_graph
-from symgrad.op_registry import Spec, apply_op, register_op
+from symgrad.core import nest
+from symgrad.core.graph import Operation, Tensor, get_default_graph
+from symgrad.core.op_registry import Spec, apply_op, register_op
 from symgrad.ops.core import convert_to_tensor
 
 

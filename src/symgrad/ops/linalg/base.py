@@ -7,7 +7,7 @@ whole batch.  This module holds what the family shares: shape checks (``matrix_d
 wrapper ``in_dtype`` and the op-table input generators.  The other ops live in
 ``linalg_diag`` (diagonals, eye, trace), ``linalg_solve`` (inverse, determinants, Cholesky,
 solves), ``linalg_lstsq``, ``linalg_expm`` and ``linalg_decomp`` (QR, SVD, eigh, pinv, norm);
-``symgrad.linalg`` is the ``tf.linalg`` facade.
+``symgrad.api.linalg`` is the ``tf.linalg`` facade.
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.batching import Call, const
-from symgrad.cases import COMPLEX, Case, complex_randn, ints, randn
-from symgrad.graph import Tensor
-from symgrad.op_registry import OPS, ShapeError, Spec, apply_op, register_op
-from symgrad.ops import array, joining
+from symgrad.core.batching import Call, const
+from symgrad.core.cases import COMPLEX, Case, complex_randn, ints, randn
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import OPS, ShapeError, Spec, apply_op, register_op
+from symgrad.ops.array import joining
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import check_dtype, convert_to_tensor, static_ints
 
 # --------------------------------------------------------------------------------------

@@ -17,17 +17,18 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import batching
-from symgrad import dtypes as dt
-from symgrad.batching import Call, NotVectorizable
-from symgrad.cases import Case, randn
-from symgrad.graph import Tensor
-from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
-from symgrad.ops import array, reduction
-from symgrad.ops.complex import conj
+from symgrad.core import batching
+from symgrad.core import dtypes as dt
+from symgrad.core.batching import Call, NotVectorizable
+from symgrad.core.cases import Case, randn
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape, broadcast_shapes
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import NUMERIC, check_dtype, convert_n, same_dtype
-from symgrad.ops.math import matmul
-from symgrad.shapes import TensorShape, broadcast_shapes
+from symgrad.ops.math.complex import conj
+from symgrad.ops.math.elementwise import matmul
+from symgrad.ops.reduction import reduce as reduction
 
 _ELL = "."  # one character stands for "..." inside parsed subscripts
 

@@ -1,5 +1,5 @@
 """Decompositions: Qr, Svd, SelfAdjointEigV2, and the composites TF builds on them
-(eigvalsh, pinv; ``norm`` lives in ops/norms.py with the other norms).
+(eigvalsh, pinv; ``norm`` lives in ops/reduction/norms.py with the other norms).
 
 Kernels are ``numpy.linalg``'s (batched natively).  Singular vectors and eigenvectors are
 unique only up to sign (a phase, for complex inputs): NumPy's LAPACK and TF's Eigen may
@@ -15,15 +15,16 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.batching import Call
-from symgrad.cases import COMPLEX, Case
-from symgrad.graph import Tensor
-from symgrad.op_registry import Spec, apply_op, register_op
-from symgrad.ops import array, joining, linalg_diag, reduction
-from symgrad.ops import complex as complex_ops
-from symgrad.ops import math as math_ops
+from symgrad.core.batching import Call
+from symgrad.core.cases import COMPLEX, Case
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import joining
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import FLOAT_COMPLEX, FLOATS, check_dtype, convert_to_tensor
-from symgrad.ops.linalg import (
+from symgrad.ops.linalg import diag as linalg_diag
+from symgrad.ops.linalg.base import (
     adj,
     adjoint,
     band_part,
@@ -35,10 +36,12 @@ from symgrad.ops.linalg import (
     square_dims,
     sym,
 )
-from symgrad.ops.linalg_diag import identity_like
-from symgrad.ops.linalg_solve import triangular_solve
-from symgrad.ops.norms import norm
-from symgrad.shapes import TensorShape
+from symgrad.ops.linalg.diag import identity_like
+from symgrad.ops.linalg.solve import triangular_solve
+from symgrad.ops.math import complex as complex_ops
+from symgrad.ops.math import elementwise as math_ops
+from symgrad.ops.reduction import reduce as reduction
+from symgrad.ops.reduction.norms import norm
 
 matmul = math_ops.matmul
 
@@ -311,7 +314,7 @@ def _eigh_grad(op: Any, grad_e: Tensor, grad_v: Tensor) -> Tensor:
 
 
 # --------------------------------------------------------------------------------------
-# pinv: a composite, as TF builds it (norm is ops/norms.py)
+# pinv: a composite, as TF builds it (norm is ops/reduction/norms.py)
 
 
 def pinv(a: Any, rcond: Any = None, validate_args: bool = False, name: str | None = None) -> Tensor:

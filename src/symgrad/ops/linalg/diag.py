@@ -13,15 +13,16 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.batching import Call, NotVectorizable
-from symgrad.cases import COMPLEX, Case, complex_randn, fixed, ints, randn
-from symgrad.graph import Tensor
-from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
-from symgrad.ops import array, reduction
+from symgrad.core import dtypes as dt
+from symgrad.core.batching import Call, NotVectorizable
+from symgrad.core.cases import COMPLEX, Case, complex_randn, fixed, ints, randn
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import check_dtype, convert_to_tensor, same_dtype, static_ints
-from symgrad.ops.linalg import matrix_batch, matrix_dims
-from symgrad.shapes import TensorShape
+from symgrad.ops.linalg.base import matrix_batch, matrix_dims
+from symgrad.ops.reduction import reduce as reduction
 
 # --------------------------------------------------------------------------------------
 # MatrixDiagV3, MatrixDiagPartV3, MatrixSetDiagV3: the diagonals k0..k1 of a matrix

@@ -12,13 +12,14 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.cases import COMPLEX, Case
-from symgrad.graph import Tensor
-from symgrad.op_registry import apply_op, register_op
-from symgrad.ops import array, joining, slicing
+from symgrad.core.cases import COMPLEX, Case
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import apply_op, register_op
+from symgrad.ops.array import joining, slicing
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.linalg import adjoint, in_dtype, mat, matrix_batch
-from symgrad.ops.linalg_solve import square_infer
+from symgrad.ops.linalg.base import adjoint, in_dtype, mat, matrix_batch
+from symgrad.ops.linalg.solve import square_infer
 
 # --------------------------------------------------------------------------------------
 # MatrixExponential: scaling and squaring with the degree-13 Padé approximant (Higham 2005)

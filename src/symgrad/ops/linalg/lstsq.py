@@ -9,19 +9,19 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.batching import Call, NotVectorizable
-from symgrad.cases import COMPLEX, Case, fixed
-from symgrad.graph import Tensor
-from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
-from symgrad.ops import array
-from symgrad.ops import math as math_ops
-from symgrad.ops.cond import cond
+from symgrad.control_flow.cond import cond
+from symgrad.core import dtypes as dt
+from symgrad.core.batching import Call, NotVectorizable
+from symgrad.core.cases import COMPLEX, Case, fixed
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import FLOAT_COMPLEX, check_dtype, convert_n, convert_to_tensor, same_dtype
-from symgrad.ops.linalg import adj, in_dtype, mat, matrix_dims, matrix_transpose
-from symgrad.ops.linalg_diag import identity_like
-from symgrad.ops.linalg_solve import cholesky, cholesky_solve, solve_batch_shape, solve_kernel
-from symgrad.shapes import TensorShape
+from symgrad.ops.linalg.base import adj, in_dtype, mat, matrix_dims, matrix_transpose
+from symgrad.ops.linalg.diag import identity_like
+from symgrad.ops.linalg.solve import cholesky, cholesky_solve, solve_batch_shape, solve_kernel
+from symgrad.ops.math import elementwise as math_ops
 
 matmul = math_ops.matmul
 

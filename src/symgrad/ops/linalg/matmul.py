@@ -11,15 +11,15 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import batching
-from symgrad.batching import Call
-from symgrad.cases import COMPLEX, Case, complex_randn, randn
-from symgrad.graph import Tensor
-from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
-from symgrad.ops import array
-from symgrad.ops.complex import conj
+from symgrad.core import batching
+from symgrad.core.batching import Call
+from symgrad.core.cases import COMPLEX, Case, complex_randn, randn
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape, broadcast_shapes
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import NUMERIC, binary_grad, check_dtype, convert_n, same_dtype, wanted
-from symgrad.shapes import TensorShape, broadcast_shapes
+from symgrad.ops.math.complex import conj
 
 # --------------------------------------------------------------------------------------
 # AddN

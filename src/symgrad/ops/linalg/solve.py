@@ -15,13 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.batching import Call
-from symgrad.cases import COMPLEX, Case
-from symgrad.graph import Tensor
-from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
-from symgrad.ops import array, linalg_diag, reduction
-from symgrad.ops import complex as complex_ops
-from symgrad.ops import math as math_ops
+from symgrad.core.batching import Call
+from symgrad.core.cases import COMPLEX, Case
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape, broadcast_shapes
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import (
     FLOAT_COMPLEX,
     check_dtype,
@@ -30,7 +29,8 @@ from symgrad.ops.core import (
     same_dtype,
     unbroadcast,
 )
-from symgrad.ops.linalg import (
+from symgrad.ops.linalg import diag as linalg_diag
+from symgrad.ops.linalg.base import (
     adj,
     adjoint,
     band_part,
@@ -43,8 +43,10 @@ from symgrad.ops.linalg import (
     sym,
     wellcond,
 )
-from symgrad.ops.linalg_diag import identity_like
-from symgrad.shapes import TensorShape, broadcast_shapes
+from symgrad.ops.linalg.diag import identity_like
+from symgrad.ops.math import complex as complex_ops
+from symgrad.ops.math import elementwise as math_ops
+from symgrad.ops.reduction import reduce as reduction
 
 matmul = math_ops.matmul
 

@@ -15,13 +15,14 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.batching import Call
-from symgrad.cases import Case, randn
-from symgrad.graph import Tensor
-from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
-from symgrad.ops import array, linalg_diag
+from symgrad.core.batching import Call
+from symgrad.core.cases import Case, randn
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import NUMERIC, check_dtype, convert_to_tensor
-from symgrad.shapes import TensorShape
+from symgrad.ops.linalg import diag as linalg_diag
 
 
 def _diag_kernel(x: np.ndarray) -> np.ndarray:

@@ -14,12 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import batching
-from symgrad import dtypes as dt
-from symgrad.cases import COMPLEX, Case, complex_randn, randn
-from symgrad.graph import Tensor
-from symgrad.op_registry import Spec, apply_op, register_op
-from symgrad.ops import array
+from symgrad.core import batching
+from symgrad.core import dtypes as dt
+from symgrad.core.cases import COMPLEX, Case, complex_randn, randn
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import Spec, apply_op, register_op
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import (
     NUMERIC,
     binary_grad,

@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import batching
-from symgrad import dtypes as dt
-from symgrad.cases import (
+from symgrad.core import batching
+from symgrad.core import dtypes as dt
+from symgrad.core.cases import (
     COMPLEX,
     FLOAT,
     Case,
@@ -31,11 +31,10 @@ from symgrad.cases import (
     randn,
     uniform,
 )
-from symgrad.gradient_registry import RegisterGradient, no_gradient
-from symgrad.graph import Tensor
-from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
-from symgrad.ops import array
-from symgrad.ops import complex as complex_ops
+from symgrad.core.gradient_registry import RegisterGradient, no_gradient
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import (
     ALL,
     FLOAT_COMPLEX,
@@ -52,7 +51,8 @@ from symgrad.ops.core import (
     unary_op,
     wanted,
 )
-from symgrad.ops.matmul import add_n, matmul  # noqa: F401  (tf.add_n, tf.matmul; callers import them here)
+from symgrad.ops.linalg.matmul import add_n, matmul  # noqa: F401  (tf.add_n, tf.matmul; callers import them here)
+from symgrad.ops.math import complex as complex_ops
 
 conj = complex_ops.conj
 

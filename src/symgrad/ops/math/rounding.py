@@ -14,14 +14,18 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.cases import Case, fixed, ints, uniform
-from symgrad.gradient_registry import no_gradient
-from symgrad.graph import Tensor, name_scope
-from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
-from symgrad.ops import array, math, reduction, safe_math, shape
+from symgrad.core import dtypes as dt
+from symgrad.core.cases import Case, fixed, ints, uniform
+from symgrad.core.gradient_registry import no_gradient
+from symgrad.core.graph import Tensor, name_scope
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import shape
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import FLOATS, REAL, check_dtype, convert_to_tensor, identity, unary_op
-from symgrad.shapes import TensorShape
+from symgrad.ops.math import elementwise as math
+from symgrad.ops.math import safe_math
+from symgrad.ops.reduction import reduce as reduction
 
 # Away from the jumps at the integers (and halves, for Round/Rint), so a row's float32
 # and float64 answers agree.

@@ -16,14 +16,13 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import batching
-from symgrad import dtypes as dt
-from symgrad.cases import COMPLEX, Case, complex_randn, fixed, positive, randn, uniform
-from symgrad.gradient_registry import RegisterGradient, no_gradient
-from symgrad.graph import Tensor
-from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
-from symgrad.ops import array, nn
-from symgrad.ops.complex import conj
+from symgrad.core import batching
+from symgrad.core import dtypes as dt
+from symgrad.core.cases import COMPLEX, Case, complex_randn, fixed, positive, randn, uniform
+from symgrad.core.gradient_registry import RegisterGradient, no_gradient
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import (
     FLOAT_COMPLEX,
     FLOATS,
@@ -35,7 +34,9 @@ from symgrad.ops.core import (
     unary_op,
     wanted,
 )
-from symgrad.ops.math import exp, negative, not_equal, sign, square
+from symgrad.ops.math.complex import conj
+from symgrad.ops.math.elementwise import exp, negative, not_equal, sign, square
+from symgrad.ops.nn import basic as nn
 
 
 def _where_x_zero(fn: Any) -> Any:

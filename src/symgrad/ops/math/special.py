@@ -20,13 +20,13 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.cases import Case, uniform
-from symgrad.gradient_registry import RegisterGradient
-from symgrad.graph import Tensor
-from symgrad.op_registry import OPS
-from symgrad.ops import specfun
+from symgrad.core.cases import Case, uniform
+from symgrad.core.gradient_registry import RegisterGradient
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import OPS
 from symgrad.ops.core import FLOATS, binary_grad, binary_op, unary_op
-from symgrad.ops.math import exp, square
+from symgrad.ops.math import specfun
+from symgrad.ops.math.elementwise import exp, square
 
 _TWO_OVER_ROOT_PI = 2.0 / math.sqrt(math.pi)
 

@@ -14,13 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.cases import COMPLEX, Case, complex_randn, positive, randn, uniform
-from symgrad.gradient_registry import RegisterGradient
-from symgrad.graph import Tensor
-from symgrad.op_registry import OPS
-from symgrad.ops.complex import conj
+from symgrad.core.cases import COMPLEX, Case, complex_randn, positive, randn, uniform
+from symgrad.core.gradient_registry import RegisterGradient
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import OPS
 from symgrad.ops.core import FLOATS, binary_grad, binary_op, unary_op
-from symgrad.ops.math import reciprocal, sqrt, square
+from symgrad.ops.math.complex import conj
+from symgrad.ops.math.elementwise import reciprocal, sqrt, square
 
 sinh = unary_op(
     "Sinh",

@@ -13,13 +13,15 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import batching
-from symgrad import dtypes as dt
-from symgrad.cases import Case, away, randn
-from symgrad.graph import Tensor, name_scope
-from symgrad.op_registry import Spec, apply_op, register_op
-from symgrad.ops import array, math, special
+from symgrad.core import batching
+from symgrad.core import dtypes as dt
+from symgrad.core.cases import Case, away, randn
+from symgrad.core.graph import Tensor, name_scope
+from symgrad.core.op_registry import Spec, apply_op, register_op
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import FLOATS, REAL, check_dtype, convert_to_tensor, same_dtype
+from symgrad.ops.math import elementwise as math
+from symgrad.ops.math import special
 
 SELU_SCALE = 1.0507009873554804934193349852946
 SELU_ALPHA = 1.6732632423543772848170429916717

@@ -12,18 +12,19 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import batching
-from symgrad import dtypes as dt
-from symgrad.batching import Call
-from symgrad.cases import Case, away, ints, labels, randn, uniform
-from symgrad.errors import InvalidArgumentError
-from symgrad.graph import Tensor, name_scope
-from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
-from symgrad.ops import array, slicing
+from symgrad.core import batching
+from symgrad.core import dtypes as dt
+from symgrad.core.batching import Call
+from symgrad.core.cases import Case, away, ints, labels, randn, uniform
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.graph import Tensor, name_scope
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import slicing
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import FLOATS, REAL, check_dtype, constant, convert_to_tensor, same_dtype
-from symgrad.ops.math import exp, sigmoid
-from symgrad.ops.reduction import reduce_sum
-from symgrad.shapes import TensorShape
+from symgrad.ops.math.elementwise import exp, sigmoid
+from symgrad.ops.reduction.reduce import reduce_sum
 
 _LABELS = (dt.int32, dt.int64)
 

@@ -12,13 +12,15 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.batching import Call, NotVectorizable, const
-from symgrad.cases import Case, randn
-from symgrad.graph import Tensor, name_scope
-from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
-from symgrad.ops import array, math, reduction
+from symgrad.core.batching import Call, NotVectorizable, const
+from symgrad.core.cases import Case, randn
+from symgrad.core.graph import Tensor, name_scope
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import NUMERIC, check_dtype, convert_to_tensor, same_dtype
-from symgrad.shapes import TensorShape
+from symgrad.ops.math import elementwise as math
+from symgrad.ops.reduction import reduce as reduction
 
 
 def _channel(rank: int, data_format: str) -> int:

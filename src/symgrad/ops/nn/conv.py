@@ -22,15 +22,17 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.batching import Call, NotVectorizable, const
-from symgrad.cases import Case, ints, randn
-from symgrad.errors import InvalidArgumentError
-from symgrad.graph import Tensor
-from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
-from symgrad.ops import array, window_refs
+from symgrad.core import dtypes as dt
+from symgrad.core.batching import Call, NotVectorizable, const
+from symgrad.core.cases import Case, ints, randn
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import FLOATS, check_dtype, same_dtype, wanted
-from symgrad.ops.windows import (
+from symgrad.ops.nn import window_refs
+from symgrad.ops.nn.windows import (
     Geometry,
     col2im,
     crop,
@@ -41,7 +43,6 @@ from symgrad.ops.windows import (
     static_sizes,
     window,
 )
-from symgrad.shapes import TensorShape
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from symgrad.graph import Tensor, name_scope
-from symgrad.ops import array
-from symgrad.ops.conv import (
+from symgrad.core.graph import Tensor, name_scope
+from symgrad.ops.array import structure as array
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.nn.conv import (
     CONV2D,
     CONV3D,
     DEPTHWISE,
@@ -26,7 +27,6 @@ from symgrad.ops.conv import (
     apply_forward,
     apply_input,
 )
-from symgrad.ops.core import convert_to_tensor
 
 
 def _sequence(value: Any, n: int, channel_index: int, name: str) -> list[int]:

@@ -13,10 +13,12 @@ from __future__ import annotations
 import numbers
 from typing import Any
 
-from symgrad import dtypes as dt
-from symgrad.graph import Tensor, name_scope
-from symgrad.ops import array, math, random
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import Tensor, name_scope
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import FLOATS, check_dtype, constant, convert_to_tensor
+from symgrad.ops.math import elementwise as math
+from symgrad.ops.random import seeded as random
 
 
 def _noise_shape(x: Tensor, noise_shape: Any) -> Any:

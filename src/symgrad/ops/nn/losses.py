@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad.graph import Tensor, name_scope
-from symgrad.ops import array, math, nn
+from symgrad.core.graph import Tensor, name_scope
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.math import elementwise as math
+from symgrad.ops.nn import basic as nn
 
 
 def _xent_args(name: str, labels: Any, logits: Any) -> tuple[Tensor, Tensor]:

@@ -17,15 +17,17 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.batching import Call
-from symgrad.cases import Case, positive, randn
-from symgrad.graph import Tensor, name_scope
-from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
-from symgrad.ops import array, math, reduction
-from symgrad.ops.conv import fold, unfold
+from symgrad.core import dtypes as dt
+from symgrad.core.batching import Call
+from symgrad.core.cases import Case, positive, randn
+from symgrad.core.graph import Tensor, name_scope
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import FLOATS, check_dtype, convert_to_tensor, stop_gradient
-from symgrad.shapes import TensorShape
+from symgrad.ops.math import elementwise as math
+from symgrad.ops.nn.conv import fold, unfold
+from symgrad.ops.reduction import reduce as reduction
 
 _FORMATS = {"NHWC": 4, "NCHW": 4, "NDHWC": 5, "NCDHW": 5}
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.ops.windows import Geometry, Window, pad
+from symgrad.ops.nn.windows import Geometry, Window, pad
 
 
 def tiles(win: Window, geo: Geometry) -> list[int] | None:

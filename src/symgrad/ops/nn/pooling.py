@@ -18,16 +18,18 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.batching import Call, NotVectorizable, const
-from symgrad.cases import Case, distinct, ints, randn
-from symgrad.graph import Tensor, name_scope
-from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
-from symgrad.ops import array, window_refs
-from symgrad.ops.conv_api import _padding, _sequence
+from symgrad.core import dtypes as dt
+from symgrad.core.batching import Call, NotVectorizable, const
+from symgrad.core.cases import Case, distinct, ints, randn
+from symgrad.core.graph import Tensor, name_scope
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import FLOATS, REAL, check_dtype, convert_to_tensor, same_dtype
-from symgrad.ops.pool_tiles import tiled_max, tiled_max_grad, tiles
-from symgrad.ops.windows import (
+from symgrad.ops.nn import window_refs
+from symgrad.ops.nn.conv_api import _padding, _sequence
+from symgrad.ops.nn.pool_tiles import tiled_max, tiled_max_grad, tiles
+from symgrad.ops.nn.windows import (
     Geometry,
     Window,
     crop,
@@ -39,7 +41,6 @@ from symgrad.ops.windows import (
     taps,
     window,
 )
-from symgrad.shapes import TensorShape
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.ops.windows import Window, window
+from symgrad.ops.nn.windows import Window, window
 
 Ref = Callable[..., np.ndarray]
 

@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from symgrad.op_registry import ShapeError, constant_value
-from symgrad.shapes import TensorShape
+from symgrad.core.op_registry import ShapeError, constant_value
+from symgrad.core.shapes import TensorShape
 
 FORMATS = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
 PADDINGS = ("SAME", "VALID", "EXPLICIT")

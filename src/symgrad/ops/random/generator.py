@@ -17,15 +17,19 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.errors import InvalidArgumentError
-from symgrad.graph import Tensor, name_scope
-from symgrad.op_registry import OPS, ShapeError, Spec, apply_op, register_op
-from symgrad.ops import array, joining, math, reduction, stateless_random
-from symgrad.ops import random as rnd
+from symgrad.core import dtypes as dt
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.graph import Tensor, name_scope
+from symgrad.core.op_registry import OPS, ShapeError, Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import joining
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import check_dtype, convert_to_tensor
-from symgrad.ops.variables import Variable
-from symgrad.shapes import TensorShape
+from symgrad.ops.math import elementwise as math
+from symgrad.ops.random import seeded as rnd
+from symgrad.ops.random import stateless as stateless_random
+from symgrad.ops.reduction import reduce as reduction
+from symgrad.ops.state.variables import Variable
 
 _U64 = (1 << 64) - 1
 _STATE_SIZE = 3  # Philox: two words of counter, one of key

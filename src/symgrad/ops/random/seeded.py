@@ -27,10 +27,10 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.cases import Case, fixed, ints
-from symgrad.errors import InvalidArgumentError
-from symgrad.graph import (
+from symgrad.core import dtypes as dt
+from symgrad.core.cases import Case, fixed, ints
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.graph import (
     Graph,
     Operation,
     Tensor,
@@ -38,10 +38,11 @@ from symgrad.graph import (
     get_default_session,
     name_scope,
 )
-from symgrad.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
-from symgrad.ops import math, philox
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
+from symgrad.core.shapes import TensorShape
 from symgrad.ops.core import FLOATS, check_dtype, convert_to_tensor
-from symgrad.shapes import TensorShape
+from symgrad.ops.math import elementwise as math
+from symgrad.ops.random import philox
 
 DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2**31 - 1

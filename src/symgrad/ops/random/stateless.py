@@ -17,15 +17,17 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.cases import Case, ints
-from symgrad.errors import InvalidArgumentError
-from symgrad.graph import Tensor, name_scope
-from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
-from symgrad.ops import joining, math, philox
-from symgrad.ops import random as rnd
+from symgrad.core import dtypes as dt
+from symgrad.core.cases import Case, ints
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.graph import Tensor, name_scope
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import joining
 from symgrad.ops.core import FLOATS, check_dtype, convert_to_tensor
-from symgrad.shapes import TensorShape
+from symgrad.ops.math import elementwise as math
+from symgrad.ops.random import philox
+from symgrad.ops.random import seeded as rnd
 
 PHILOX, THREEFRY, AUTO_SELECT = 1, 2, 3
 _KEYS = (dt.uint64, dt.int64)  # int64: a Generator's state, bit-cast

@@ -13,15 +13,16 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.batching import Call
-from symgrad.cases import Case, ints, randn
-from symgrad.graph import Tensor
-from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
-from symgrad.ops import array, reduction
+from symgrad.core import dtypes as dt
+from symgrad.core.batching import Call
+from symgrad.core.cases import Case, ints, randn
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import check_dtype, convert_to_tensor, static_ints
-from symgrad.ops.math import greater, maximum, minimum
-from symgrad.shapes import TensorShape
+from symgrad.ops.math.elementwise import greater, maximum, minimum
+from symgrad.ops.reduction import reduce as reduction
 
 _BIN_WEIGHTS = (dt.int32, dt.int64, dt.float32, dt.float64)
 

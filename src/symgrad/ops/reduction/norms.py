@@ -13,17 +13,19 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.cases import Case, ints, randn
-from symgrad.graph import Tensor
-from symgrad.op_registry import apply_op
-from symgrad.ops import array, joining, reduction
-from symgrad.ops import math as math_ops
-from symgrad.ops.complex import conj
+from symgrad.core import dtypes as dt
+from symgrad.core.cases import Case, ints, randn
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import apply_op
+from symgrad.ops.array import joining
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import NUMERIC, convert_to_tensor
-from symgrad.ops.math import abs as _abs
-from symgrad.ops.math import pow as _pow
-from symgrad.ops.math import sqrt
+from symgrad.ops.math import elementwise as math_ops
+from symgrad.ops.math.complex import conj
+from symgrad.ops.math.elementwise import abs as _abs
+from symgrad.ops.math.elementwise import pow as _pow
+from symgrad.ops.math.elementwise import sqrt
+from symgrad.ops.reduction import reduce as reduction
 
 
 def _euclidean(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:

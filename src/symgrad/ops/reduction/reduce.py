@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import batching
-from symgrad import dtypes as dt
-from symgrad.batching import Call
-from symgrad.cases import (
+from symgrad.core import batching
+from symgrad.core import dtypes as dt
+from symgrad.core.batching import Call
+from symgrad.core.cases import (
     COMPLEX,
     Case,
     complex_randn,
@@ -28,15 +28,16 @@ from symgrad.cases import (
     randn,
     uniform,
 )
-from symgrad.gradient_registry import no_gradient
-from symgrad.graph import Tensor
-from symgrad.op_registry import OpDef, ShapeError, Spec, apply_op, register_op
-from symgrad.ops import array, joining
-from symgrad.ops import gather as gather_ops
-from symgrad.ops import math as math_ops
-from symgrad.ops.complex import conj
+from symgrad.core.gradient_registry import no_gradient
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import OpDef, ShapeError, Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import gather as gather_ops
+from symgrad.ops.array import joining
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import NUMERIC, REAL, check_dtype, convert_to_tensor, static_ints
-from symgrad.shapes import TensorShape
+from symgrad.ops.math import elementwise as math_ops
+from symgrad.ops.math.complex import conj
 
 _FLOAT_INT = (np.float32, np.float64, np.int32, np.int64)
 

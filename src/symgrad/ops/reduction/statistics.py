@@ -14,16 +14,17 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.batching import Call, const
-from symgrad.cases import Case, ints, randn
-from symgrad.graph import Tensor
-from symgrad.op_registry import ShapeError, Spec, apply_op, register_op
-from symgrad.ops import array, reduction
-from symgrad.ops.complex import conj, real
+from symgrad.core import dtypes as dt
+from symgrad.core.batching import Call, const
+from symgrad.core.cases import Case, ints, randn
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import FLOATS, check_dtype, convert_to_tensor, static_ints, stop_gradient
-from symgrad.ops.math import exp, greater, less, log, sqrt, square
-from symgrad.ops.safe_math import is_finite
+from symgrad.ops.math.complex import conj, real
+from symgrad.ops.math.elementwise import exp, greater, less, log, sqrt, square
+from symgrad.ops.math.safe_math import is_finite
+from symgrad.ops.reduction import reduce as reduction
 
 # --------------------------------------------------------------------------------------
 # reduce_logsumexp, reduce_variance, reduce_std

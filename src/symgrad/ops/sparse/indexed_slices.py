@@ -29,14 +29,17 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.graph import Operation, Tensor, get_default_graph
-from symgrad.op_registry import constant_value
-from symgrad.ops import array, joining, matmul, partial_sums, slicing
-from symgrad.ops import gather as gather_ops  # (a module: gather.py imports this one too)
-from symgrad.ops import math as math_ops
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import Operation, Tensor, get_default_graph
+from symgrad.core.op_registry import constant_value
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import gather as gather_ops  # (a module: gather.py imports this one too)
+from symgrad.ops.array import joining, slicing
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
-from symgrad.shapes import TensorShape
+from symgrad.ops.linalg import matmul
+from symgrad.ops.math import elementwise as math_ops
+from symgrad.ops.sparse import partial_sums
 
 IndexedSlicesValue = collections.namedtuple(
     "IndexedSlicesValue", ["values", "indices", "dense_shape"]

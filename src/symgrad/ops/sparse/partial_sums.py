@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from symgrad.graph import Tensor
-from symgrad.ops import array, list_ops
-from symgrad.ops.strided_slice_add import strided_slice_add
+from symgrad.core.graph import Tensor
+from symgrad.ops.array import list_ops
+from symgrad.ops.array import structure as array
+from symgrad.ops.array.strided_slice_add import strided_slice_add
 
 DenseSum = Callable[[list[Tensor]], Tensor]
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad.graph import Operation, Tensor, get_default_graph
-from symgrad.ops.variables import Variable
+from symgrad.core.graph import Operation, Tensor, get_default_graph
+from symgrad.ops.state.variables import Variable
 
 
 class UnreadVariable(Variable):

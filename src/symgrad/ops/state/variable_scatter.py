@@ -16,15 +16,18 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from symgrad import dtypes as dt
-from symgrad.cases import Case, ints
-from symgrad.errors import InvalidArgumentError
-from symgrad.graph import Tensor
-from symgrad.op_registry import Spec, apply_op, constant_value, register_op
-from symgrad.ops import array, tensor_scatter
-from symgrad.ops import variables as variables_mod  # (a module: variables.py imports this one)
+from symgrad.core import dtypes as dt
+from symgrad.core.cases import Case, ints
+from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import Spec, apply_op, constant_value, register_op
+from symgrad.core.shapes import TensorShape
+from symgrad.ops.array import structure as array
+from symgrad.ops.array import tensor_scatter
 from symgrad.ops.core import check_dtype, convert_to_tensor
-from symgrad.shapes import TensorShape
+from symgrad.ops.state import (
+    variables as variables_mod,  # (a module: variables.py imports this one)
+)
 
 _MODES = {
     "ResourceScatterAdd": "add",

@@ -27,16 +27,18 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from symgrad import context, refcounts
-from symgrad import dtypes as dt
-from symgrad.errors import FailedPreconditionError, InvalidArgumentError
-from symgrad.graph import Graph, Operation, Tensor, get_default_graph
-from symgrad.op_registry import Spec, apply_op, register_op
-from symgrad.ops import array, control, variable_scatter
-from symgrad.ops import gather as gather_ops
+from symgrad.core import context, refcounts
+from symgrad.core import dtypes as dt
+from symgrad.core.errors import FailedPreconditionError, InvalidArgumentError
+from symgrad.core.graph import Graph, Operation, Tensor, get_default_graph
+from symgrad.core.op_registry import Spec, apply_op, register_op
+from symgrad.core.shapes import TensorShape, as_shape
+from symgrad.ops import control
+from symgrad.ops.array import gather as gather_ops
+from symgrad.ops.array import structure as array
 from symgrad.ops.core import constant, convert_to_tensor, to_array
-from symgrad.shapes import TensorShape, as_shape
-from symgrad.variable_enums import VariableAggregation, VariableSynchronization
+from symgrad.ops.state import variable_scatter
+from symgrad.ops.state.variable_enums import VariableAggregation, VariableSynchronization
 
 _uid = itertools.count()
 T = TypeVar("T")
@@ -611,7 +613,7 @@ class Variable:
 
 
 # isort: split
-from symgrad.ops.unread_variable import UnreadVariable  # noqa: E402  (it subclasses Variable)
+from symgrad.ops.state.unread_variable import UnreadVariable  # noqa: E402  (it subclasses Variable)
 
 
 def global_variables() -> list[Variable]:

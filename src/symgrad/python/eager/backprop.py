@@ -13,8 +13,8 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from symgrad import nest
 from symgrad.autodiff.tape import GradientTape
+from symgrad.core import nest
 from symgrad.ops.core import convert_to_tensor, identity
 
 __all__ = [

@@ -17,10 +17,10 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from symgrad import dtypes as dt
-from symgrad.gradient_registry import RegisterGradient
-from symgrad.graph import Tensor, get_default_graph
-from symgrad.ops.array import zeros_like
+from symgrad.core import dtypes as dt
+from symgrad.core.gradient_registry import RegisterGradient
+from symgrad.core.graph import Tensor, get_default_graph
+from symgrad.ops.array.structure import zeros_like
 from symgrad.ops.core import convert_to_tensor
 from symgrad.runtime.concrete_function import ConcreteFunction, _partitioned_call_grad
 from symgrad.runtime.function import Function, TensorSpec

@@ -1,3 +1,3 @@
 """``tensorflow.python.framework.indexed_slices``: the class TF's tests import from it."""
 
-from symgrad.indexed_slices import IndexedSlices  # noqa: F401
+from symgrad.ops.sparse.indexed_slices import IndexedSlices  # noqa: F401

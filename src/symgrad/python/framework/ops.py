@@ -1,6 +1,6 @@
 """``from tensorflow.python.framework.ops import _gradient_registry`` works with symgrad too."""
 
-from symgrad.gradient_registry import (  # noqa: F401
+from symgrad.core.gradient_registry import (  # noqa: F401
     NoGradient,
     NotDifferentiable,
     RegisterGradient,
@@ -8,7 +8,7 @@ from symgrad.gradient_registry import (  # noqa: F401
     gradient_registry,
     no_gradient,
 )
-from symgrad.graph import Graph, Operation, Tensor, get_default_graph, name_scope  # noqa: F401
+from symgrad.core.graph import Graph, Operation, Tensor, get_default_graph, name_scope  # noqa: F401
 from symgrad.ops.core import convert_to_tensor  # noqa: F401
 
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.graph import Tensor
-from symgrad.op_registry import constant_value as _known
+from symgrad.core.graph import Tensor
+from symgrad.core.op_registry import constant_value as _known
 
 
 def constant_value(tensor: Any, partial: bool = False) -> np.ndarray | None:

@@ -1,3 +1,3 @@
 """``tensorflow.python.ops.cond``: where TF 2 defines ``tf.cond``."""
 
-from symgrad.ops.cond import cond as cond
+from symgrad.control_flow.cond import cond as cond

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad.ops.cond import cond, switch_case
+from symgrad.control_flow.cond import cond, switch_case
 
 
 def cond_v2(pred: Any, true_fn: Any, false_fn: Any, name: str = "cond") -> Any:

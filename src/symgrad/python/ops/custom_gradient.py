@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from symgrad import nest
 from symgrad.autodiff.backprop import key
 from symgrad.autodiff.custom_gradient import custom_gradient  # noqa: F401
 from symgrad.autodiff.helpers import grad_pass_through, recompute_grad  # noqa: F401
-from symgrad.gradient_registry import gradient_registry
-from symgrad.graph import Operation, Tensor
+from symgrad.core import nest
+from symgrad.core.gradient_registry import gradient_registry
+from symgrad.core.graph import Operation, Tensor
 
 
 def _differentiable(op: Operation) -> bool:

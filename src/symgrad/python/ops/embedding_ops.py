@@ -1,3 +1,3 @@
 """``tensorflow.python.ops.embedding_ops``: ``embedding_lookup`` (``tf.nn.embedding_lookup``)."""
 
-from symgrad.embedding_ops import embedding_lookup  # noqa: F401
+from symgrad.api.embedding_ops import embedding_lookup  # noqa: F401

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad.graph import Tensor
-from symgrad.ops.linalg_diag import diag
+from symgrad.core.graph import Tensor
+from symgrad.ops.linalg.diag import diag
 
 
 def matrix_diag_v2(

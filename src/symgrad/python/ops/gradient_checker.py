@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 
 from symgrad.autodiff.gradients import gradients
-from symgrad.context import get_default_session
-from symgrad.graph import Tensor
-from symgrad.indexed_slices import dense
+from symgrad.core.context import get_default_session
+from symgrad.core.graph import Tensor
 from symgrad.ops.core import placeholder
+from symgrad.ops.sparse.indexed_slices import dense
 from symgrad.runtime.session import Session
 
 

@@ -1,6 +1,6 @@
 """``tensorflow.python.ops.init_ops``: TF1's initializer classes and their snake-case names."""
 
-from symgrad.init_ops import (  # noqa: F401
+from symgrad.api.init_ops import (  # noqa: F401
     Constant,
     GlorotNormal,
     GlorotUniform,

@@ -1,3 +1,3 @@
 """``tensorflow.python.ops.logging_ops``: ``print_v2`` is ``tf.print``."""
 
-from symgrad.ops.printing import print_v2  # noqa: F401
+from symgrad.ops.debug.printing import print_v2  # noqa: F401

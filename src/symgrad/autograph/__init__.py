@@ -1,11 +1,12 @@
-"""``tf.autograph``: the converter ``function`` applies to Python control flow.
+"""AutoGraph, and ``tf.autograph``: the converter ``function`` applies to Python control flow.
 
 ``to_graph(f)`` returns ``f`` with its tensor-dependent ``if`` / ``while`` / ``for`` turned
 into ``cond`` / ``while_loop`` calls (what ``function`` traces when ``autograph=True``);
 ``experimental.do_not_convert`` marks a function to run as written, and
 ``experimental.set_loop_options`` gives a converted loop shape invariants or a maximum
-number of iterations.  The converter itself
-is ``symgrad.runtime.autograph``.
+number of iterations.  The converter is ``converter``, its passes ``passes``, and the
+operators converted code calls ``operators``; ``function`` finds the converter through
+the registration in ``converter`` (runtime never imports this package).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from symgrad import _missing
-from symgrad.runtime.autograph import do_not_convert, set_loop_options, to_graph
+from symgrad.autograph.converter import do_not_convert, set_loop_options, to_graph
 
 experimental = SimpleNamespace(do_not_convert=do_not_convert, set_loop_options=set_loop_options)
 

@@ -1,0 +1,3 @@
+"""The linear-algebra family: matmul, einsum/tensordot, diagonals, decompositions, solves,
+determinants, least squares and the matrix exponential.
+"""

@@ -1,0 +1,3 @@
+"""The reduction family: Sum/Mean/Max/Min/Prod/Any/All, arg-reductions, scans, norms,
+statistics and counting.
+"""
