@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from symgrad import _missing, compat, ops
+from symgrad import compat, ops
 from symgrad.api import config, math, nn, random
 from symgrad.api import linalg as linalg
 from symgrad.api import testing as test
@@ -27,6 +27,7 @@ from symgrad.control_flow.functional_ops import foldl, foldr, map_fn, scan
 from symgrad.control_flow.tensor_array import TensorArray
 from symgrad.control_flow.while_loop import while_loop
 from symgrad.core import dtypes, errors, nest, op_registry
+from symgrad.core import missing as _missing
 from symgrad.core.context import default_graph_stack, init_scope, inside_function
 from symgrad.core.dtypes import (
     DType,
@@ -103,7 +104,8 @@ from symgrad.ops.core import (
 )
 from symgrad.ops.linalg.contraction import einsum, tensordot
 from symgrad.ops.linalg.diag import eye
-from symgrad.ops.linalg.matmul import add_n, matmul
+from symgrad.ops.linalg.matmul import matmul
+from symgrad.ops.math.add_n import add_n
 from symgrad.ops.math.complex import angle, complex, conj, imag, real
 from symgrad.ops.math.elementwise import (
     abs,
@@ -233,7 +235,7 @@ from symgrad.api import debugging
 from symgrad.api.debugging import assert_equal, assert_greater, assert_less, assert_rank
 
 # Gradient helpers real code calls (issue 17, point 7).
-from symgrad.autodiff.helpers import grad_pass_through, recompute_grad
+from symgrad.api.gradient_helpers import grad_pass_through, recompute_grad
 
 # TF1-only names take TF1's signature (tf.compat.v1's).
 from symgrad.compat.v1_ops import global_variables, trainable_variables

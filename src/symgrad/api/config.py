@@ -12,7 +12,7 @@ does the same from the start.
 
 from __future__ import annotations
 
-from symgrad import _missing
+from symgrad.core import missing as _missing
 from symgrad.core import refcounts
 from symgrad.ops.state.variables import atomic_runs_enabled, set_atomic_runs
 

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from symgrad.core import dtypes as dt
+from symgrad.core import hooks
 from symgrad.core.errors import InvalidArgumentError
 from symgrad.core.graph import Operation, Tensor, get_default_graph
 from symgrad.core.op_registry import constant_value
@@ -28,7 +29,6 @@ from symgrad.ops.debug.assertion import Assert, tf_text
 from symgrad.ops.debug.assertion import check_numerics as check_numerics
 from symgrad.ops.math import elementwise as math_ops
 from symgrad.ops.reduction.reduce import reduce_all, reduce_any
-from symgrad.tools.numerics import disable_check_numerics, enable_check_numerics
 
 Result = Operation | None
 
@@ -58,6 +58,17 @@ __all__ = [
     "enable_check_numerics",
     "is_numeric_tensor",
 ]
+
+
+def enable_check_numerics(stack_height_limit: int = 30, path_length_limit: int = 50) -> None:
+    """Raise ``InvalidArgumentError`` at the first op whose float output has a NaN or Inf
+    (the NaN locator of ``symgrad.tools``, which provides it)."""
+    hooks.hook("enable_check_numerics")(stack_height_limit, path_length_limit)
+
+
+def disable_check_numerics() -> None:
+    """Undo :func:`enable_check_numerics`."""
+    hooks.hook("disable_check_numerics")()
 
 
 def _eager(*ts: Tensor) -> bool:

@@ -7,8 +7,8 @@ eigenvalues or singular values coincide.
 
 from __future__ import annotations
 
-from symgrad import _missing
 from symgrad.api.clip_ops import global_norm
+from symgrad.core import missing as _missing
 from symgrad.ops.linalg.base import adjoint, band_part, matrix_transpose
 from symgrad.ops.linalg.contraction import einsum, tensordot
 from symgrad.ops.linalg.decomp import eigh, eigvalsh, pinv, qr, svd

@@ -7,7 +7,7 @@ and under ``tf.compat.v1`` (see ``symgrad.compat.v1``).
 
 from __future__ import annotations
 
-from symgrad import _missing
+from symgrad.core import missing as _missing
 from symgrad.ops.array.gather import unsorted_segment_sum
 from symgrad.ops.array.sorting import top_k
 from symgrad.ops.array.structure import invert_permutation
@@ -59,7 +59,6 @@ from symgrad.ops.math.safe_math import (
     is_finite,
     is_inf,
     is_nan,
-    log_sigmoid,
     multiply_no_nan,
     nextafter,
     softsign,
@@ -69,7 +68,7 @@ from symgrad.ops.math.safe_math import (
 )
 from symgrad.ops.math.special import digamma, erfc, erfinv, lgamma, polygamma, zeta
 from symgrad.ops.math.trig import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
-from symgrad.ops.nn.basic import log_softmax, softmax, softplus
+from symgrad.ops.nn.basic import log_sigmoid, log_softmax, softmax, softplus
 from symgrad.ops.reduction.bincount import bincount
 from symgrad.ops.reduction.norms import reduce_euclidean_norm
 from symgrad.ops.reduction.reduce import (
@@ -214,16 +213,15 @@ __all__ = [
 # Rounding, counting and the tf.nn names TF also exports under tf.math (issue 16).
 from symgrad.ops.math.rounding import (
     ceil,
-    count_nonzero,
     floor,
     in_top_k,
     reciprocal_no_nan,
     rint,
     round,
     scalar_mul,
-    zero_fraction,
 )
 from symgrad.ops.nn.normalization import l2_normalize
+from symgrad.ops.reduction.statistics import count_nonzero, zero_fraction
 
 __all__ += [
     "ceil",

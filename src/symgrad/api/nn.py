@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad import _missing
 from symgrad.api import embedding_ops as _embedding
+from symgrad.core import missing as _missing
 from symgrad.core.graph import Tensor
 from symgrad.ops.math.elementwise import sigmoid, tanh
 from symgrad.ops.nn import conv_api as _conv
@@ -107,8 +107,9 @@ __all__ = [
 
 # tf.nn names of functions that live with tf.math (issue 16)
 from symgrad.ops.array.sorting import top_k
-from symgrad.ops.math.rounding import in_top_k, zero_fraction
+from symgrad.ops.math.rounding import in_top_k
 from symgrad.ops.math.safe_math import softsign
+from symgrad.ops.reduction.statistics import zero_fraction
 
 __all__ += ["in_top_k", "softsign", "top_k", "zero_fraction"]
 

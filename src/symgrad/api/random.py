@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from symgrad import _missing
+from symgrad.core import missing as _missing
 from symgrad.ops.random.generator import (
     Algorithm,
     Generator,

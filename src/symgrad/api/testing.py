@@ -25,10 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import _missing
 from symgrad.autodiff.gradients import gradients
 from symgrad.autodiff.tape import GradientTape
 from symgrad.core import dtypes as dt
+from symgrad.core import missing as _missing
 from symgrad.core.context import (
     executing_eagerly,
     get_default_graph,

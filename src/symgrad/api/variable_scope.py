@@ -112,6 +112,21 @@ def get_collection(key: str, scope: str | None = None) -> list[Any]:
     return [x for x in items if pattern.match(getattr(x, "name", "") or "")]
 
 
+def global_variables(scope: str | None = None) -> list[Any]:
+    """The graph's global variables (not the local ones, as metrics make) whose name
+    matches ``scope`` (``re.match``)."""
+    return get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
+
+
+def trainable_variables(scope: str | None = None) -> list[Any]:
+    return get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
+
+
+def local_variables(scope: str | None = None) -> list[Any]:
+    """The graph's local variables (``LOCAL_VARIABLES``: the metrics' running state)."""
+    return get_collection(GraphKeys.LOCAL_VARIABLES, scope)
+
+
 def add_to_collection(name: str, value: Any) -> None:
     if _variables_of(get_default_graph(), name) is None:
         get_collection_ref(name).append(value)

@@ -31,7 +31,7 @@ from symgrad.autodiff.gradients import (
     unconnected_mode,
 )
 from symgrad.autodiff.jacobians import batch_jacobian, jacobian
-from symgrad.core import context, nest
+from symgrad.core import context, hooks, nest
 from symgrad.core.errors import InvalidArgumentError
 from symgrad.core.graph import Operation, Tensor, get_default_graph, user_frame
 from symgrad.ops.array.structure import ones_like
@@ -189,9 +189,7 @@ class GradientTape:
     def why_none(self, target: Any, sources: Any) -> Any:
         """Why ``self.gradient(target, sources)`` gives None, per source (symgrad's own,
         as ``symgrad.why_none(tape, target, sources)``)."""
-        from symgrad.tools.tape_explain import why_none_on_tape
-
-        return why_none_on_tape(self, target, sources)
+        return hooks.hook("why_none")(self, target, sources)
 
     def watched_variables(self) -> tuple[Any, ...]:
         """The variables this tape watches, in order of creation."""

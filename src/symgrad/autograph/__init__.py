@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from symgrad import _missing
 from symgrad.autograph.converter import do_not_convert, set_loop_options, to_graph
+from symgrad.core import missing as _missing
 
 experimental = SimpleNamespace(do_not_convert=do_not_convert, set_loop_options=set_loop_options)
 

@@ -42,6 +42,7 @@ from symgrad.autograph.operators import (  # noqa: F401  (the generated code rea
     while_stmt,
 )
 from symgrad.autograph.passes import ControlFlow, Exprs, Jumps, Notes, live_block, parse, scope
+from symgrad.core import hooks
 
 _log = logging.getLogger("symgrad")
 _FUTURE_FLAGS = functools.reduce(
@@ -237,3 +238,6 @@ def _check_supported(fdef: ast.FunctionDef, src: Source) -> None:
                 "tf.TensorArray), or decorate the function with "
                 "@tf.autograph.experimental.do_not_convert."
             )
+
+
+hooks.provide("autograph", to_graph)

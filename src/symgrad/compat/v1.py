@@ -198,7 +198,7 @@ _NOT_INHERITED = frozenset({"optimizers", "inside_function"})
 
 def __getattr__(name: str) -> Any:
     import symgrad
-    from symgrad._missing import missing
+    from symgrad.core.missing import missing
     from symgrad.tools.api import OWN
 
     if name in _NOT_INHERITED or name in OWN:

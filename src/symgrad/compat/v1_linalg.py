@@ -12,7 +12,7 @@ _FALLBACK = "symgrad.api.linalg"
 
 
 def __getattr__(name: str) -> Any:
-    from symgrad._missing import missing
+    from symgrad.core.missing import missing
 
     try:
         return getattr(_linalg, name)

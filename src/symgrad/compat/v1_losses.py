@@ -15,8 +15,8 @@ from symgrad.core import dtypes as dt
 from symgrad.core.graph import Tensor, executing_eagerly, name_scope
 from symgrad.ops import core
 from symgrad.ops.array import structure as array
-from symgrad.ops.linalg.matmul import add_n
 from symgrad.ops.math import elementwise as math
+from symgrad.ops.math.add_n import add_n
 from symgrad.ops.math.safe_math import divide_no_nan
 from symgrad.ops.nn import basic as _nn
 from symgrad.ops.nn.losses import sigmoid_cross_entropy_with_logits

@@ -27,7 +27,7 @@ _FALLBACK = "symgrad.api.math"
 
 
 def __getattr__(name: str) -> Any:
-    from symgrad._missing import missing
+    from symgrad.core.missing import missing
 
     try:
         return getattr(_math, name)

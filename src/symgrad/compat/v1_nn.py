@@ -284,7 +284,7 @@ def separable_conv2d(
 
 
 def __getattr__(name: str) -> Any:
-    from symgrad._missing import missing
+    from symgrad.core.missing import missing
 
     if name in _NOT_INHERITED:
         raise missing("tf.compat.v1.nn", name)

@@ -10,7 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from symgrad.api.variable_scope import GraphKeys, get_collection
+from symgrad.api.variable_scope import global_variables as global_variables
+from symgrad.api.variable_scope import (
+    local_variables,
+)
+from symgrad.api.variable_scope import trainable_variables as trainable_variables
 from symgrad.compat._args import one_of
 from symgrad.control_flow import while_loop as _while
 from symgrad.core import dtypes as dt
@@ -20,7 +24,6 @@ from symgrad.ops.array import gather as _gather
 from symgrad.ops.array import shape as _shape
 from symgrad.ops.array import slicing as _slicing
 from symgrad.ops.array import structure as _array
-from symgrad.ops.math import rounding as _rounding
 from symgrad.ops.reduction import norms as _norms
 from symgrad.ops.reduction import reduce as _red
 from symgrad.ops.reduction import statistics as _stats
@@ -92,7 +95,7 @@ def count_nonzero(
     x = one_of(input_tensor, input, "input_tensor", "input")
     axis = one_of(axis, reduction_indices, "axis", "reduction_indices")
     keep = one_of(keepdims, keep_dims, "keepdims", "keep_dims")
-    return _rounding.count_nonzero(x, axis=axis, keepdims=keep, dtype=dtype, name=name)
+    return _stats.count_nonzero(x, axis=axis, keepdims=keep, dtype=dtype, name=name)
 
 
 def bincount(
@@ -213,21 +216,6 @@ def zeros_like(
     tensor: Any, dtype: Any = None, name: str | None = None, optimize: bool = True
 ) -> Tensor:
     return _array.zeros_like(tensor, dtype=dtype, name=name)
-
-
-def global_variables(scope: str | None = None) -> list[Any]:
-    """The graph's global variables (not the local ones, as metrics make) whose name
-    matches ``scope`` (``re.match``)."""
-    return get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
-
-
-def trainable_variables(scope: str | None = None) -> list[Any]:
-    return get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
-
-
-def local_variables(scope: str | None = None) -> list[Any]:
-    """The graph's local variables (``LOCAL_VARIABLES``: the metrics' running state)."""
-    return get_collection(GraphKeys.LOCAL_VARIABLES, scope)
 
 
 def local_variables_initializer() -> Any:

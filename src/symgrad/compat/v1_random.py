@@ -12,7 +12,7 @@ _NOT_INHERITED = frozenset({"set_seed"})
 
 
 def __getattr__(name: str) -> Any:
-    from symgrad._missing import missing
+    from symgrad.core.missing import missing
 
     if name in _NOT_INHERITED:
         raise missing("tf.compat.v1.random", name)

@@ -12,7 +12,7 @@ _TF2_ONLY = True
 
 def __getattr__(name: str) -> Any:
     import symgrad
-    from symgrad._missing import missing
+    from symgrad.core.missing import missing
     from symgrad.tools.api import OWN, TF1_ONLY
 
     if name in OWN or name in TF1_ONLY:

@@ -34,7 +34,7 @@ from symgrad.control_flow.control_flow_batch import branches_rule
 from symgrad.control_flow.function_reads import capture_reads, check_no_assign, read_values
 from symgrad.control_flow.numerics_where import in_branch, mirror
 from symgrad.control_flow.tensor_array_cond import BranchArrays
-from symgrad.core import context
+from symgrad.core import context, hooks
 from symgrad.core.cases import Case, fixed, ints, randn
 from symgrad.core.errors import InvalidArgumentError
 from symgrad.core.graph import Tensor, get_default_graph
@@ -502,3 +502,6 @@ CASE.add_cases(
         for i, ref in ((0, lambda i, x, y: x * y), (1, lambda i, x, y: np.sin(x) * y * 0.75))
     )
 )
+
+
+hooks.provide("cond", cond)

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import _missing
+from symgrad.core import missing as _missing
 
 
 class DType:

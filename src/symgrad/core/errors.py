@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from symgrad import _missing
+from symgrad.core import missing as _missing
 
 
 class OpError(Exception):

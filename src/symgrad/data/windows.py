@@ -22,6 +22,11 @@ from symgrad.data import structure
 from symgrad.data.base import UNKNOWN, DatasetBase, primed
 from symgrad.data.batching import as_int
 from symgrad.data.functions import Traced, for_element
+from symgrad.ops.array.gather import gather
+from symgrad.ops.array.structure import cast, where
+from symgrad.ops.core import constant
+from symgrad.ops.math.elementwise import less, less_equal, logical_and
+from symgrad.ops.reduction.reduce import reduce_min
 from symgrad.runtime.function import TensorSpec
 
 
@@ -296,18 +301,14 @@ class _Buckets:
         self.length, self.bounds, self.sizes = length, bounds, list(sizes)
 
     def bucket_id(self, *args: Any) -> Any:
-        import symgrad as tf  # the public ops, as TF's implementation uses them
-
-        n = tf.cast(self.length(*args), tf.int64)
-        lows = tf.constant([int(np.iinfo(np.int32).min), *self.bounds], tf.int64)
-        highs = tf.constant([*self.bounds, int(np.iinfo(np.int32).max)], tf.int64)
-        inside = tf.logical_and(tf.less_equal(lows, n), tf.less(n, highs))
-        return tf.reduce_min(tf.where(inside))
+        n = cast(self.length(*args), dt.int64)
+        lows = constant([int(np.iinfo(np.int32).min), *self.bounds], dt.int64)
+        highs = constant([*self.bounds, int(np.iinfo(np.int32).max)], dt.int64)
+        inside = logical_and(less_equal(lows, n), less(n, highs))
+        return reduce_min(where(inside))
 
     def window_size(self, bucket: Any) -> Any:
-        import symgrad as tf
-
-        return tf.gather(tf.constant(self.sizes, tf.int64), bucket)
+        return gather(constant(self.sizes, dt.int64), bucket)
 
     def batching(
         self,

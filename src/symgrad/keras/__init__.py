@@ -8,7 +8,7 @@ their gradients are symgrad's and the explain tools see inside a model).
 
 from __future__ import annotations
 
-from symgrad import _missing
+from symgrad.core import missing as _missing
 from symgrad.keras import (
     activations,
     backend,

@@ -11,10 +11,10 @@ from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
 from symgrad.ops.math import elementwise as m
 from symgrad.ops.math.safe_math import expm1
-from symgrad.ops.math.safe_math import log_sigmoid as _log_sigmoid
 from symgrad.ops.math.safe_math import softsign as _softsign
 from symgrad.ops.nn import activations as act
 from symgrad.ops.nn import basic as nn
+from symgrad.ops.nn.basic import log_sigmoid as _log_sigmoid
 
 __all__ = [
     "celu", "deserialize", "elu", "exponential", "gelu", "get", "hard_sigmoid", "hard_silu",

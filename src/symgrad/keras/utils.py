@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad import _missing
+from symgrad.core import missing as _missing
 from symgrad.keras.trainers.data import unpack_x_y_sample_weight
 from symgrad.ops.random import seeded as tf_random
 

@@ -1,4 +1,7 @@
-"""The op library, one module per family; importing it registers every op and rule.
+"""The op library in families (math/, array/, ...); importing it registers every op and rule.
+
+``core.py`` (constants, conversion, declaration helpers), ``cast_select.py``, ``control.py``
+and ``feeds.py`` sit below the families; docs/design.md gives their order.
 
 This module also gives Tensor and Variable their Python operators, as TF's math_ops does.
 """
@@ -7,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad.control_flow import case
 from symgrad.core.graph import Tensor
 from symgrad.ops import control, core
 from symgrad.ops.array import joining, reverse, slicing
@@ -19,6 +21,7 @@ from symgrad.ops.linalg import diag as linalg_diag
 from symgrad.ops.linalg import expm as linalg_expm
 from symgrad.ops.linalg import lstsq as linalg_lstsq
 from symgrad.ops.linalg import solve as linalg_solve
+from symgrad.ops.linalg.matmul import matmul
 from symgrad.ops.math import complex, rounding
 from symgrad.ops.math import elementwise as math
 from symgrad.ops.nn import activations, bias, conv, dropout, losses, normalization, pooling
@@ -77,8 +80,8 @@ _OPERATORS = {
     "__rmod__": _binary(math.floormod, True),
     "__pow__": _binary(math.pow),
     "__rpow__": _binary(math.pow, True),
-    "__matmul__": _binary(math.matmul),
-    "__rmatmul__": _binary(math.matmul, True),
+    "__matmul__": _binary(matmul),
+    "__rmatmul__": _binary(matmul, True),
     "__lt__": _binary(math.less),
     "__le__": _binary(math.less_equal),
     "__gt__": _binary(math.greater),

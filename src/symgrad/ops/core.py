@@ -708,6 +708,21 @@ def _sum(x: Tensor, axes: Tensor, keep_dims: bool = False) -> Tensor:
     return apply_op("Sum", [x, axes], {"keep_dims": keep_dims}).output(0)
 
 
+def reduce(op_type: str, x: Tensor, axes: Any = None, keep_dims: bool = False) -> Tensor:
+    """``op_type`` (``Sum``, ``Prod``, ...) of ``x`` over ``axes``, all axes when None: for
+    the families below the reduction family, whose ``reduce_*`` take TF's full arguments."""
+    if axes is None:
+        rank = x.shape.rank
+        if rank is None:
+            n = apply_op("Rank", [x]).output(0)
+            axes = apply_op("Range", [constant(0), n, constant(1)], {"Tidx": dt.int32}).output(0)
+        else:
+            axes = constant(list(range(rank)), dt.int32)
+    elif not isinstance(axes, Tensor):
+        axes = constant(axes, dt.int32)
+    return apply_op(op_type, [x, axes], {"keep_dims": keep_dims}).output(0)
+
+
 def _reshape(x: Tensor, shape: Tensor) -> Tensor:
     return apply_op("Reshape", [x, shape]).output(0)
 

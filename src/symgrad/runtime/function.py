@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.core import context, nest
+from symgrad.core import context, hooks, nest
 from symgrad.core import dtypes as dt
 from symgrad.core.graph import Operation, Tensor
 from symgrad.core.shapes import as_shape
@@ -327,12 +327,8 @@ class Function:
         """The function a trace runs: with ``autograph``, its control flow converted
         (tensor ``if`` / ``while`` / ``for`` into ``cond`` / ``while_loop``)."""
         if self._converted is None:
-            from symgrad.autograph import (
-                converter as autograph,  # imports ops, which import this module
-            )
-
             f = self.python_function
-            self._converted = autograph.to_graph(f) if self.autograph else f
+            self._converted = hooks.hook("autograph")(f) if self.autograph else f
         return self._converted
 
     def _note_call(self, traced: bool) -> None:

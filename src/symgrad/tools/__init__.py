@@ -5,7 +5,13 @@ and terminal text of forward and gradient graphs), ``numerics`` (fail at the fir
 
 from __future__ import annotations
 
-from symgrad.tools import check, explain, numerics, render
+from symgrad.tools import (
+    check,
+    explain,
+    numerics,
+    render,
+    tape_explain,  # noqa: F401  (provides GradientTape.why_none's hook)
+)
 from symgrad.tools.chain import trace_element
 from symgrad.tools.check import check_gradients, lint_registry
 from symgrad.tools.explain import why_none

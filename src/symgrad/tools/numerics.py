@@ -29,7 +29,7 @@ from symgrad.control_flow.numerics_where import (
     original,
     owner_op,
 )
-from symgrad.core import op_registry
+from symgrad.core import hooks, op_registry
 from symgrad.core.errors import InvalidArgumentError
 from symgrad.core.graph import Operation
 from symgrad.tools.explain import forward_op_of
@@ -198,3 +198,7 @@ def _outer_of(t: Any) -> Any:
         if ph is t:
             return outer
     return None
+
+
+hooks.provide("enable_check_numerics", enable_check_numerics)
+hooks.provide("disable_check_numerics", disable_check_numerics)

@@ -21,6 +21,7 @@ from typing import Any
 
 from symgrad.autodiff.gradients import as_list
 from symgrad.autodiff.tape import _RECENT, GradientTape
+from symgrad.core import hooks
 from symgrad.core.graph import PACKAGE_DIR, Operation, Tensor
 from symgrad.ops.core import convert_to_tensor
 from symgrad.ops.state.variables import Variable
@@ -238,3 +239,6 @@ def _local_names() -> dict[int, str]:
         if isinstance(v, Tensor) and not k.startswith("_"):
             names.setdefault(id(v), k)
     return names
+
+
+hooks.provide("why_none", why_none_on_tape)

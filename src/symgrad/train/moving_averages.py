@@ -58,7 +58,7 @@ class ExponentialMovingAverage:
     def apply(self, var_list: Any = None) -> Operation:
         """Create the shadow variables (once per variable) and return the op that moves
         them (eagerly: move them now)."""
-        from symgrad.compat.v1_ops import trainable_variables
+        from symgrad.api.variable_scope import trainable_variables
 
         var_list = list(trainable_variables() if var_list is None else var_list)
         for v in var_list:
@@ -105,7 +105,7 @@ class ExponentialMovingAverage:
     def variables_to_restore(self, moving_avg_variables: Any = None) -> dict[str, Any]:
         """``{name in the checkpoint: variable}`` that restores each variable from its
         moving average (and every other global variable from itself)."""
-        from symgrad.compat.v1_ops import global_variables, trainable_variables
+        from symgrad.api.variable_scope import global_variables, trainable_variables
 
         if moving_avg_variables is None:
             moving_avg_variables = trainable_variables() + moving_average_variables()

@@ -25,8 +25,8 @@ from symgrad.control_flow.numerics_where import original
 from symgrad.core import nest
 from symgrad.core.errors import InvalidArgumentError
 from symgrad.keras.callbacks.base import Callback
-from symgrad.ops.linalg.matmul import add_n
 from symgrad.ops.math import elementwise as math
+from symgrad.ops.math.add_n import add_n
 from symgrad.ops.reduction.reduce import reduce_sum
 from symgrad.ops.state.variables import Variable
 from symgrad.tools import numerics

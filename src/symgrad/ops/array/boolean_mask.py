@@ -18,8 +18,7 @@ from symgrad.ops.array import joining
 from symgrad.ops.array.gather import gather
 from symgrad.ops.array.shape import reshape, shape, squeeze
 from symgrad.ops.array.structure import where
-from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.reduction import reduce as reduction
+from symgrad.ops.core import convert_to_tensor, reduce
 
 
 def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_mask") -> Tensor:
@@ -63,7 +62,7 @@ def _merged_shape(t: Tensor, a: int, k: int) -> Any:
         merged = int(np.prod([d or 0 for d in dims[a : a + k]], dtype=np.int64))
         return [*dims[:a], merged, *dims[a + k :]]
     s = shape(t)
-    lead = reduction.reduce_prod(s[a : a + k], axis=[0], keepdims=True)
+    lead = reduce("Prod", s[a : a + k], [0], keep_dims=True)
     return joining.concat([s[:a], lead, s[a + k :]], 0)
 
 

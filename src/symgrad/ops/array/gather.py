@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.core import hooks
 from symgrad.core.batching import Call, NotVectorizable, const
 from symgrad.core.cases import Case, ints, randn
 from symgrad.core.errors import InvalidArgumentError
@@ -24,7 +25,6 @@ from symgrad.ops.array import joining, slicing
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import check_dtype, convert_to_tensor, same_dtype, static_ints
 from symgrad.ops.math import elementwise as math_ops
-from symgrad.ops.sparse import indexed_slices as slices_lib
 
 
 def _index_error(idx: np.ndarray, bad: np.ndarray, text: str) -> ValueError:
@@ -182,9 +182,10 @@ def _gather_grad(op: Any, grad: Tensor) -> tuple[Any, None, None]:
     return (array.transpose(seg, np.argsort(perm).tolist()) if ax0 else seg), None, None
 
 
-def gather_slices(p: Any, idx: Tensor, grad: Tensor) -> slices_lib.IndexedSlices:
+def gather_slices(p: Any, idx: Tensor, grad: Tensor) -> Any:
     """The rows of ``grad`` (one per index, indices flattened) as slices of params' shape
-    (an int32 shape, as TF's ``shape(params)``): the rule of GatherV2 on axis 0."""
+    (an int32 shape, as TF's ``shape(params)``): the rule of GatherV2 on axis 0.  The
+    ``IndexedSlices`` type belongs to the sparse family, a layer up, which provides it."""
     known = p.shape.dims
     if p.shape.is_fully_defined():
         dims: Any = convert_to_tensor(np.array(p.shape.as_list(), np.int32))
@@ -202,7 +203,7 @@ def gather_slices(p: Any, idx: Tensor, grad: Tensor) -> slices_lib.IndexedSlices
     if shape is None:
         shape = joining.concat([size, tail], 0)
     values = array.reshape(grad, shape)
-    return slices_lib.IndexedSlices(values, array.reshape(idx, size), dims)
+    return hooks.hook("IndexedSlices")(values, array.reshape(idx, size), dims)
 
 
 def _gather_grad_dynamic(p: Tensor, idx: Tensor, a: Tensor, grad: Tensor) -> Tensor:

@@ -1,4 +1,5 @@
-"""Structure: Cast, Fill, ZerosLike, SelectV2, Where, Tile, BroadcastTo, Range, OneHot.
+"""Structure: Fill, Tile, BroadcastTo, Range, OneHot; and Cast, ZerosLike, SelectV2, Where
+from ``ops/cast_select.py`` (re-exported: they sit below the families, see there).
 
 Each op is one record (shape rule, kernel, traits, batching rule, op-table cases) with its
 gradient rule beside it.  Attribute-like inputs (a reshape's shape, a tile's multiples)
@@ -13,16 +14,14 @@ This module is also where sibling modules find the array ops (the shape family o
 from __future__ import annotations
 
 import builtins
-import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from symgrad.core import batching
 from symgrad.core import dtypes as dt
 from symgrad.core.batching import Call, const
-from symgrad.core.cases import Case, fixed, ints, randn, uniform
+from symgrad.core.cases import Case, fixed, ints, randn
 from symgrad.core.graph import Tensor, get_default_graph
 from symgrad.core.op_registry import (
     ShapeError,
@@ -39,21 +38,23 @@ from symgrad.ops.array.shape import invert_permutation as invert_permutation
 from symgrad.ops.array.shape import rank as rank
 from symgrad.ops.array.shape import reshape, shape, size, transpose
 from symgrad.ops.array.shape import squeeze as squeeze
+from symgrad.ops.cast_select import cast as cast
+from symgrad.ops.cast_select import filled
+from symgrad.ops.cast_select import is_zeros as is_zeros
+from symgrad.ops.cast_select import ones_like as ones_like
+from symgrad.ops.cast_select import where as where
+from symgrad.ops.cast_select import zeros_like as zeros_like
 from symgrad.ops.core import (
-    ALL,
-    FLOAT_COMPLEX,
-    broadcast_infer,
     check_dtype,
     constant,
     constant_value_as_shape,
-    convert_n,
     convert_to_tensor,
     normalize_axis,
+    reduce,
     same_dtype,
     static_ints,
     unbroadcast,
 )
-from symgrad.ops.reduction import reduce as reduction
 
 INDEX = (dt.int32, dt.int64)
 
@@ -99,81 +100,7 @@ def one_or_tuple(outs: Sequence[np.ndarray]) -> Any:
 _INT_OUTPUT = "its output is an integer tensor: not differentiable"
 
 # --------------------------------------------------------------------------------------
-# Cast
-
-
-def _cast_infer(inputs: Sequence[Tensor], *, SrcT: dt.DType, DstT: dt.DType) -> Spec:
-    return inputs[0].shape, DstT
-
-
-def _cast_kernel(x: np.ndarray, *, SrcT: dt.DType, DstT: dt.DType) -> np.ndarray:
-    if x.dtype.kind == "c" and DstT.np.kind != "c":
-        x = x.real  # TF keeps the real part
-    return x.astype(DstT.np)
-
-
-CAST = register_op(
-    "Cast",
-    _cast_infer,
-    _cast_kernel,
-    batch=batching.elementwise,
-    forwards=lambda op, consts: 0 if op.inputs[0].dtype is op.output_dtypes[0] else None,
-)
-
-
-def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
-    """Convert ``x`` to ``dtype`` (complex -> real keeps the real part, as TF)."""
-    t = convert_to_tensor(x)
-    d = dt.as_dtype(dtype)
-    if t.dtype is d:
-        return t
-    return apply_op("Cast", [t], {"SrcT": t.dtype, "DstT": d}, name).output(0)
-
-
-CAST.add_cases(
-    Case(
-        [randn(3, 4)],
-        lambda x: x.astype(np.complex128),
-        dtypes=(np.float64,),
-        attrs={"SrcT": dt.float64, "DstT": dt.complex128},
-        name="to_complex",
-    ),
-    Case(
-        [randn(3, 4)],
-        lambda x: x.astype(np.float64),
-        lambda x: cast(x, dt.float64),
-        dtypes=(np.float32,),
-        order=0,
-        name="to_float64",
-    ),
-    Case(
-        [randn(3, 4)],
-        lambda x: x,
-        lambda x: cast(cast(x, dt.complex128), dt.float64),
-        dtypes=(np.float64,),
-        name="via_complex",
-    ),
-    Case(
-        [uniform(-3, 3, 3, 4)],
-        lambda x: x.astype(np.int32),
-        lambda x: cast(x, dt.int32),
-        order=0,
-        name="to_int",
-    ),
-)
-
-
-@CAST.gradient
-def _cast_grad(op: Any, grad: Tensor) -> Tensor | None:
-    """cast(g, source dtype) between float/complex types; None otherwise (int cuts the path)."""
-    src, dst = op.get_attr("SrcT"), op.get_attr("DstT")
-    if src in FLOAT_COMPLEX and dst in FLOAT_COMPLEX:
-        return cast(grad, src)
-    return None
-
-
-# --------------------------------------------------------------------------------------
-# Fill, zeros, ones, ZerosLike, OnesLike
+# Fill, zeros, ones
 
 
 def _fill_infer(inputs: Sequence[Tensor]) -> Spec:
@@ -205,7 +132,7 @@ def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> 
 @FILL.gradient
 def _fill_grad(op: Any, grad: Tensor) -> tuple[None, Tensor]:
     """dvalue = sum(g)."""
-    return None, reduction.reduce_sum(grad)
+    return None, reduce("Sum", grad)
 
 
 @FILL.batching
@@ -229,9 +156,6 @@ def ones(
     return _filled(shape, 1, dtype, name or "ones")
 
 
-_SMALL = 1000  # elements: TF's bound for a zeros/ones Const in a graph
-
-
 def _filled(shape: Any, value: int, dtype: Any, name: str) -> Tensor:
     """Graphs hold small constants as values but big ones as a Fill op, so a large
     ``zeros`` initial value costs no memory until it runs."""
@@ -246,8 +170,8 @@ def _filled(shape: Any, value: int, dtype: Any, name: str) -> Tensor:
     dims = as_shape(static).as_list()
     if None in dims:
         raise ValueError(f"{name}: the shape must be fully defined, got {dims}")
-    if math.prod(d for d in dims if d is not None) < _SMALL and not get_default_graph().eager:
-        return constant(np.full(dims, value, d.np), name=name)
+    if not get_default_graph().eager:
+        return filled(dims, value, d, name)
     return fill(dims, constant(np.array(value, d.np)), name=name)  # a bool's ones are True
 
 
@@ -272,143 +196,6 @@ def _known_dim(n: Any) -> Any:
     """A shape entry's value when it is a tensor of known value (else as given)."""
     value = constant_value(n) if isinstance(n, Tensor) else None
     return n if value is None else int(value)
-
-
-ZEROS_LIKE = register_op(
-    "ZerosLike",
-    lambda i: (i[0].shape, i[0].dtype),
-    np.zeros_like,
-    shape_only=True,
-    fill=True,
-    batch=batching.elementwise,
-)
-ONES_LIKE = register_op(
-    "OnesLike",
-    lambda i: (i[0].shape, i[0].dtype),
-    np.ones_like,
-    shape_only=True,
-    fill=True,
-    batch=batching.elementwise,
-)
-ZEROS_LIKE.no_gradient()
-ONES_LIKE.no_gradient()
-
-
-def is_zeros(t: Tensor) -> bool:
-    """Whether ``t`` is known to be all zeros when the graph is built (a gradient that
-    filled in for an output nobody differentiated, say): a rule may then skip it."""
-    if t.op.type == "ZerosLike":
-        return True
-    if t.op.type == "Fill":  # a big zeros constant (_filled)
-        t = t.op.inputs[1]
-    v = constant_value(t)
-    return v is not None and not np.any(v)
-
-
-def zeros_like(
-    input: Any, dtype: Any = None, name: str | None = None, layout: Any = None
-) -> Tensor:
-    """Zeros with ``input``'s shape (and dtype unless given)."""
-    t = convert_to_tensor(input)
-    d = dt.as_dtype(dtype) if dtype is not None else t.dtype
-    if t.shape.is_fully_defined() and not t.graph.eager:
-        return _filled(t.shape.as_list(), 0, d, name or "zeros_like")  # Fill if big, as TF
-    out = apply_op("ZerosLike", [t], name=name).output(0)
-    return cast(out, d) if d is not t.dtype else out
-
-
-def ones_like(input: Any, dtype: Any = None, name: str | None = None, layout: Any = None) -> Tensor:
-    """Ones with ``input``'s shape (and dtype unless given)."""
-    t = convert_to_tensor(input)
-    d = dt.as_dtype(dtype) if dtype is not None else t.dtype
-    if t.shape.is_fully_defined() and not t.graph.eager:
-        return _filled(t.shape.as_list(), 1, d, name or "ones_like")  # Fill if big, as TF
-    out = apply_op("OnesLike", [t], name=name).output(0)
-    return cast(out, d) if d is not t.dtype else out
-
-
-_CONSTANT_OUTPUT = "its output does not depend on the input's values"
-ZEROS_LIKE.add_cases(
-    Case([randn(3, 4)], np.zeros_like, fn=zeros_like, order=0, note=_CONSTANT_OUTPUT)
-)
-ONES_LIKE.add_cases(Case([randn(3, 4)], np.ones_like, fn=ones_like, order=0, note=_CONSTANT_OUTPUT))
-
-
-# --------------------------------------------------------------------------------------
-# SelectV2 (tf.where with three arguments), Where (with one)
-
-
-def _select_infer(inputs: Sequence[Tensor]) -> Spec:
-    c, x, y = inputs
-    check_dtype("SelectV2", c, (dt.bool_,), "condition")
-    d = same_dtype([x, y], ("x", "y"))
-    check_dtype("SelectV2", x, ALL, "x")
-    return broadcast_infer("SelectV2", inputs), d
-
-
-SELECT_V2 = register_op(
-    "SelectV2",
-    _select_infer,
-    lambda c, x, y: np.where(c, x, y),
-    batch=batching.elementwise,
-    cases=[Case([fixed([[True, False, True, False]]), randn(3, 4), randn(3, 1)], np.where)],
-)
-
-
-def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
-    """Elementwise ``x if condition else y`` with broadcasting (op type ``SelectV2``)."""
-    if x is None and y is None:
-        return _where_indices(condition, name)
-    if x is None or y is None:
-        raise ValueError("x and y must both be given, or neither")
-    c = convert_to_tensor(condition)
-    a, b = convert_n((x, y))
-    return apply_op("SelectV2", [c, a, b], name=name).output(0)
-
-
-@SELECT_V2.gradient
-def _select_grad(op: Any, grad: Tensor) -> tuple[None, Tensor, Tensor]:
-    """(None, where(c, g, 0), where(c, 0, g)), each un-broadcast to its input."""
-    c, x, y = op.inputs
-    z = zeros_like(grad)
-    return (
-        None,
-        unbroadcast(where(c, grad, z), x, (c, y)),
-        unbroadcast(where(c, z, grad), y, (c, x)),
-    )
-
-
-def _where_infer(inputs: Sequence[Tensor]) -> Spec:
-    c = constant_value(inputs[0])  # the count is data-dependent: known only for constants
-    return TensorShape(
-        [None if c is None else int(np.count_nonzero(c)), inputs[0].shape.rank]
-    ), dt.int64
-
-
-WHERE = register_op(
-    "Where",
-    _where_infer,
-    lambda c: np.argwhere(c).astype(np.int64),
-    batch="its output has one row per true entry: the examples of a batch "
-    "would give outputs of different lengths",
-)
-WHERE.no_gradient()
-
-
-def _where_indices(condition: Any, name: str | None) -> Tensor:
-    return apply_op("Where", [convert_to_tensor(condition)], name=name).output(0)
-
-
-WHERE.add_cases(
-    Case(
-        [fixed([[True, False], [False, True], [True, True]])],
-        np.argwhere,
-        fn=where,
-        dtypes=(np.bool_,),
-        order=0,
-        note=_INT_OUTPUT,
-    )
-)
 
 
 # --------------------------------------------------------------------------------------
@@ -459,7 +246,7 @@ def _tile_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
     else:
         pairs = reshape(transpose(joining.stack([m, shape(x, out_type=m.dtype)])), [-1])
         axes = range(0, size(pairs), 2)  # type: ignore[call-overload]
-    return reduction.reduce_sum(reshape(grad, pairs), axes), None
+    return reduce("Sum", reshape(grad, pairs), axes), None
 
 
 @TILE.batching

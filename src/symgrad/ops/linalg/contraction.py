@@ -26,8 +26,8 @@ from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
 from symgrad.core.shapes import TensorShape, broadcast_shapes
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import NUMERIC, check_dtype, convert_n, same_dtype
+from symgrad.ops.linalg.matmul import matmul
 from symgrad.ops.math.complex import conj
-from symgrad.ops.math.elementwise import matmul
 from symgrad.ops.reduction import reduce as reduction
 
 _ELL = "."  # one character stands for "..." inside parsed subscripts

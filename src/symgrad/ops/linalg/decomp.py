@@ -37,13 +37,12 @@ from symgrad.ops.linalg.base import (
     sym,
 )
 from symgrad.ops.linalg.diag import identity_like
+from symgrad.ops.linalg.matmul import matmul
 from symgrad.ops.linalg.solve import triangular_solve
 from symgrad.ops.math import complex as complex_ops
 from symgrad.ops.math import elementwise as math_ops
 from symgrad.ops.reduction import reduce as reduction
 from symgrad.ops.reduction.norms import norm
-
-matmul = math_ops.matmul
 
 
 def _safe_reciprocal(x: Tensor, epsilon: float = 1e-20) -> Tensor:

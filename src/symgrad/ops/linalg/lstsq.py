@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.control_flow.cond import cond
 from symgrad.core import dtypes as dt
+from symgrad.core import hooks
 from symgrad.core.batching import Call, NotVectorizable
 from symgrad.core.cases import COMPLEX, Case, fixed
 from symgrad.core.graph import Tensor
@@ -20,10 +20,9 @@ from symgrad.ops.array import structure as array
 from symgrad.ops.core import FLOAT_COMPLEX, check_dtype, convert_n, convert_to_tensor, same_dtype
 from symgrad.ops.linalg.base import adj, in_dtype, mat, matrix_dims, matrix_transpose
 from symgrad.ops.linalg.diag import identity_like
+from symgrad.ops.linalg.matmul import matmul
 from symgrad.ops.linalg.solve import cholesky, cholesky_solve, solve_batch_shape, solve_kernel
 from symgrad.ops.math import elementwise as math_ops
-
-matmul = math_ops.matmul
 
 # --------------------------------------------------------------------------------------
 # MatrixSolveLs and lstsq
@@ -131,7 +130,7 @@ def _solve_ls_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor, None]:
         return (*pick(op, grad), None)
     shape = array.shape(op.inputs[0])
     taller = math_ops.greater_equal(shape[-2], shape[-1])
-    da, db = cond(
+    da, db = hooks.hook("cond")(
         taller, lambda: _overdetermined_grad(op, grad), lambda: _underdetermined_grad(op, grad)
     )
     return da, db, None

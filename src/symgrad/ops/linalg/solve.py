@@ -44,11 +44,10 @@ from symgrad.ops.linalg.base import (
     wellcond,
 )
 from symgrad.ops.linalg.diag import identity_like
+from symgrad.ops.linalg.matmul import matmul
 from symgrad.ops.math import complex as complex_ops
 from symgrad.ops.math import elementwise as math_ops
 from symgrad.ops.reduction import reduce as reduction
-
-matmul = math_ops.matmul
 
 
 def square_infer(op_type: str) -> Any:

@@ -19,7 +19,7 @@ from symgrad.core import dtypes as dt
 from symgrad.core.cases import COMPLEX, Case, complex_randn, randn
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import Spec, apply_op, register_op
-from symgrad.ops.array import structure as array
+from symgrad.ops import cast_select
 from symgrad.ops.core import (
     NUMERIC,
     binary_grad,
@@ -92,14 +92,14 @@ REAL_DEF = register_op(
 @REAL_DEF.gradient
 def _real_grad(op: Any, grad: Tensor) -> Tensor:
     """dz = complex(g, 0)."""
-    return complex(grad, array.zeros_like(grad))
+    return complex(grad, cast_select.zeros_like(grad))
 
 
 def imag(input: Any, name: str | None = None) -> Tensor:
     """Imaginary part; zeros for a real tensor."""
     t = convert_to_tensor(input)
     if not t.dtype.is_complex:
-        return array.zeros_like(t)
+        return cast_select.zeros_like(t)
     return apply_op("Imag", [t], name=name).output(0)
 
 
@@ -116,7 +116,7 @@ IMAG_DEF = register_op(
 @IMAG_DEF.gradient
 def _imag_grad(op: Any, grad: Tensor) -> Tensor:
     """dz = complex(0, g)."""
-    return complex(array.zeros_like(grad), grad)
+    return complex(cast_select.zeros_like(grad), grad)
 
 
 def angle(input: Any, name: str | None = None) -> Tensor:
@@ -138,7 +138,7 @@ def _angle_grad(op: Any, grad: Tensor) -> Tensor:
     """dz = -g / (Im z + i Re z)... written as g · (-1 / conj(i·conj(z)))."""
     z = op.inputs[0]
     re, im = real(z), imag(z)
-    return complex(grad, array.zeros_like(grad)) * (-1 / complex(im, re))
+    return complex(grad, cast_select.zeros_like(grad)) * (-1 / complex(im, re))
 
 
 def _complex_infer(inputs: Sequence[Tensor], **_: Any) -> Spec:

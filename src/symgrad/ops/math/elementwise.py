@@ -5,8 +5,8 @@ Each op is declared once (kernel, dtypes, op-table cases, traits; ``unary_op`` a
 it.  Rules are written with the public ops, so they build graph ops or run eagerly by mode
 and can be differentiated again.  Complex rules conjugate the saved operands: for
 holomorphic f the gradient passed back is ``grad * conj(f'(z))`` (TensorFlow's convention).
-AddN, MatMul and BatchMatMulV2 are in ``ops.matmul`` (``add_n`` and ``matmul`` are
-re-exported here).
+AddN is in ``add_n`` (re-exported here); MatMul and BatchMatMulV2 are linear algebra
+(``ops.linalg.matmul``).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from symgrad.core.cases import (
 from symgrad.core.gradient_registry import RegisterGradient, no_gradient
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
-from symgrad.ops.array import structure as array
+from symgrad.ops import cast_select
 from symgrad.ops.core import (
     ALL,
     FLOAT_COMPLEX,
@@ -51,8 +51,8 @@ from symgrad.ops.core import (
     unary_op,
     wanted,
 )
-from symgrad.ops.linalg.matmul import add_n, matmul  # noqa: F401  (tf.add_n, tf.matmul; callers import them here)
 from symgrad.ops.math import complex as complex_ops
+from symgrad.ops.math.add_n import add_n as add_n
 
 conj = complex_ops.conj
 
@@ -249,11 +249,13 @@ register_op(
 def _complex_abs_grad(op: Any, grad: Tensor) -> Tensor:
     """dz = g · z / |z|, and 0 where |z| = 0."""
     z, r = op.inputs[0], op.outputs[0]
-    safe_r = array.where(equal(r, 0), array.ones_like(r), r)
-    unit = array.where(
-        equal(r, 0), array.zeros_like(z), z / complex_ops.complex(safe_r, array.zeros_like(r))
+    safe_r = cast_select.where(equal(r, 0), cast_select.ones_like(r), r)
+    unit = cast_select.where(
+        equal(r, 0),
+        cast_select.zeros_like(z),
+        z / complex_ops.complex(safe_r, cast_select.zeros_like(r)),
     )
-    return complex_ops.complex(grad, array.zeros_like(grad)) * unit
+    return complex_ops.complex(grad, cast_select.zeros_like(grad)) * unit
 
 
 def _real_or_complex_sign(x: np.ndarray) -> np.ndarray:
@@ -269,7 +271,7 @@ sign = unary_op("Sign", _real_or_complex_sign, "sign", NUMERIC, cases=[Case([awa
 @RegisterGradient("Sign")
 def _sign_grad(op: Any, grad: Tensor) -> Tensor:
     """dx = 0 (a real zero gradient, as TF, not None)."""
-    return array.zeros_like(op.inputs[0])
+    return cast_select.zeros_like(op.inputs[0])
 
 
 sin = unary_op("Sin", np.sin, "sin", cases=[Case([randn(3, 4)], np.sin)])
@@ -491,7 +493,7 @@ def divide(x: Any, y: Any, name: str | None = None) -> Tensor:
     a, b = convert_n((x, y))
     if a.dtype in INTS:
         same_dtype([a, b])
-        a, b = array.cast(a, dt.float64), array.cast(b, dt.float64)
+        a, b = cast_select.cast(a, dt.float64), cast_select.cast(b, dt.float64)
     return real_div(a, b, name=name)
 
 
@@ -562,7 +564,9 @@ def _pow_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     z = conj(op.outputs[0])
     dx = grad * y * pow(x, y - 1)
     safe = not_equal(x, 0) if x.dtype.is_complex else greater(x, 0)
-    log_x = array.where(safe, log(array.where(safe, x, array.ones_like(x))), array.zeros_like(x))
+    log_x = cast_select.where(
+        safe, log(cast_select.where(safe, x, cast_select.ones_like(x))), cast_select.zeros_like(x)
+    )
     return dx, grad * z * log_x
 
 
@@ -573,9 +577,9 @@ maximum = binary_op("Maximum", np.maximum, "maximum", REAL, cases=[Case(_BROADCA
 def _maximum_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     """Ties go to x: dx = g where x >= y, dy = g where x < y."""
     x, y = op.inputs
-    zeros = array.zeros_like(grad)
+    zeros = cast_select.zeros_like(grad)
     mask = greater_equal(x, y)
-    return array.where(mask, grad, zeros), array.where(mask, zeros, grad)
+    return cast_select.where(mask, grad, zeros), cast_select.where(mask, zeros, grad)
 
 
 minimum = binary_op("Minimum", np.minimum, "minimum", REAL, cases=[Case(_BROADCAST, np.minimum)])
@@ -585,9 +589,9 @@ minimum = binary_op("Minimum", np.minimum, "minimum", REAL, cases=[Case(_BROADCA
 def _minimum_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     """Ties go to x: dx = g where x <= y, dy = g where x > y."""
     x, y = op.inputs
-    zeros = array.zeros_like(grad)
+    zeros = cast_select.zeros_like(grad)
     mask = less_equal(x, y)
-    return array.where(mask, grad, zeros), array.where(mask, zeros, grad)
+    return cast_select.where(mask, grad, zeros), cast_select.where(mask, zeros, grad)
 
 
 squared_difference = binary_op(

@@ -1,5 +1,5 @@
 """Rounding (Floor, Ceil, Rint, Round), InTopKV2, and the small tf.math functions TF
-builds from existing ops (reciprocal_no_nan, scalar_mul, count_nonzero, zero_fraction).
+builds from existing ops (reciprocal_no_nan, scalar_mul).
 
 The rounding ops are piecewise constant: TF registers gradients that return None for
 them (math_grad.py's ``_FloorGrad`` and its siblings), which is what ``no_gradient``
@@ -20,12 +20,9 @@ from symgrad.core.gradient_registry import no_gradient
 from symgrad.core.graph import Tensor, name_scope
 from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
 from symgrad.core.shapes import TensorShape
-from symgrad.ops.array import shape
-from symgrad.ops.array import structure as array
-from symgrad.ops.core import FLOATS, REAL, check_dtype, convert_to_tensor, identity, unary_op
+from symgrad.ops.core import FLOATS, REAL, check_dtype, convert_to_tensor, unary_op
 from symgrad.ops.math import elementwise as math
 from symgrad.ops.math import safe_math
-from symgrad.ops.reduction import reduce as reduction
 
 # Away from the jumps at the integers (and halves, for Round/Rint), so a row's float32
 # and float64 answers agree.
@@ -157,28 +154,3 @@ def scalar_mul(scalar: Any, x: Any, name: str | None = None) -> Tensor:
     if s.shape.rank != 0:
         raise ValueError(f"The input scalar must be a 0-D value. Received shape {s.shape}.")
     return math.multiply(s, x, name=name)
-
-
-def count_nonzero(
-    input: Any,
-    axis: Any = None,
-    keepdims: bool | None = None,
-    dtype: Any = dt.int64,
-    name: str | None = None,
-) -> Tensor:
-    """How many entries are not zero (not False), over ``axis``; as TF: an int64 sum of
-    the ``x != 0`` predicate, cast to ``dtype``."""
-    with name_scope(name, "count_nonzero"):
-        x = convert_to_tensor(input)
-        pred = x if x.dtype is dt.bool_ else math.not_equal(x, array.zeros([], dtype=x.dtype))
-        total = reduction.reduce_sum(array.cast(pred, dt.int64), axis, keepdims=bool(keepdims))
-        return array.cast(total, dt.as_dtype(dtype))
-
-
-def zero_fraction(value: Any, name: str | None = None) -> Tensor:
-    """The fraction of entries that are zero, as float32 (nan for an empty tensor)."""
-    with name_scope(name, "zero_fraction"):
-        x = convert_to_tensor(value)
-        size = array.cast(shape.size(x, out_type=dt.int64), dt.float32)
-        zeros = size - array.cast(count_nonzero(x), dt.float32)
-        return identity(math.divide(zeros, size), name="fraction")

@@ -1,5 +1,5 @@
 """Elementwise ops with guarded edge cases: Xlogy, Xdivy, Xlog1py, DivNoNan, MulNoNan,
-TruncateDiv, Expm1, IsNan/IsInf/IsFinite, Softsign (with SoftsignGrad), log_sigmoid, and
+TruncateDiv, Expm1, IsNan/IsInf/IsFinite, Softsign (with SoftsignGrad), and
 NextAfter.
 
 The ``x*`` and ``*_no_nan`` ops exist so that 0·log(0), 0/0 and 0·inf give 0 where a
@@ -22,7 +22,7 @@ from symgrad.core.cases import COMPLEX, Case, complex_randn, fixed, positive, ra
 from symgrad.core.gradient_registry import RegisterGradient, no_gradient
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
-from symgrad.ops.array import structure as array
+from symgrad.ops import cast_select
 from symgrad.ops.core import (
     FLOAT_COMPLEX,
     FLOATS,
@@ -36,7 +36,6 @@ from symgrad.ops.core import (
 )
 from symgrad.ops.math.complex import conj
 from symgrad.ops.math.elementwise import exp, negative, not_equal, sign, square
-from symgrad.ops.nn import basic as nn
 
 
 def _where_x_zero(fn: Any) -> Any:
@@ -50,7 +49,7 @@ def _where_x_zero(fn: Any) -> Any:
 
 def _nonzero(x: Tensor) -> Tensor:
     """1 where x != 0, else 0, in x's dtype (TF's ``not_zero_x``)."""
-    return array.cast(not_equal(x, array.zeros_like(x)), x.dtype)
+    return cast_select.cast(not_equal(x, cast_select.zeros_like(x)), x.dtype)
 
 
 def _xlogy_ref(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -280,7 +279,7 @@ for _t in ("IsNan", "IsInf", "IsFinite"):
 
 
 # --------------------------------------------------------------------------------------
-# Softsign, SoftsignGrad, log_sigmoid
+# Softsign, SoftsignGrad
 
 
 def _softsign_grad_infer(inputs: Sequence[Tensor]) -> Spec:
@@ -340,11 +339,6 @@ def _softsign_grad_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     return first, -2.0 * first * g * sign(x) / (1 + x * sign(x))
 
 
-def log_sigmoid(x: Any, name: str | None = None) -> Tensor:
-    """log(1 / (1 + exp(-x))), computed as -softplus(-x) as TF does (no overflow)."""
-    return negative(nn.softplus(negative(x)), name=name)
-
-
 # --------------------------------------------------------------------------------------
 # NextAfter: the next representable float after x1 towards x2
 
@@ -366,4 +360,4 @@ def nextafter(x1: Any, x2: Any, name: str | None = None) -> Tensor:
 def _nextafter_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     """(g, 0), as TF: nextafter(x1, x2) moves x1 by one ulp, so it follows x1 with slope 1
     and does not depend on x2 (the step direction is piecewise constant)."""
-    return wanted(op, lambda: grad, lambda: array.zeros_like(grad))
+    return wanted(op, lambda: grad, lambda: cast_select.zeros_like(grad))

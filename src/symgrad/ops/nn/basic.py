@@ -23,7 +23,7 @@ from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import slicing
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import FLOATS, REAL, check_dtype, constant, convert_to_tensor, same_dtype
-from symgrad.ops.math.elementwise import exp, sigmoid
+from symgrad.ops.math.elementwise import exp, negative, sigmoid
 from symgrad.ops.reduction.reduce import reduce_sum
 
 _LABELS = (dt.int32, dt.int64)
@@ -143,6 +143,11 @@ def softplus(features: Any, name: str | None = None) -> Tensor:
 def _softplus_grad(op: Any, grad: Tensor) -> Tensor:
     """dx = g · sigmoid(x)."""
     return grad * sigmoid(op.inputs[0])
+
+
+def log_sigmoid(x: Any, name: str | None = None) -> Tensor:
+    """log(1 / (1 + exp(-x))), computed as -softplus(-x) as TF does (no overflow)."""
+    return negative(softplus(negative(x)), name=name)
 
 
 L2_LOSS = register_op(

@@ -19,6 +19,7 @@ from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import NUMERIC, check_dtype, convert_to_tensor, same_dtype
+from symgrad.ops.linalg.matmul import matmul
 from symgrad.ops.math import elementwise as math
 from symgrad.ops.reduction import reduce as reduction
 
@@ -188,5 +189,5 @@ def xw_plus_b(x: Any, weights: Any, biases: Any, name: str | None = None) -> Ten
     """matmul(x, weights) + biases (``MatMul`` then ``BiasAdd``, as TF1's xw_plus_b)."""
     with name_scope(name, "xw_plus_b"):
         x = convert_to_tensor(x)
-        mm = math.matmul(x, convert_to_tensor(weights, dtype_hint=x.dtype))
+        mm = matmul(x, convert_to_tensor(weights, dtype_hint=x.dtype))
         return bias_add(mm, convert_to_tensor(biases, dtype_hint=x.dtype))

@@ -17,12 +17,19 @@ import numpy as np
 from symgrad.core import dtypes as dt
 from symgrad.core.batching import Call, const
 from symgrad.core.cases import Case, ints, randn
-from symgrad.core.graph import Tensor
+from symgrad.core.graph import Tensor, name_scope
 from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
 from symgrad.ops.array import structure as array
-from symgrad.ops.core import FLOATS, check_dtype, convert_to_tensor, static_ints, stop_gradient
+from symgrad.ops.core import (
+    FLOATS,
+    check_dtype,
+    convert_to_tensor,
+    identity,
+    static_ints,
+    stop_gradient,
+)
 from symgrad.ops.math.complex import conj, real
-from symgrad.ops.math.elementwise import exp, greater, less, log, sqrt, square
+from symgrad.ops.math.elementwise import divide, exp, greater, less, log, not_equal, sqrt, square
 from symgrad.ops.math.safe_math import is_finite
 from symgrad.ops.reduction import reduce as reduction
 
@@ -175,3 +182,28 @@ def _cumlse_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
     pos = exp(cumulative_logsumexp(log_pos - y, axis, ex, not rev) + x)
     neg = exp(cumulative_logsumexp(log_neg - y, axis, ex, not rev) + x)
     return pos - neg, None
+
+
+def count_nonzero(
+    input: Any,
+    axis: Any = None,
+    keepdims: bool | None = None,
+    dtype: Any = dt.int64,
+    name: str | None = None,
+) -> Tensor:
+    """How many entries are not zero (not False), over ``axis``; as TF: an int64 sum of
+    the ``x != 0`` predicate, cast to ``dtype``."""
+    with name_scope(name, "count_nonzero"):
+        x = convert_to_tensor(input)
+        pred = x if x.dtype is dt.bool_ else not_equal(x, array.zeros([], dtype=x.dtype))
+        total = reduction.reduce_sum(array.cast(pred, dt.int64), axis, keepdims=bool(keepdims))
+        return array.cast(total, dt.as_dtype(dtype))
+
+
+def zero_fraction(value: Any, name: str | None = None) -> Tensor:
+    """The fraction of entries that are zero, as float32 (nan for an empty tensor)."""
+    with name_scope(name, "zero_fraction"):
+        x = convert_to_tensor(value)
+        size = array.cast(array.size(x, out_type=dt.int64), dt.float32)
+        zeros = size - array.cast(count_nonzero(x), dt.float32)
+        return identity(divide(zeros, size), name="fraction")

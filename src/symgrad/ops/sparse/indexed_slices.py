@@ -30,15 +30,16 @@ from typing import Any
 import numpy as np
 
 from symgrad.core import dtypes as dt
+from symgrad.core import hooks
 from symgrad.core.graph import Operation, Tensor, get_default_graph
 from symgrad.core.op_registry import constant_value
 from symgrad.core.shapes import TensorShape
-from symgrad.ops.array import gather as gather_ops  # (a module: gather.py imports this one too)
+from symgrad.ops.array import gather as gather_ops
 from symgrad.ops.array import joining, slicing
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
-from symgrad.ops.linalg import matmul
 from symgrad.ops.math import elementwise as math_ops
+from symgrad.ops.math.add_n import add_n
 from symgrad.ops.sparse import partial_sums
 
 IndexedSlicesValue = collections.namedtuple(
@@ -159,6 +160,9 @@ class IndexedSlices:
         return densify(self, name)
 
 
+hooks.provide("IndexedSlices", IndexedSlices)  # what the array family's GatherV2 rule returns
+
+
 def _as_tensor(value: Any, integers: bool) -> Tensor:
     if isinstance(value, Tensor):
         return value
@@ -219,7 +223,7 @@ def aggregate_indexed_slices(grads: list[Any]) -> Any:
     if len(grads) == 1:
         return grads[0]
     if any(isinstance(g, Tensor) for g in grads):
-        return matmul.add_n([dense(g) if isinstance(g, IndexedSlices) else g for g in grads])
+        return add_n([dense(g) if isinstance(g, IndexedSlices) else g for g in grads])
     return IndexedSlices(
         joining.concat([g.values for g in grads], 0),
         joining.concat(_same_index_dtype([g.indices for g in grads]), 0),

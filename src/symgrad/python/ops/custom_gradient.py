@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from symgrad.api.gradient_helpers import grad_pass_through, recompute_grad  # noqa: F401
 from symgrad.autodiff.backprop import key
 from symgrad.autodiff.custom_gradient import custom_gradient  # noqa: F401
-from symgrad.autodiff.helpers import grad_pass_through, recompute_grad  # noqa: F401
 from symgrad.core import nest
 from symgrad.core.gradient_registry import gradient_registry
 from symgrad.core.graph import Operation, Tensor
