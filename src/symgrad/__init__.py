@@ -26,7 +26,13 @@ from symgrad.control_flow.cond import cond, switch_case
 from symgrad.control_flow.functional_ops import foldl, foldr, map_fn, scan
 from symgrad.control_flow.tensor_array import TensorArray
 from symgrad.control_flow.while_loop import while_loop
-from symgrad.core import dtypes, errors, nest, op_registry
+from symgrad.core import (
+    dtypes,
+    errors,
+    nest,
+    op_registry,
+    shapes,  # TF's tensor_shape module (the conformance shim maps it here)
+)
 from symgrad.core import missing as _missing
 from symgrad.core.context import default_graph_stack, init_scope, inside_function
 from symgrad.core.dtypes import (
