@@ -28,8 +28,9 @@ from ..cases import Case, ints, randn
 from ..errors import InvalidArgumentError
 from ..graph import Tensor
 from ..op_registry import ShapeError, Spec, apply_op, register_op
+from ..runtime import recycle
 from ..shapes import TensorShape
-from . import array, window_refs
+from . import array, conv_im2col, window_refs
 from .core import FLOATS, check_dtype, same_dtype, wanted
 from .windows import (
     Geometry,
@@ -167,6 +168,8 @@ def _forward_kernel(fam: Family) -> Callable[..., np.ndarray]:
         win = window(fam.n, **attrs)
         xl = win.to_last(x)
         geo = win.geometry(xl.shape[1:-1], w.shape[: fam.n])
+        if not fam.depthwise and conv_im2col.applies(xl, w, w.shape[-2]):
+            return win.from_last(conv_im2col.forward(pad(xl, geo), w, geo, win))
         return win.from_last(_contract(patches(pad(xl, geo), geo, win), w, fam))
 
     return kernel
@@ -194,6 +197,8 @@ def _filter_kernel(fam: Family) -> Callable[..., np.ndarray]:
         xl, gl = win.to_last(x), win.to_last(g)
         geo = win.geometry(xl.shape[1:-1], k)
         _check_out(fam.filter, gl, geo, xl.shape[1:-1])
+        if not fam.depthwise and conv_im2col.applies(xl, gl, int(sizes[fam.n])):
+            return conv_im2col.filter_grad(pad(xl, geo), gl, geo, win)
         return _filter_sum(patches(pad(xl, geo), geo, win), gl, fam, k, int(sizes[fam.n]))
 
     return kernel
@@ -511,6 +516,8 @@ def _register(fam: Family, cases: dict[str, list[Case]]) -> None:
         OPDEFS[op_type] = register_op(
             op_type, infer, kernel, batch=_batch_rule(fam, kind), cases=cases[kind]
         )
+    if not fam.depthwise:
+        recycle.taker(fam.forward)  # its output comes from conv_im2col.forward
     _register_gradients(fam)
 
 

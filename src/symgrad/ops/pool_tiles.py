@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from ..runtime import recycle
 from .windows import Geometry, Window, pad
 
 
@@ -66,13 +67,26 @@ def tile_max(x6: np.ndarray, split: list[int]) -> np.ndarray:
     return best
 
 
-def _first_only(hit: np.ndarray, split: list[int]) -> None:
+def _taps_first(x6: np.ndarray, split: list[int]) -> np.ndarray:
+    """[T, N, o1, o2, ..., C]: each tap's entries of every window, contiguous (one copy
+    per tap), so everything after it runs over long rows instead of C-long pieces."""
+    shape = (int(np.prod(split[1::2])), x6.shape[0], *split[0::2], x6.shape[-1])
+    out = recycle.scratch(shape, x6.dtype)
+    for i, tap in enumerate(np.ndindex(*split[1::2])):
+        out[i] = x6[_tap_at(tap)]
+    return out
+
+
+def _tap_at(tap: tuple[int, ...]) -> tuple[Any, ...]:
+    """The [N, o1, k1, o2, k2, ..., C] index of one tap, dropping the k axes."""
+    return (slice(None),) + tuple(s for t in tap for s in (slice(None), t))
+
+
+def _first_only(hit: np.ndarray) -> None:
     """Keeps, in each window, only its first hit in row-major tap order (TF's tie rule):
-    a tap's hits lose to any earlier tap's; in place, bool ops on tap-sized views."""
-    taps = np.ndindex(*split[1::2])
-    taken = hit[_tap_index(next(taps))].copy()
-    for tap in taps:
-        h = hit[_tap_index(tap)]
+    a tap's hits (``hit[t]``) lose to any earlier tap's; in place."""
+    taken = hit[0].copy()
+    for h in hit[1:]:
         np.greater(h, taken, out=h)  # h & ~taken
         np.logical_or(taken, h, out=taken)
 
@@ -81,24 +95,44 @@ def tiled_max_grad(
     xl: np.ndarray, gl: np.ndarray, geo: Geometry, split: list[int], fill: Any
 ) -> np.ndarray:
     """MaxPoolGrad on non-overlapping windows: each input entry is in one window, so the
-    gradient is one mask times g.  The maxima and g are first repeated along the last tap
-    axis, so every full-size op runs over whole rows (the ``[..., o_n, k_n, C]`` block is
-    contiguous) instead of C-long pieces: 2.5× faster on [32, 26, 26, 32] float32."""
+    gradient is g (+ 0, which makes a -0.0 into 0 as the general path's sum from 0 does)
+    at each window's first maximum and 0 elsewhere.  The taps are gathered first
+    (``_taps_first``) and the gradient written back with one masked copy per tap: 3×
+    faster than comparing in place on [32, 26, 26, 32] float32, where the C-long pieces
+    of the tap axes set NumPy's inner loops."""
     x6 = _fit(xl, geo, split, fill)
-    best = tile_max(x6, split)
-    n = len(geo.k)
-    hit = x6 == np.repeat(best, split[-1], axis=-2)
-    g6 = np.repeat(np.expand_dims(gl, tuple(range(2, 2 * n + 1, 2))), split[-1], axis=-2)
+    cols = _taps_first(x6, split)
+    best = recycle.scratch(cols.shape[1:], cols.dtype)
+    np.copyto(best, cols[0])
+    for c in cols[1:]:
+        np.maximum(best, c, out=best)
+    hit = recycle.scratch(cols.shape, np.dtype(bool))
+    np.equal(cols, best, out=hit)
     # Every window has a hit unless its max is nan; so with no nan, as many hits as
     # windows means one per window: no ties.  (ReLU zeros make ties common.)
-    if np.count_nonzero(hit) != gl.size or np.isnan(best).any():
-        _first_only(hit, split)
-    if np.isfinite(gl).all():
-        # A float product is 4× faster than ``where``; + 0 turns the -0.0 of a negative
-        # g times 0 into 0 (the general path's sum from 0 does the same).
-        dx = hit.astype(gl.dtype)
-        np.multiply(dx, g6, out=dx)
-        dx += gl.dtype.type(0)
-    else:  # inf or nan times 0 would be nan
-        dx = np.where(hit, g6, gl.dtype.type(0)) + gl.dtype.type(0)
-    return _unfit(dx, geo, xl.shape)
+    if np.count_nonzero(hit) != best.size or np.isnan(best).any():
+        _first_only(hit)
+    # g where hit, else 0, as bits: the mask is the hit's bytes as int8 (0 or -1)
+    # widened to g's width, so inf and nan go through untouched, as TF's copy does
+    bits = np.dtype(f"i{gl.dtype.itemsize}")
+    mask = cols.view(bits)
+    np.negative(hit.view(np.int8), out=hit.view(np.int8))
+    np.copyto(mask, hit.view(np.int8))
+    g = np.add(gl.reshape(best.shape), gl.dtype.type(0), out=best).view(bits)
+    dx6, whole = _out6(xl, geo, split)
+    for i, tap in enumerate(np.ndindex(*split[1::2])):
+        np.bitwise_and(mask[i], g, out=dx6[_tap_at(tap)].view(bits))
+    recycle.done(cols, best, hit)
+    return whole if whole is not None else _unfit(dx6, geo, xl.shape)
+
+
+def _out6(xl: np.ndarray, geo: Geometry, split: list[int]) -> tuple[np.ndarray, np.ndarray | None]:
+    """Where the gradient is written: [N, o1, k1, ..., C], and the input-shaped array it
+    is a view of when the windows tile the input exactly (else None: ``_unfit`` it)."""
+    shape6 = (xl.shape[0], *split, xl.shape[-1])
+    if tuple(o * k for o, k in zip(geo.out, geo.k)) == xl.shape[1:-1] and not any(
+        b for b, _ in geo.pads
+    ):
+        whole = recycle.empty(xl.shape, xl.dtype)
+        return whole.reshape(shape6), whole
+    return np.empty(shape6, xl.dtype), None

@@ -23,6 +23,7 @@ from ..batching import Call, NotVectorizable, const
 from ..cases import Case, distinct, ints, randn
 from ..graph import Tensor, name_scope
 from ..op_registry import ShapeError, Spec, apply_op, register_op
+from ..runtime import recycle
 from ..shapes import TensorShape
 from . import array, window_refs
 from .conv_api import _padding, _sequence
@@ -103,7 +104,7 @@ def _max_grad_kernel(n: int) -> Callable[..., np.ndarray]:
     def kernel(x: np.ndarray, y: np.ndarray, g: np.ndarray, **attrs: Any) -> np.ndarray:
         win, geo, xl = _setup(n, x, attrs)
         split = tiles(win, geo)
-        if split is not None and x.dtype.kind == "f" and x.size:
+        if split is not None and x.dtype.kind == "f" and x.dtype.itemsize <= 8 and x.size:
             dx = tiled_max_grad(xl, win.to_last(g), geo, split, _lowest(x.dtype))
             return np.ascontiguousarray(win.from_last(dx))
         xp = pad(xl, geo, _lowest(x.dtype))
@@ -349,6 +350,7 @@ def _register(pool: Pool, rows: list[dict[str, list[Case]]]) -> None:
         OPDEFS[op_type] = register_op(
             op_type, infer, kernel, batch=_fold_batch, cases=[c for r in rows for c in r[op_type]]
         )
+    recycle.taker(pool.max_grad)  # tiled_max_grad's output comes from recycle.empty
     _register_gradients(pool)
 
 

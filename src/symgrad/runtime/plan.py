@@ -22,7 +22,7 @@ from ..gc_pause import collector_paused
 from ..graph import Operation, Tensor, walk_ops
 from ..op_registry import ERRSTATE, ERRSTATE_IGNORE, OPS
 from ..ops.variables import atomic
-from . import rewrite
+from . import recycle, rewrite
 from .inplace import inplace_kernel
 from .schedule import reads_first, unused_reads_dropped, updates_early
 
@@ -105,6 +105,8 @@ class Plan:
         raw = updates_early(unused_reads_dropped(raw, keep), keep)
         self.consts = consts
         self.steps = _schedule(raw, keep | set(consts))
+        # Large arrays go back to a pool where they die, for steps that can take them.
+        self.pool = recycle.Pool() if any(s.op.type in recycle.TAKERS for s in raw) else None
         self._generated = _generate(self) if len(self.steps) <= GENERATE_LIMIT else None
 
     def run(self, feed_values: Sequence[Any]) -> list[Any]:
@@ -119,6 +121,15 @@ class Plan:
             ERRSTATE.reset(token)
 
     def _run(self, feed_values: Sequence[Any]) -> list[Any]:
+        if self.pool is None:
+            return self._run_steps(feed_values)
+        token = self.pool.enter()
+        try:
+            return self._run_steps(feed_values)
+        finally:
+            recycle.leave(token)
+
+    def _run_steps(self, feed_values: Sequence[Any]) -> list[Any]:
         if self._generated is not None and op_registry.output_check is None:
             fn, lines = self._generated
             try:
@@ -212,6 +223,7 @@ def _generate(plan: Plan) -> tuple[Callable[..., Any], list[int]]:
     lines += [f"    s{s} = C[{s}]" for s in sorted(used & set(plan.consts))]
     line_step += [-1] * (len(lines) - 1)
     namespace: dict[str, Any] = {}
+    kept = _kept_slots(plan, namespace)
     for i, (fn, ins, outs, free, _) in enumerate(plan.steps):
         namespace[f"k{i}"] = fn
         call = f"k{i}(" + ", ".join(f"s{s}" for s in ins) + ")"
@@ -225,11 +237,26 @@ def _generate(plan: Plan) -> tuple[Callable[..., Any], list[int]]:
         lines.append(f"    {target}{call}")
         line_step.append(i)
         if free:
+            lines += [f"    G(s{s})" for s in free if s in kept]
             lines.append("    del " + ", ".join(f"s{s}" for s in free))
-            line_step.append(i)
+            line_step += [i] * (1 + sum(s in kept for s in free))
     lines.append("    return [" + ", ".join(f"s{s}" for s in plan.fetch_slots) + "]")
     exec(compile("\n".join(lines), _SOURCE, "exec"), namespace)
     return namespace["run"], line_step
+
+
+def _kept_slots(plan: Plan, namespace: dict[str, Any]) -> set[int]:
+    """The slots whose arrays are given back to the plan's pool where they die (large
+    ones, when some step can take them), with ``G`` set to the pool's ``give``."""
+    if plan.pool is None:
+        return set()
+    namespace["G"] = plan.pool.give
+    return {
+        s
+        for _, _, outs, _, op in plan.steps
+        for s, t in zip(outs, op.outputs)
+        if recycle.may_be_large(t)
+    }
 
 
 def _failed_line(e: BaseException, line_step: list[int]) -> int:
