@@ -67,19 +67,16 @@ def tile_max(x6: np.ndarray, split: list[int]) -> np.ndarray:
     return best
 
 
-def _taps_first(x6: np.ndarray, split: list[int]) -> np.ndarray:
-    """[T, N, o1, o2, ..., C]: each tap's entries of every window, contiguous (one copy
-    per tap), so everything after it runs over long rows instead of C-long pieces."""
-    shape = (int(np.prod(split[1::2])), x6.shape[0], *split[0::2], x6.shape[-1])
-    out = recycle.scratch(shape, x6.dtype)
-    for i, tap in enumerate(np.ndindex(*split[1::2])):
-        out[i] = x6[_tap_at(tap)]
-    return out
+def _blocks(a: np.ndarray) -> np.ndarray:
+    """``a`` [..., C] as one opaque element per C-long block (``a`` has the last axis
+    contiguous), so that copies between layouts move whole blocks."""
+    v = a.view(np.dtype((np.void, a.shape[-1] * a.itemsize)))
+    return v.reshape(v.shape[:-1])
 
 
-def _tap_at(tap: tuple[int, ...]) -> tuple[Any, ...]:
-    """The [N, o1, k1, o2, k2, ..., C] index of one tap, dropping the k axes."""
-    return (slice(None),) + tuple(s for t in tap for s in (slice(None), t))
+def _taps_order(n: int) -> tuple[int, ...]:
+    """The axes of [N, o1, k1, ..., on, kn] in the order [k1, ..., kn, N, o1, ..., on]."""
+    return (*range(2, 2 * n + 1, 2), 0, *range(1, 2 * n, 2))
 
 
 def _first_only(hit: np.ndarray) -> None:
@@ -92,16 +89,27 @@ def _first_only(hit: np.ndarray) -> None:
 
 
 def tiled_max_grad(
-    xl: np.ndarray, gl: np.ndarray, geo: Geometry, split: list[int], fill: Any
+    xl: np.ndarray,
+    gl: np.ndarray,
+    geo: Geometry,
+    split: list[int],
+    fill: Any,
+    relu: bool = False,
 ) -> np.ndarray:
     """MaxPoolGrad on non-overlapping windows: each input entry is in one window, so the
     gradient is g (+ 0, which makes a -0.0 into 0 as the general path's sum from 0 does)
-    at each window's first maximum and 0 elsewhere.  The taps are gathered first
-    (``_taps_first``) and the gradient written back with one masked copy per tap: 3×
-    faster than comparing in place on [32, 26, 26, 32] float32, where the C-long pieces
-    of the tap axes set NumPy's inner loops."""
+    at each window's first maximum and 0 elsewhere.  The taps are first gathered into
+    [T, N, *out, C] with one copy of C-long blocks, so the maxima, the hits and the ties
+    run over long rows (on [32, 26, 26, 32] float32 the C-long pieces of the tap axes set
+    NumPy's inner loops: 3.3 ms before, 1.6 ms now), and the result goes back the same
+    way.  ``relu``: ReluGrad of that gradient with the pooled input as its features, as
+    one op (the features are > 0 at a window's maximum iff its maximum is > 0)."""
+    if xl.strides[-1] != xl.itemsize:  # channels-first moved last: a copy with C rows
+        xl = xl.copy()
     x6 = _fit(xl, geo, split, fill)
-    cols = _taps_first(x6, split)
+    n, k = len(geo.k), split[1::2]
+    cols = recycle.scratch((int(np.prod(k)), x6.shape[0], *split[0::2], x6.shape[-1]), xl.dtype)
+    np.copyto(_blocks(cols).reshape(*k, -1, *split[0::2]), _blocks(x6).transpose(_taps_order(n)))
     best = recycle.scratch(cols.shape[1:], cols.dtype)
     np.copyto(best, cols[0])
     for c in cols[1:]:
@@ -112,16 +120,17 @@ def tiled_max_grad(
     # windows means one per window: no ties.  (ReLU zeros make ties common.)
     if np.count_nonzero(hit) != best.size or np.isnan(best).any():
         _first_only(hit)
-    # g where hit, else 0, as bits: the mask is the hit's bytes as int8 (0 or -1)
-    # widened to g's width, so inf and nan go through untouched, as TF's copy does
+    on = best > 0 if relu else None
+    g = np.add(gl.reshape(best.shape), gl.dtype.type(0), out=best)
+    if on is not None:
+        np.multiply(g, on, out=g)  # ReluGrad's product, so inf * 0 is nan as there
+    # g where hit, else 0, as bits: the hit's bytes as int8 (0 or -1) widened to g's
+    # width are the mask, so inf and nan pass untouched, as the general path's copy
     bits = np.dtype(f"i{gl.dtype.itemsize}")
-    mask = cols.view(bits)
     np.negative(hit.view(np.int8), out=hit.view(np.int8))
-    np.copyto(mask, hit.view(np.int8))
-    g = np.add(gl.reshape(best.shape), gl.dtype.type(0), out=best).view(bits)
+    np.bitwise_and(hit.view(np.int8), g.view(bits), out=cols.view(bits))
     dx6, whole = _out6(xl, geo, split)
-    for i, tap in enumerate(np.ndindex(*split[1::2])):
-        np.bitwise_and(mask[i], g, out=dx6[_tap_at(tap)].view(bits))
+    np.copyto(_blocks(dx6).transpose(_taps_order(n)), _blocks(cols).reshape(*k, -1, *split[0::2]))
     recycle.done(cols, best, hit)
     return whole if whole is not None else _unfit(dx6, geo, xl.shape)
 

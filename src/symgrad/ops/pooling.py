@@ -101,12 +101,17 @@ def _max_kernel(n: int) -> Callable[..., np.ndarray]:
 
 
 def _max_grad_kernel(n: int) -> Callable[..., np.ndarray]:
-    def kernel(x: np.ndarray, y: np.ndarray, g: np.ndarray, **attrs: Any) -> np.ndarray:
+    def kernel(
+        x: np.ndarray, y: np.ndarray, g: np.ndarray, relu: bool = False, **attrs: Any
+    ) -> np.ndarray:
+        """``relu``: ReluGrad(MaxPoolGrad(x, y, g), x) in one (a plan's fusion)."""
         win, geo, xl = _setup(n, x, attrs)
         split = tiles(win, geo)
         if split is not None and x.dtype.kind == "f" and x.dtype.itemsize <= 8 and x.size:
-            dx = tiled_max_grad(xl, win.to_last(g), geo, split, _lowest(x.dtype))
+            dx = tiled_max_grad(xl, win.to_last(g), geo, split, _lowest(x.dtype), relu)
             return np.ascontiguousarray(win.from_last(dx))
+        if relu:
+            return np.multiply(kernel(x, y, g, **attrs), x > 0)  # ReluGrad's kernel
         xp = pad(xl, geo, _lowest(x.dtype))
         gl, dxp = win.to_last(g), np.zeros(xp.shape, g.dtype)
         for _, where, hit in _first_max(patches(xp, geo, win), n, geo, win):

@@ -32,7 +32,7 @@ from ..gradient_registry import no_gradient
 from ..graph import Tensor
 from ..op_registry import OpDef, ShapeError, Spec, apply_op, register_op
 from ..shapes import TensorShape
-from . import array, joining
+from . import array, joining, row_blocks
 from . import gather as gather_ops
 from . import math as math_ops
 from .complex import conj
@@ -200,7 +200,32 @@ def _extreme(fn: Any) -> Any:
 
 
 def _sum(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> Any:
+    fold = _row_fold(x, axis)
+    if fold is not None:
+        return _sum_leading(x, axis, keepdims, fold)
     return np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)  # type: ignore[call-overload]
+
+
+def _row_fold(x: np.ndarray, axis: Any) -> int | None:
+    """For a float sum over the leading axes of a contiguous array with a short rest (a
+    bias gradient: [N, H, W, C] over N, H, W), how many rows to lay side by side
+    (``row_blocks``): on [32, 26, 26, 32] float32 that took a quarter of the time.  None:
+    not such a sum."""
+    if x.dtype.kind != "f" or type(axis) is not tuple or not x.flags.c_contiguous:
+        return None
+    k = len(axis)
+    if not 0 < k < x.ndim or axis != tuple(range(k)):
+        return None
+    inner = math.prod(x.shape[k:])
+    return row_blocks.fold(math.prod(x.shape[:k]), inner)
+
+
+def _sum_leading(x: np.ndarray, axis: tuple[int, ...], keepdims: bool, f: int) -> Any:
+    """The sum over leading rows as partial sums of f rows side by side, then their sum."""
+    inner = x.shape[len(axis) :]
+    part = np.add.reduce(x.reshape(-1, f * math.prod(inner)), axis=0, dtype=x.dtype)
+    total = np.add.reduce(part.reshape(f, -1), axis=0, dtype=x.dtype).reshape(inner)
+    return total.reshape((1,) * len(axis) + inner) if keepdims else total
 
 
 SUM = register_reduction("Sum", _sum)

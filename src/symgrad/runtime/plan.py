@@ -23,6 +23,7 @@ from ..graph import Operation, Tensor, walk_ops
 from ..op_registry import ERRSTATE, ERRSTATE_IGNORE, OPS
 from ..ops.variables import atomic
 from . import recycle, rewrite
+from .fuse import fuse
 from .inplace import inplace_kernel
 from .schedule import reads_first, unused_reads_dropped, updates_early
 
@@ -102,6 +103,7 @@ class Plan:
                 step.fn = specialize(step.op, [consts.get(s) for s in step.ins]) or step.fn
         self.fetch_slots = [alias.get(s, s) for s in self.fetch_slots]
         keep = set(self.fetch_slots) | set(self.feed_slots)
+        raw = fuse(raw, keep)
         raw = updates_early(unused_reads_dropped(raw, keep), keep)
         self.consts = consts
         self.steps = _schedule(raw, keep | set(consts))

@@ -1,0 +1,67 @@
+"""Plan fusions (runtime.fuse): ReluGrad of a MaxPoolGrad on the ReLU's output runs as
+one step, bit for bit equal to the two ops run apart (eager runs them apart)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import symgrad as tf
+
+
+def _bits(a: np.ndarray) -> np.ndarray:
+    return a.view(np.dtype(f"i{a.dtype.itemsize}"))
+
+
+def _relu_pool_grads(x: np.ndarray, g: np.ndarray, ksize: int, padding: str):
+    def grad(x_, g_):
+        with tf.GradientTape() as tape:
+            tape.watch(x_)
+            y = tf.nn.max_pool2d(tf.nn.relu(x_), ksize, ksize, padding)
+        return tape.gradient(y, x_, output_gradients=g_)
+
+    compiled = tf.function(grad)
+    return grad(tf.constant(x), tf.constant(g)).numpy(), compiled(x, g).numpy(), compiled
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize(("ksize", "padding"), [(2, "VALID"), (2, "SAME"), (3, "VALID")])
+def test_fused_relu_pool_gradient_is_the_two_ops_bit_for_bit(dtype, ksize, padding):
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((2, 7, 9, 5)).astype(dtype)
+    x[x < -0.5] = 0.0  # ties of zeros, as ReLU makes them
+    x.flat[::11] = -0.0
+    x[0, 0, 0, 0] = np.nan
+    out = -(-7 // ksize) if padding == "SAME" else 7 // ksize
+    g = rng.standard_normal((2, out, (-(-9 // ksize) if padding == "SAME" else 9 // ksize), 5))
+    g = g.astype(dtype)
+    g[0, 0, 1, 1], g[1, 1, 0, 2], g[1, 0, 0, 0] = np.inf, -np.inf, np.nan
+    g.flat[::7] = -0.0
+    eager, fused, _ = _relu_pool_grads(x, g, ksize, padding)
+    np.testing.assert_array_equal(_bits(fused), _bits(eager))
+
+
+def test_the_plan_has_no_relu_grad_step():
+    x = np.random.default_rng(0).standard_normal((2, 8, 8, 3)).astype(np.float32)
+    g = np.ones((2, 4, 4, 3), np.float32)
+    _, _, compiled = _relu_pool_grads(x, g, 2, "VALID")
+    concrete = compiled.get_concrete_function(x, g)
+    plan = concrete._outputs_plan or concrete._plan
+    types = [step[4].type for step in plan.steps]
+    assert "MaxPoolGrad" in types and "ReluGrad" not in types
+
+
+def test_a_pool_gradient_read_elsewhere_is_not_fused():
+    x = tf.constant(np.random.default_rng(0).standard_normal((1, 4, 4, 2)).astype(np.float32))
+
+    @tf.function
+    def both(x_):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x_)
+            r = tf.nn.relu(x_)
+            y = tf.nn.max_pool2d(r, 2, 2, "VALID")
+        dr = tape.gradient(y, r)  # the pool's gradient itself is also fetched
+        return dr, tape.gradient(y, x_)
+
+    dr, dx = both(x)
+    np.testing.assert_array_equal(dx.numpy(), dr.numpy() * (x.numpy() > 0))
