@@ -355,7 +355,7 @@ def _register(pool: Pool, rows: list[dict[str, list[Case]]]) -> None:
         OPDEFS[op_type] = register_op(
             op_type, infer, kernel, batch=_fold_batch, cases=[c for r in rows for c in r[op_type]]
         )
-    recycle.taker(pool.max_grad)  # tiled_max_grad's output comes from recycle.empty
+    recycle.taker(pool.max, pool.max_grad)  # the tiled kernels' outputs: recycle.empty
     _register_gradients(pool)
 
 
