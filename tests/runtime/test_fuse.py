@@ -65,3 +65,51 @@ def test_a_pool_gradient_read_elsewhere_is_not_fused():
 
     dr, dx = both(x)
     np.testing.assert_array_equal(dx.numpy(), dr.numpy() * (x.numpy() > 0))
+
+
+def _conv_forward(x, w, b, how: str, relu: bool):
+    if x.ndim == 5:
+        y = tf.nn.conv3d(x, w, [1, 1, 1, 1, 1], "SAME")
+    else:
+        y = tf.nn.conv2d(x, w, 1, "SAME")
+    if how == "bias_add":
+        y = tf.nn.bias_add(y, b)
+    elif how == "add":  # Keras's way: the bias reshaped to [1, 1, 1, C]
+        y = y + tf.reshape(b, [1] * (x.ndim - 1) + [-1])
+    else:  # the bias first
+        y = b + y
+    return tf.nn.relu(y) if relu else y
+
+
+@pytest.mark.parametrize("how", ["bias_add", "add", "add_first"])
+@pytest.mark.parametrize("relu", [True, False])
+@pytest.mark.parametrize("rank", [4, 5])
+def test_fused_conv_bias_relu_is_the_three_ops_bit_for_bit(how, relu, rank):
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((3, 9, 11, 4) if rank == 4 else (2, 5, 6, 7, 3)).astype(np.float32)
+    w = rng.standard_normal((3, 3, x.shape[-1], 70) if rank == 4 else (2, 3, 2, 3, 70))
+    w, b = w.astype(np.float32), rng.standard_normal(70).astype(np.float32)
+    x.flat[::13] = np.nan
+    eager = _conv_forward(tf.constant(x), tf.constant(w), tf.constant(b), how, relu).numpy()
+    compiled = tf.function(lambda x_, w_, b_: _conv_forward(x_, w_, b_, how, relu))
+    np.testing.assert_array_equal(_bits(compiled(x, w, b).numpy()), _bits(eager))
+    concrete = compiled.get_concrete_function(x, w, b)
+    plan = concrete._outputs_plan or concrete._plan
+    types = [step[4].type for step in plan.steps]
+    assert types.count("Conv2D" if rank == 4 else "Conv3D") == 1
+    assert not {"BiasAdd", "AddV2", "Relu"} & set(types)
+
+
+def test_a_conv_output_read_elsewhere_is_not_fused():
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((2, 6, 6, 3)).astype(np.float32)
+    w = rng.standard_normal((3, 3, 3, 5)).astype(np.float32)
+    b = rng.standard_normal(5).astype(np.float32)
+
+    @tf.function
+    def f(x_, w_, b_):
+        y = tf.nn.conv2d(x_, w_, 1, "VALID")
+        return tf.nn.relu(tf.nn.bias_add(y, b_)), y
+
+    r, y = f(x, w, b)
+    np.testing.assert_array_equal(r.numpy(), np.maximum(y.numpy() + b, 0))

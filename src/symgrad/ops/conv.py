@@ -164,13 +164,21 @@ def _check_out(op_type: str, g: np.ndarray, geo: Geometry, size: Sequence[int]) 
 
 
 def _forward_kernel(fam: Family) -> Callable[..., np.ndarray]:
-    def kernel(x: np.ndarray, w: np.ndarray, **attrs: Any) -> np.ndarray:
+    def kernel(
+        x: np.ndarray, w: np.ndarray, bias: Any = None, relu: bool = False, **attrs: Any
+    ) -> np.ndarray:
+        """``bias``, ``relu``: the conv, then ``+ bias`` (channels-last), then ``max(·,
+        0)``, in one (a plan's fusion of the ops after it; runtime.fuse)."""
         win = window(fam.n, **attrs)
         xl = win.to_last(x)
         geo = win.geometry(xl.shape[1:-1], w.shape[: fam.n])
-        if not fam.depthwise and conv_im2col.applies(xl, w, w.shape[-2]):
-            return win.from_last(conv_im2col.forward(pad(xl, geo), w, geo, win))
-        return win.from_last(_contract(patches(pad(xl, geo), geo, win), w, fam))
+        fast = not fam.depthwise and conv_im2col.applies(xl, w, w.shape[-2])
+        if fast and (bias is None or (not win.channels_first and bias.dtype == x.dtype)):
+            return win.from_last(conv_im2col.forward(pad(xl, geo), w, geo, win, bias, relu))
+        y = win.from_last(_contract(patches(pad(xl, geo), geo, win), w, fam))
+        if bias is not None:
+            y = np.add(y, bias)
+        return np.maximum(y, y.dtype.type(0)) if relu else y
 
     return kernel
 

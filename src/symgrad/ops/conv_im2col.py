@@ -18,6 +18,7 @@ from ..runtime import recycle
 from .windows import Geometry, Window, taps
 
 BLAS = (np.dtype(np.float32), np.dtype(np.float64))
+BLOCK = 1 << 16  # output elements per block of a fused bias and ReLU (256 KiB of float32)
 
 
 def applies(x: np.ndarray, other: np.ndarray, depth: int) -> bool:
@@ -48,13 +49,35 @@ def _windows(xp: np.ndarray, geo: Geometry, win: Window, taps_first: bool) -> np
     return buf
 
 
-def forward(xp: np.ndarray, w: np.ndarray, geo: Geometry, win: Window) -> np.ndarray:
-    """Conv on the padded channels-last input: [N, *out, C_out]."""
+def forward(
+    xp: np.ndarray,
+    w: np.ndarray,
+    geo: Geometry,
+    win: Window,
+    bias: np.ndarray | None = None,
+    relu: bool = False,
+) -> np.ndarray:
+    """Conv on the padded channels-last input: [N, *out, C_out]; then ``+ bias`` and
+    ``max(·, 0)`` if given (a plan's fusion of the BiasAdd/AddV2 and Relu after it),
+    block by block of rows, each while it is still in cache."""
     cols = _windows(xp, geo, win, taps_first=False)
     m = w.shape[-1]
     out = recycle.empty((xp.shape[0], *geo.out, m), xp.dtype)
     rows = out.size // m if m else 0
-    np.matmul(cols.reshape(rows, -1), w.reshape(-1, m), out=out.reshape(rows, m))
+    a, b, y = cols.reshape(rows, -1), w.reshape(-1, m), out.reshape(rows, m)
+    if bias is None and not relu:
+        np.matmul(a, b, out=y)
+    else:
+        step = max(1, BLOCK // max(m, 1))
+        tiled = None if bias is None else np.tile(np.ravel(bias), step)
+        for i in range(0, rows, step):
+            block = y[i : i + step]
+            np.matmul(a[i : i + step], b, out=block)
+            flat = block.reshape(-1)
+            if tiled is not None:
+                np.add(flat, tiled[: flat.size], out=flat)
+            if relu:
+                np.maximum(flat, flat.dtype.type(0), out=flat)
     recycle.done(cols)
     return out
 

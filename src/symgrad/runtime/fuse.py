@@ -8,6 +8,12 @@
   MaxPoolGrad's with ``relu=True``; the values are the two ops' exactly (the product is
   ReluGrad's: inf · 0 is nan, -g · 0 is -0.0).
 
+- ``Relu(BiasAdd(Conv2D(x, w), b))`` (or ``AddV2`` with a bias of shape [C] or
+  [1, ..., 1, C], as Keras adds it; the Relu optional), channels-last, TF's own
+  ``_FusedConv2D`` pattern: the bias and the ReLU are applied to each block of the
+  convolution's output right after its matmul, while it is in cache, instead of in two
+  more passes over the whole output.  The same additions and maxima, so the same values.
+
 A fusion applies only when the inner result has no other reader and is not fetched.
 """
 
@@ -15,19 +21,82 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from typing import Any
 
 from ..op_registry import OPS
 from .rewrite import Step
 
 POOL_GRADS = ("MaxPoolGrad", "MaxPool3DGrad")
+CONVS = {"Conv2D": "NHWC", "Conv3D": "NDHWC"}
 
 
 def fuse(steps: list[Step], keep: set[int]) -> list[Step]:
-    """``steps`` with each fusable pair made one step (the inner op's, writing the outer
-    op's output slot)."""
+    """``steps`` with each fusable chain made one step."""
     readers = Counter(s for step in steps for s in step.ins)
     producer = {s: step for step in steps for s in step.outs}
-    fused: set[int] = set()
+    dropped: set[int] = set()
+    _pool_relu_grads(steps, keep, readers, producer, dropped)
+    _conv_bias_relu(steps, keep, readers, dropped)
+    return [step for step in steps if id(step) not in dropped] if dropped else steps
+
+
+def _single_reader(
+    slot: int, steps: dict[int, Step], readers: Counter[int], keep: set[int]
+) -> Step | None:
+    """The step that alone reads ``slot`` (once), if it is not fetched."""
+    return steps.get(slot) if readers[slot] == 1 and slot not in keep else None
+
+
+def _conv_bias_relu(
+    steps: list[Step], keep: set[int], readers: Counter[int], dropped: set[int]
+) -> None:
+    reader = {s: step for step in steps for s in step.ins}
+    for conv in steps:
+        fmt = CONVS.get(conv.op.type)
+        if fmt is None or conv.attrs is not None or conv.op.attrs.get("data_format", fmt) != fmt:
+            continue
+        add = _single_reader(conv.outs[0], reader, readers, keep)
+        bias = _bias_slot(add, conv) if add is not None else None
+        if bias is None:
+            continue
+        relu = _single_reader(add.outs[0], reader, readers, keep)
+        relu = relu if relu is not None and relu.op.type == "Relu" else None
+        kernel = OPS[conv.op.type].kernel
+        add.fn = functools.partial(_conv_then, kernel, relu is not None, conv.op.attrs)
+        add.op, add.ins = conv.op, (*conv.ins, bias)
+        if relu is not None:
+            add.outs = relu.outs
+            dropped.add(id(relu))
+        dropped.add(id(conv))
+
+
+def _bias_slot(add: Step, conv: Step) -> int | None:
+    """The slot of the bias that ``add`` adds to the conv's output, if it is one."""
+    t = add.op.type
+    if t == "BiasAdd" and add.attrs is None and add.op.attrs.get("data_format") != "NCHW":
+        other = 1
+    elif t == "AddV2" and add.ins[0] != add.ins[1]:
+        other = 1 if add.ins[0] == conv.outs[0] else 0
+    else:
+        return None
+    b, y = add.op.inputs[other], conv.op.outputs[0]
+    dims, c = b.shape.dims, y.shape.dims[-1] if y.shape.dims else None
+    if b.dtype != y.dtype or dims is None or c is None or add.op.outputs[0].shape != y.shape:
+        return None
+    return add.ins[other] if list(dims)[-1:] == [c] and all(d == 1 for d in dims[:-1]) else None
+
+
+def _conv_then(kernel: Any, relu: bool, attrs: dict[str, Any], x: Any, w: Any, b: Any) -> Any:
+    return kernel(x, w, bias=b, relu=relu, **attrs)
+
+
+def _pool_relu_grads(
+    steps: list[Step],
+    keep: set[int],
+    readers: Counter[int],
+    producer: dict[int, Step],
+    dropped: set[int],
+) -> None:
     for step in steps:
         if step.op.type != "ReluGrad":
             continue
@@ -42,5 +111,4 @@ def fuse(steps: list[Step], keep: set[int]) -> list[Step]:
         ):
             inner.fn = functools.partial(OPS[inner.op.type].kernel, relu=True, **inner.op.attrs)
             inner.outs = step.outs
-            fused.add(id(step))
-    return [step for step in steps if id(step) not in fused] if fused else steps
+            dropped.add(id(step))
