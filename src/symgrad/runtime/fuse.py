@@ -57,7 +57,7 @@ def _conv_bias_relu(
             continue
         add = _single_reader(conv.outs[0], reader, readers, keep)
         bias = _bias_slot(add, conv) if add is not None else None
-        if bias is None:
+        if add is None or bias is None:
             continue
         relu = _single_reader(add.outs[0], reader, readers, keep)
         relu = relu if relu is not None and relu.op.type == "Relu" else None
