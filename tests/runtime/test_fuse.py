@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
+from symgrad.op_registry import apply_op
 
 
 def _bits(a: np.ndarray) -> np.ndarray:
@@ -49,6 +50,31 @@ def test_the_plan_has_no_relu_grad_step():
     plan = concrete._outputs_plan or concrete._plan
     types = [step[4].type for step in plan.steps]
     assert "MaxPoolGrad" in types and "ReluGrad" not in types
+    # the forward hands its hits to the gradient in a slot of their own
+    (pool,) = [step for step in plan.steps if step[4].type == "MaxPool"]
+    (grad,) = [step for step in plan.steps if step[4].type == "MaxPoolGrad"]
+    assert len(pool[2]) == 2 and grad[1][-1] == pool[2][1]
+
+
+def _pool_grad(x, y, g):
+    attrs = {"ksize": [1, 2, 2, 1], "strides": [1, 2, 2, 1], "padding": "VALID"}
+    return apply_op("MaxPoolGrad", [x, y, g], {**attrs, "data_format": "NHWC"}).output(0)
+
+
+def test_two_gradients_of_one_pool_each_find_their_own_hits():
+    rng = np.random.default_rng(5)
+    x = np.round(rng.standard_normal((2, 6, 6, 3))).astype(np.float32)  # ties
+    g1, g2 = rng.standard_normal((2, 2, 3, 3, 3)).astype(np.float32)
+
+    @tf.function
+    def f(x_, g1_, g2_):
+        y = tf.nn.max_pool2d(x_, 2, 2, "VALID")
+        return _pool_grad(x_, y, g1_), _pool_grad(x_, y, g2_)
+
+    y = tf.nn.max_pool2d(tf.constant(x), 2, 2, "VALID")
+    for got, g in zip(f(x, g1, g2), (g1, g2)):
+        want = _pool_grad(tf.constant(x), y, tf.constant(g))
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
 
 
 def test_a_pool_gradient_read_elsewhere_is_not_fused():

@@ -87,29 +87,24 @@ def _first_only(hit: np.ndarray) -> None:
         np.logical_or(taken, h, out=taken)
 
 
-def tiled_max_grad(
-    xl: np.ndarray,
-    gl: np.ndarray,
-    geo: Geometry,
-    split: list[int],
-    fill: Any,
-    relu: bool = False,
-) -> np.ndarray:
-    """MaxPoolGrad on non-overlapping windows: each input entry is in one window, so the
-    gradient is g (+ 0, which makes a -0.0 into 0 as the general path's sum from 0 does)
-    at each window's first maximum and 0 elsewhere.  The taps are first gathered into
-    [T, N, *out, C] with one copy of C-long blocks, so the maxima, the hits and the ties
-    run over long rows (on [32, 26, 26, 32] float32 the C-long pieces of the tap axes set
-    NumPy's inner loops: 3.3 ms before, 1.3 ms now), and the result goes back the same
-    way.  ``relu``: ReluGrad of that gradient with the pooled input as its features, as
-    one op (the features are > 0 at a window's maximum iff its maximum is > 0)."""
+def tiled_hits(
+    xl: np.ndarray, geo: Geometry, split: list[int], fill: Any, out: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The windows' maxima ([N, *out, C], into ``out`` if given) and where each tap is its
+    window's first maximum ([T, N, *out, C] bool; TF's tie rule).  The taps are gathered
+    into [T, N, *out, C] with one copy of C-long blocks, so the maxima, the hits and the
+    ties run over long rows: on [32, 26, 26, 32] float32 the C-long pieces of the tap
+    axes set NumPy's inner loops (the gradient took 3.3 ms that way, 1.3 ms this way).
+    The maxima are taken in row-major tap order, as ``tiled_max`` takes them."""
     if xl.strides[-1] != xl.itemsize:  # channels-first moved last: a copy with C rows
         xl = xl.copy()
     x6 = _fit(xl, geo, split, fill)
     n, k = len(geo.k), split[1::2]
     cols = recycle.scratch((int(np.prod(k)), x6.shape[0], *split[0::2], x6.shape[-1]), xl.dtype)
     np.copyto(_blocks(cols).reshape(*k, -1, *split[0::2]), _blocks(x6).transpose(_taps_order(n)))
-    best = recycle.scratch(cols.shape[1:], cols.dtype)
+    if out is None:
+        out = recycle.scratch((xl.shape[0], *geo.out, xl.shape[-1]), xl.dtype)
+    best = out.reshape(cols.shape[1:])
     np.copyto(best, cols[0])
     for c in cols[1:]:
         np.maximum(best, c, out=best)
@@ -119,20 +114,55 @@ def tiled_max_grad(
     # windows means one per window: no ties.  (ReLU zeros make ties common.)
     if np.count_nonzero(hit) != best.size or np.isnan(best).any():
         _first_only(hit)
-    on = best > 0 if relu else None
-    g = np.add(gl.reshape(best.shape), gl.dtype.type(0), out=best)
-    if on is not None:
-        np.multiply(g, on, out=g)  # ReluGrad's product, so inf * 0 is nan as there
+    recycle.done(cols)
+    return out, hit
+
+
+def grad_from_hits(
+    xl: np.ndarray,
+    gl: np.ndarray,
+    best: np.ndarray,
+    hit: np.ndarray,
+    geo: Geometry,
+    split: list[int],
+    relu: bool = False,
+) -> np.ndarray:
+    """MaxPoolGrad from ``tiled_hits``' maxima and hits (``hit`` is used up): each input
+    entry is in one window, so the gradient is g (+ 0, which makes a -0.0 into 0 as the
+    general path's sum from 0 does) at each window's first maximum and 0 elsewhere.
+    ``relu``: ReluGrad of that gradient with the pooled input as its features, as one op
+    (the features are > 0 at a window's maximum iff its maximum is > 0)."""
+    g = recycle.scratch(hit.shape[1:], gl.dtype)
+    np.add(gl.reshape(g.shape), gl.dtype.type(0), out=g)
+    if relu:
+        np.multiply(g, best.reshape(g.shape) > 0, out=g)  # ReluGrad's: inf * 0 is nan
     # g where hit, else 0, as bits: the hit's bytes as int8 (0 or -1) widened to g's
     # width are the mask, so inf and nan pass untouched, as the general path's copy
     # (``np.copyto(..., where=hit)`` took 25× longer)
-    bits = np.dtype(f"i{gl.dtype.itemsize}")
-    np.negative(hit.view(np.int8), out=hit.view(np.int8))
-    np.bitwise_and(hit.view(np.int8), g.view(bits), out=cols.view(bits))
+    bits, mask = np.dtype(f"i{gl.dtype.itemsize}"), hit.view(np.int8)
+    np.negative(mask, out=mask)
+    cols = recycle.scratch(hit.shape, gl.dtype)
+    np.bitwise_and(mask, g.view(bits), out=cols.view(bits))
     dx6, whole = _out6(xl, geo, split)
+    k, n = split[1::2], len(geo.k)
     np.copyto(_blocks(dx6).transpose(_taps_order(n)), _blocks(cols).reshape(*k, -1, *split[0::2]))
-    recycle.done(cols, best, hit)
+    recycle.done(cols, g, hit)
     return whole if whole is not None else _unfit(dx6, geo, xl.shape)
+
+
+def tiled_max_grad(
+    xl: np.ndarray,
+    gl: np.ndarray,
+    geo: Geometry,
+    split: list[int],
+    fill: Any,
+    relu: bool = False,
+) -> np.ndarray:
+    """MaxPoolGrad on non-overlapping windows (``relu``: ReluGrad of it, in one)."""
+    best, hit = tiled_hits(xl, geo, split, fill)
+    dx = grad_from_hits(xl, gl, best, hit, geo, split, relu)
+    recycle.done(best)
+    return dx
 
 
 def _out6(xl: np.ndarray, geo: Geometry, split: list[int]) -> tuple[np.ndarray, np.ndarray | None]:

@@ -14,6 +14,11 @@
   convolution's output right after its matmul, while it is in cache, instead of in two
   more passes over the whole output.  The same additions and maxima, so the same values.
 
+- ``MaxPool(x)`` and its ``MaxPoolGrad(x, y, g)``: the forward step also returns where
+  each window's first maximum is (as TF's ``MaxPoolWithArgmax``), in a new slot that the
+  gradient step reads instead of finding them again from x.  The hits are those the
+  gradient would find (the same x, the same rule), so the values are the same.
+
 A fusion applies only when the inner result has no other reader and is not fetched.
 """
 
@@ -26,18 +31,48 @@ from typing import Any
 from ..op_registry import OPS
 from .rewrite import Step
 
-POOL_GRADS = ("MaxPoolGrad", "MaxPool3DGrad")
+POOL_GRADS = {"MaxPoolGrad": "MaxPool", "MaxPool3DGrad": "MaxPool3D"}
 CONVS = {"Conv2D": "NHWC", "Conv3D": "NDHWC"}
 
 
-def fuse(steps: list[Step], keep: set[int]) -> list[Step]:
-    """``steps`` with each fusable chain made one step."""
+def fuse(steps: list[Step], keep: set[int], slots: int) -> tuple[list[Step], int]:
+    """``steps`` with each fusable chain made one step; and the number of slots, counting
+    the new ones (the pool's hits) from ``slots``."""
     readers = Counter(s for step in steps for s in step.ins)
     producer = {s: step for step in steps for s in step.outs}
     dropped: set[int] = set()
-    _pool_relu_grads(steps, keep, readers, producer, dropped)
+    relu = _pool_relu_grads(steps, keep, readers, producer, dropped)
+    slots = _pool_hits(steps, producer, relu, slots)
     _conv_bias_relu(steps, keep, readers, dropped)
-    return [step for step in steps if id(step) not in dropped] if dropped else steps
+    return [step for step in steps if id(step) not in dropped] if dropped else steps, slots
+
+
+def _pool_hits(steps: list[Step], producer: dict[int, Step], relu: set[int], slots: int) -> int:
+    """Pairs each MaxPoolGrad with its MaxPool (one gradient per pool: the gradient uses
+    the hits up); every MaxPoolGrad gets its kernel, with ``relu`` where fused."""
+    grads: dict[int, tuple[Step, list[Step]]] = {}
+    for step in steps:
+        forward = producer.get(step.ins[1]) if step.op.type in POOL_GRADS else None
+        if (
+            forward is not None
+            and forward.op.type == POOL_GRADS[step.op.type]
+            and forward.attrs is None
+            and forward.ins[0] == step.ins[0]
+            and forward.op.attrs == step.op.attrs
+        ):
+            grads.setdefault(id(forward), (forward, []))[1].append(step)
+    pairs = {id(gs[0]): f for f, gs in grads.values() if len(gs) == 1}
+    for step in steps:
+        if step.op.type not in POOL_GRADS or step.attrs is not None:
+            continue
+        kernel, attrs = OPS[step.op.type].kernel, step.op.attrs
+        step.fn = functools.partial(kernel, relu=id(step) in relu, **attrs)
+        forward = pairs.get(id(step))
+        if forward is not None:
+            forward.fn = functools.partial(OPS[forward.op.type].kernel, hits=True, **attrs)
+            forward.outs, step.ins = (*forward.outs, slots), (*step.ins, slots)
+            slots += 1
+    return slots
 
 
 def _single_reader(
@@ -96,7 +131,9 @@ def _pool_relu_grads(
     readers: Counter[int],
     producer: dict[int, Step],
     dropped: set[int],
-) -> None:
+) -> set[int]:
+    """The MaxPoolGrad steps that take over the ReluGrad after them (by id)."""
+    fused: set[int] = set()
     for step in steps:
         if step.op.type != "ReluGrad":
             continue
@@ -109,6 +146,7 @@ def _pool_relu_grads(
             and readers[step.ins[0]] == 1
             and step.ins[0] not in keep
         ):
-            inner.fn = functools.partial(OPS[inner.op.type].kernel, relu=True, **inner.op.attrs)
             inner.outs = step.outs
+            fused.add(id(inner))
             dropped.add(id(step))
+    return fused

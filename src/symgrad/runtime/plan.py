@@ -103,7 +103,7 @@ class Plan:
                 step.fn = specialize(step.op, [consts.get(s) for s in step.ins]) or step.fn
         self.fetch_slots = [alias.get(s, s) for s in self.fetch_slots]
         keep = set(self.fetch_slots) | set(self.feed_slots)
-        raw = fuse(raw, keep)
+        raw, self.num_slots = fuse(raw, keep, self.num_slots)
         raw = updates_early(unused_reads_dropped(raw, keep), keep)
         self.consts = consts
         self.steps = _schedule(raw, keep | set(consts))
