@@ -139,3 +139,16 @@ def test_a_conv_output_read_elsewhere_is_not_fused():
 
     r, y = f(x, w, b)
     np.testing.assert_array_equal(r.numpy(), np.maximum(y.numpy() + b, 0))
+
+
+@pytest.mark.parametrize("shape", [(2, 16, 16, 3), (4, 30, 30, 1)])
+def test_fused_conv_blocks_and_long_bias_rows_change_nothing(shape):
+    # 32 channels: the bias is tiled 128 times; 512 rows fill one block exactly, 3,600
+    # rows make a full block of 2,048 and a last one of 1,552 (not a multiple of 128)
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal(shape).astype(np.float32)
+    w = rng.standard_normal((3, 3, shape[-1], 32)).astype(np.float32)
+    b = rng.standard_normal(32).astype(np.float32)
+    eager = _conv_forward(tf.constant(x), tf.constant(w), tf.constant(b), "add", True).numpy()
+    compiled = tf.function(lambda x_, w_, b_: _conv_forward(x_, w_, b_, "add", True))
+    np.testing.assert_array_equal(_bits(compiled(x, w, b).numpy()), _bits(eager))

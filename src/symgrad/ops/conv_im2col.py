@@ -15,6 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..runtime import recycle
+from .row_blocks import ROW
+from .row_blocks import tile as _tile
 from .windows import Geometry, Window, taps
 
 BLAS = (np.dtype(np.float32), np.dtype(np.float64))
@@ -39,8 +41,9 @@ def _windows(xp: np.ndarray, geo: Geometry, win: Window, taps_first: bool) -> np
     n, c = len(geo.k), xp.shape[-1]
     if taps_first:
         buf = recycle.scratch((*geo.k, c, xp.shape[0], *geo.out), xp.dtype)
+        last_first = (n + 1, *range(n + 1))
         for tap, where in taps(geo, win):
-            buf[tap] = np.moveaxis(xp[where], -1, 0)
+            buf[tap] = xp[where].transpose(last_first)
         return buf
     buf = recycle.scratch((xp.shape[0], *geo.out, *geo.k, c), xp.dtype)
     lead = (slice(None),) * (n + 1)
@@ -68,18 +71,31 @@ def forward(
     if bias is None and not relu:
         np.matmul(a, b, out=y)
     else:
-        step = max(1, BLOCK // max(m, 1))
-        tiled = None if bias is None else np.tile(np.ravel(bias), step)
-        for i in range(0, rows, step):
-            block = y[i : i + step]
-            np.matmul(a[i : i + step], b, out=block)
-            flat = block.reshape(-1)
-            if tiled is not None:
-                np.add(flat, tiled[: flat.size], out=flat)
-            if relu:
-                np.maximum(flat, flat.dtype.type(0), out=flat)
+        _blocks_then(a, b, y, bias, relu)
     recycle.done(cols)
     return out
+
+
+def _blocks_then(
+    a: np.ndarray, b: np.ndarray, y: np.ndarray, bias: np.ndarray | None, relu: bool
+) -> None:
+    """y = a @ b block by block of rows, each followed by ``+ bias`` (over long rows: the
+    bias tiled r times) and ``max(·, 0)``."""
+    m = max(y.shape[1], 1)
+    r = max(1, ROW // m)  # rows side by side for the bias
+    step = r * max(1, BLOCK // (r * m))
+    tiled = None if bias is None else _tile(bias, r)
+    for i in range(0, y.shape[0], step):
+        block = y[i : i + step]
+        np.matmul(a[i : i + step], b, out=block)
+        if tiled is not None:
+            if block.shape[0] % r == 0:
+                long = block.reshape(-1, r * m)
+                np.add(long, tiled, out=long)
+            else:  # the last block's rows
+                np.add(block, tiled[:m], out=block)
+        if relu:
+            np.maximum(block, block.dtype.type(0), out=block)
 
 
 def filter_grad(xp: np.ndarray, g: np.ndarray, geo: Geometry, win: Window) -> np.ndarray:

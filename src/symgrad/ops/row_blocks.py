@@ -9,6 +9,9 @@ tiled f times) gives the same elementwise results with f times fewer, longer loo
 from __future__ import annotations
 
 import functools
+from typing import Any
+
+import numpy as np
 
 ROW = 4096  # elements per long row: a few pages, well inside the L1/L2 caches
 
@@ -21,3 +24,10 @@ def fold(rows: int, inner: int) -> int | None:
         return None
     f = next(f for f in range(ROW // inner, 0, -1) if rows % f == 0)
     return f if f > 1 else None
+
+
+def tile(a: Any, f: int) -> np.ndarray:
+    """``a``'s elements repeated f times end to end (``np.tile`` of the flat ``a``, without
+    its Python-level cost: this runs on every call of a plan's step)."""
+    flat = np.ravel(a)
+    return np.broadcast_to(flat, (f, flat.size)).reshape(-1)

@@ -104,7 +104,7 @@ def _long_rows(ufunc: Any, out_dims: Any, small: Any, position: int) -> Any:
         if not (big.flags.c_contiguous and out.flags.c_contiguous):
             return ufunc(a, b, out=out)
         rows, n = out.reshape(-1, f * block), f * block
-        tiled = np.tile(np.ravel(b if position == 0 else a), f)
+        tiled = row_blocks.tile(b if position == 0 else a, f)
         if position == 0:
             ufunc(a.reshape(-1, n), tiled, out=rows)
         else:
