@@ -4,10 +4,12 @@ For an ungrouped Conv2D/Conv3D in float32/float64, the windows of the padded inp
 copied into one contiguous buffer, one slice assignment per filter tap (a copy of the
 strided ``patches`` view runs inner loops over the C channels: with C = 1, over single
 elements, 4× slower on the Keras CNN's [32, 28, 28, 1] input), and contracted with the
-filter in one ``matmul`` written straight into the output.  Buffers come from the running
+filter in one ``matmul`` written straight into the output (the filter's gradient, a
+product with a long inner axis, in blocks of it).  Buffers come from the running
 plan's pool (``runtime.recycle``), so a training step reuses them instead of faulting in
-fresh pages each run.  The products are the ones ``tensordot`` made before (the same
-contiguous operands in the same BLAS call), so the numbers are unchanged.
+fresh pages each run.  The forward products are the ones ``tensordot`` made before (the
+same contiguous operands in the same BLAS call), so its numbers are unchanged; the
+filter's gradient sums its blocks in another order (a float rounding apart).
 """
 
 from __future__ import annotations
@@ -103,6 +105,21 @@ def filter_grad(xp: np.ndarray, g: np.ndarray, geo: Geometry, win: Window) -> np
     cols = _windows(xp, geo, win, taps_first=True)
     m = g.shape[-1]
     k = cols.shape[: len(geo.k) + 1]
-    dw = np.matmul(cols.reshape(int(np.prod(k)), -1), g.reshape(-1, m))
+    dw = _skinny_product(cols.reshape(int(np.prod(k)), -1), g.reshape(-1, m))
     recycle.done(cols)
     return dw.reshape(*k, m)
+
+
+def _skinny_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """a [K, P] @ b [P, M] for small K·M and long P: summed over blocks of P whose operands
+    stay in cache (OpenBLAS's own blocking of such a product ran 1.5× slower: 0.37 ->
+    0.24 ms for [9, 21632] @ [21632, 32] float32).  Each block's sum is added in order."""
+    rows = max(256, (1 << 16) // max(b.shape[1], 1))
+    if a.shape[0] * b.shape[1] > 1 << 14 or a.shape[1] <= 2 * rows:
+        return np.matmul(a, b)
+    out = np.matmul(a[:, :rows], b[:rows])
+    part = np.empty_like(out)
+    for i in range(rows, a.shape[1], rows):
+        np.matmul(a[:, i : i + rows], b[i : i + rows], out=part)
+        np.add(out, part, out=out)
+    return out
