@@ -110,10 +110,9 @@ def tiled_hits(
         np.maximum(best, c, out=best)
     hit = recycle.scratch(cols.shape, np.dtype(bool))
     np.equal(cols, best, out=hit)
-    # Every window has a hit unless its max is nan; so with no nan, as many hits as
-    # windows means one per window: no ties.  (ReLU zeros make ties common.)
-    if np.count_nonzero(hit) != best.size or np.isnan(best).any():
-        _first_only(hit)
+    # Always: on tap-major rows it costs what finding out whether there are ties costs
+    # (a count and a nan check), and ReLU zeros make ties common.
+    _first_only(hit)
     recycle.done(cols)
     return out, hit
 
