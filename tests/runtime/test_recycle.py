@@ -98,3 +98,35 @@ def test_outside_a_plan_run_empty_is_a_fresh_array():
     a, b = recycle.empty((3, 4), np.float32), recycle.empty((3, 4), np.float32)
     assert a.shape == (3, 4) and a.dtype == np.float32 and not np.shares_memory(a, b)
     recycle.done(a)  # no run: nothing to keep it, and no error
+
+
+def test_the_base_of_a_dead_view_is_kept_only_when_nothing_else_holds_it():
+    pool = recycle.Pool()
+    key = ((64, 1024), "<f4")
+    a = pool.take((64, 1024), np.dtype(np.float32))
+    pool.wanted[key] = 2
+    view = a.reshape(1024, 64)
+    pool.give(view)  # ``a`` here still holds the base
+    assert pool.free[key] == []
+    del a
+    pool.give(view)  # now only the view does (and this frame's name for it)
+    assert len(pool.free[key]) == 1 and pool.free[key][0] is view.base
+
+
+def test_a_cnn_plans_dense_gradient_comes_from_the_pool(graph):
+    x, w = tf.placeholder(tf.float32, [8, 30, 30, 3]), tf.placeholder(tf.float32, [3, 3, 3, 16])
+    d = tf.placeholder(tf.float32, [14 * 14 * 16, 10])
+    y, _ = _conv_net(x, w)
+    loss = tf.reduce_sum(tf.matmul(tf.reshape(y, [8, -1]), d) ** 2)
+    gx = tf.gradients(loss, x)[0]
+    rng = np.random.default_rng(2)
+    xv = rng.standard_normal((8, 30, 30, 3)).astype(np.float32)
+    wv = rng.standard_normal((3, 3, 3, 16)).astype(np.float32)
+    dv = rng.standard_normal((14 * 14 * 16, 10)).astype(np.float32)
+    with tf.Session() as sess:
+        first = sess.run(gx, {x: xv, w: wv, d: dv})
+        second = sess.run(gx, {x: xv, w: wv, d: dv})
+        pool = _plan(sess).pool
+        # the matmul's [8, 3136] input gradient, viewed by a Reshape, came back
+        assert len(pool.free.get(((8, 3136), "<f4"), [])) == 1
+    np.testing.assert_array_equal(first, second)

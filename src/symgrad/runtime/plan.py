@@ -106,9 +106,11 @@ class Plan:
         raw, self.num_slots = fuse(raw, keep, self.num_slots)
         raw = updates_early(unused_reads_dropped(raw, keep), keep)
         self.consts = consts
-        self.steps = _schedule(raw, keep | set(consts))
         # Large arrays go back to a pool where they die, for steps that can take them.
         self.pool = recycle.Pool() if any(s.op.type in recycle.TAKERS for s in raw) else None
+        if self.pool is not None:
+            recycle.pooled_matmuls(raw)
+        self.steps = _schedule(raw, keep | set(consts))
         self._generated = _generate(self) if len(self.steps) <= GENERATE_LIMIT else None
 
     def run(self, feed_values: Sequence[Any]) -> list[Any]:

@@ -37,6 +37,7 @@ TAKERS: set[str] = set()
 # References to a plan value inside ``give``: the generated function's local, the
 # parameter, and getrefcount's own argument.
 _OWNED_REFS = 3
+_VIEWED_REFS = 3
 
 Key = tuple[tuple[int, ...], str]
 _current: contextvars.ContextVar[Pool | None] = contextvars.ContextVar(
@@ -70,14 +71,22 @@ class Pool:
         return np.empty(shape, dtype)
 
     def give(self, a: Any) -> None:
-        """Keep ``a`` if nothing else holds it and a taker of its key is short of one."""
-        if type(a) is not np.ndarray or a.base is not None or not a.flags.writeable:
+        """Keep ``a`` if nothing else holds it and a taker of its key is short of one;
+        for a reshaped view nothing else holds (a Reshape's output), its whole base."""
+        if type(a) is not np.ndarray or _getrefcount(a) > _OWNED_REFS:
+            return
+        base = a.base
+        if base is not None:
+            # the view's own reference, ``base`` here and getrefcount's argument
+            if type(base) is not np.ndarray or _getrefcount(base) > _VIEWED_REFS:
+                return
+            a = base
+        if a.base is not None or not a.flags.writeable:
             return
         spare = self.free.get((a.shape, a.dtype.str))
         if (
             spare is not None
             and len(spare) < self.wanted.get((a.shape, a.dtype.str), 0)
-            and _getrefcount(a) <= _OWNED_REFS
             and refcounts.trusted()
         ):
             spare.append(a)
@@ -125,6 +134,27 @@ def taker(*op_types: str) -> None:
     TAKERS.update(op_types)
 
 
+def pooled_matmuls(steps: list[Any]) -> None:
+    """In a plan that keeps a pool, its large 2-D MatMul outputs come from the pool too
+    (a CNN's dense layer's input gradient, which a Reshape views; MatMul is no taker in
+    general, so an MLP's plan keeps no pool and its matmuls stay bare ``np.matmul``)."""
+    for step in steps:
+        t = step.op.outputs[0] if step.op.type == "MatMul" else None
+        if t is None or step.attrs is not None or not may_be_large(t):
+            continue
+        dims = t.shape.dims
+        if dims is not None and None not in dims and t.dtype.is_floating:
+            ta, tb = (bool(step.op.attrs.get(k)) for k in ("transpose_a", "transpose_b"))
+            step.fn = _pooled_matmul((int(dims[0]), int(dims[1])), t.dtype.np, ta, tb)
+
+
+def _pooled_matmul(shape: tuple[int, int], dtype: np.dtype, ta: bool, tb: bool) -> Any:
+    def run(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        return np.matmul(a.T if ta else a, b.T if tb else b, out=empty(shape, dtype))
+
+    return run
+
+
 def may_be_large(t: Any) -> bool:
     """Whether a plan value may be worth keeping: numbers, with a static size of at least
     ``MIN_BYTES`` or a shape not known until run time."""
@@ -167,6 +197,14 @@ def _probe() -> str | None:
     namespace["shared"](pool.give, make, keep)
     if len(pool.free[key]) != 1:
         return "a shared array was kept"
+    pool.wanted[key] = 3
+    namespace["unshared"](pool.give, lambda: np.zeros(4).reshape(2, 2))
+    if len(pool.free[key]) != 2:
+        return "the base of an unshared view was not kept"
+    base = np.zeros(4)
+    namespace["unshared"](pool.give, lambda: base.reshape(2, 2))
+    if len(pool.free[key]) != 2:
+        return "the base of a view was kept while another holder had it"
     return None
 
 
