@@ -31,6 +31,7 @@ import harness
 import wl_cnn
 import wl_gradient_build
 import wl_keras
+import wl_keras_fit
 import wl_memory
 import wl_per_op
 import wl_training
@@ -38,7 +39,16 @@ import wl_while
 
 WORKLOADS = {
     m.NAME: m
-    for m in (wl_gradient_build, wl_training, wl_per_op, wl_memory, wl_cnn, wl_while, wl_keras)
+    for m in (
+        wl_gradient_build,
+        wl_training,
+        wl_per_op,
+        wl_memory,
+        wl_cnn,
+        wl_while,
+        wl_keras,
+        wl_keras_fit,
+    )
 }
 REQUIRES = {
     "symgrad": "symgrad",

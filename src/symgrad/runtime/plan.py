@@ -16,13 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from symgrad.core import op_registry
+from symgrad.core import op_registry, recycle
 from symgrad.core.errors import InvalidArgumentError, OpError
 from symgrad.core.gc_pause import collector_paused
 from symgrad.core.graph import Operation, Tensor, walk_ops
 from symgrad.core.op_registry import ERRSTATE, ERRSTATE_IGNORE, OPS
 from symgrad.ops.state.variables import atomic
 from symgrad.runtime import rewrite
+from symgrad.runtime.fuse import fuse
 from symgrad.runtime.inplace import inplace_kernel
 from symgrad.runtime.schedule import reads_first, unused_reads_dropped, updates_early
 
@@ -102,8 +103,13 @@ class Plan:
                 step.fn = specialize(step.op, [consts.get(s) for s in step.ins]) or step.fn
         self.fetch_slots = [alias.get(s, s) for s in self.fetch_slots]
         keep = set(self.fetch_slots) | set(self.feed_slots)
+        raw, self.num_slots = fuse(raw, keep, self.num_slots)
         raw = updates_early(unused_reads_dropped(raw, keep), keep)
         self.consts = consts
+        # Large arrays go back to a pool where they die, for steps that can take them.
+        self.pool = recycle.Pool() if any(s.op.type in recycle.TAKERS for s in raw) else None
+        if self.pool is not None:
+            recycle.pooled_matmuls(raw)
         self.steps = _schedule(raw, keep | set(consts))
         self._generated = _generate(self) if len(self.steps) <= GENERATE_LIMIT else None
 
@@ -119,6 +125,15 @@ class Plan:
             ERRSTATE.reset(token)
 
     def _run(self, feed_values: Sequence[Any]) -> list[Any]:
+        if self.pool is None:
+            return self._run_steps(feed_values)
+        token = self.pool.enter()
+        try:
+            return self._run_steps(feed_values)
+        finally:
+            recycle.leave(token)
+
+    def _run_steps(self, feed_values: Sequence[Any]) -> list[Any]:
         if self._generated is not None and op_registry.output_check is None:
             fn, lines = self._generated
             try:
@@ -212,6 +227,7 @@ def _generate(plan: Plan) -> tuple[Callable[..., Any], list[int]]:
     lines += [f"    s{s} = C[{s}]" for s in sorted(used & set(plan.consts))]
     line_step += [-1] * (len(lines) - 1)
     namespace: dict[str, Any] = {}
+    kept = _kept_slots(plan, namespace)
     for i, (fn, ins, outs, free, _) in enumerate(plan.steps):
         namespace[f"k{i}"] = fn
         call = f"k{i}(" + ", ".join(f"s{s}" for s in ins) + ")"
@@ -225,11 +241,26 @@ def _generate(plan: Plan) -> tuple[Callable[..., Any], list[int]]:
         lines.append(f"    {target}{call}")
         line_step.append(i)
         if free:
+            lines += [f"    G(s{s})" for s in free if s in kept]
             lines.append("    del " + ", ".join(f"s{s}" for s in free))
-            line_step.append(i)
+            line_step += [i] * (1 + sum(s in kept for s in free))
     lines.append("    return [" + ", ".join(f"s{s}" for s in plan.fetch_slots) + "]")
     exec(compile("\n".join(lines), _SOURCE, "exec"), namespace)
     return namespace["run"], line_step
+
+
+def _kept_slots(plan: Plan, namespace: dict[str, Any]) -> set[int]:
+    """The slots whose arrays are given back to the plan's pool where they die (large
+    ones, when some step can take them), with ``G`` set to the pool's ``give``."""
+    if plan.pool is None:
+        return set()
+    namespace["G"] = plan.pool.give
+    return {
+        s
+        for _, _, outs, _, op in plan.steps
+        for s, t in zip(outs, op.outputs)
+        if recycle.may_be_large(t)
+    }
 
 
 def _failed_line(e: BaseException, line_step: list[int]) -> int:

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from symgrad.core import dtypes as dt
+from symgrad.core import recycle
 from symgrad.core.batching import Call, NotVectorizable, const
 from symgrad.core.cases import Case, ints, randn
 from symgrad.core.errors import InvalidArgumentError
@@ -31,7 +32,7 @@ from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import FLOATS, check_dtype, same_dtype, wanted
-from symgrad.ops.nn import window_refs
+from symgrad.ops.nn import conv_im2col, window_refs
 from symgrad.ops.nn.windows import (
     Geometry,
     col2im,
@@ -164,11 +165,21 @@ def _check_out(op_type: str, g: np.ndarray, geo: Geometry, size: Sequence[int]) 
 
 
 def _forward_kernel(fam: Family) -> Callable[..., np.ndarray]:
-    def kernel(x: np.ndarray, w: np.ndarray, **attrs: Any) -> np.ndarray:
+    def kernel(
+        x: np.ndarray, w: np.ndarray, bias: Any = None, relu: bool = False, **attrs: Any
+    ) -> np.ndarray:
+        """``bias``, ``relu``: the conv, then ``+ bias`` (channels-last), then ``max(·,
+        0)``, in one (a plan's fusion of the ops after it; runtime.fuse)."""
         win = window(fam.n, **attrs)
         xl = win.to_last(x)
         geo = win.geometry(xl.shape[1:-1], w.shape[: fam.n])
-        return win.from_last(_contract(patches(pad(xl, geo), geo, win), w, fam))
+        fast = not fam.depthwise and conv_im2col.applies(xl, w, w.shape[-2])
+        if fast and (bias is None or (not win.channels_first and bias.dtype == x.dtype)):
+            return win.from_last(conv_im2col.forward(pad(xl, geo), w, geo, win, bias, relu))
+        y = win.from_last(_contract(patches(pad(xl, geo), geo, win), w, fam))
+        if bias is not None:
+            y = np.add(y, bias)
+        return np.maximum(y, y.dtype.type(0)) if relu else y
 
     return kernel
 
@@ -195,6 +206,8 @@ def _filter_kernel(fam: Family) -> Callable[..., np.ndarray]:
         xl, gl = win.to_last(x), win.to_last(g)
         geo = win.geometry(xl.shape[1:-1], k)
         _check_out(fam.filter, gl, geo, xl.shape[1:-1])
+        if not fam.depthwise and conv_im2col.applies(xl, gl, int(sizes[fam.n])):
+            return conv_im2col.filter_grad(pad(xl, geo), gl, geo, win)
         return _filter_sum(patches(pad(xl, geo), geo, win), gl, fam, k, int(sizes[fam.n]))
 
     return kernel
@@ -512,6 +525,8 @@ def _register(fam: Family, cases: dict[str, list[Case]]) -> None:
         OPDEFS[op_type] = register_op(
             op_type, infer, kernel, batch=_batch_rule(fam, kind), cases=cases[kind]
         )
+    if not fam.depthwise:
+        recycle.taker(fam.forward)  # its output comes from conv_im2col.forward
     _register_gradients(fam)
 
 

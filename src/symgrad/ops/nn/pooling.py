@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from symgrad.core import dtypes as dt
+from symgrad.core import recycle
 from symgrad.core.batching import Call, NotVectorizable, const
 from symgrad.core.cases import Case, distinct, ints, randn
 from symgrad.core.graph import Tensor, name_scope
@@ -28,7 +29,7 @@ from symgrad.ops.array import structure as array
 from symgrad.ops.core import FLOATS, REAL, check_dtype, convert_to_tensor, same_dtype
 from symgrad.ops.nn import window_refs
 from symgrad.ops.nn.conv_api import _padding, _sequence
-from symgrad.ops.nn.pool_tiles import tiled_max, tiled_max_grad, tiles
+from symgrad.ops.nn.pool_tiles import grad_from_hits, tiled_hits, tiled_max, tiled_max_grad, tiles
 from symgrad.ops.nn.windows import (
     Geometry,
     Window,
@@ -87,26 +88,56 @@ def _first_max(
         yield tap, where, hit
 
 
-def _max_kernel(n: int) -> Callable[..., np.ndarray]:
-    def kernel(x: np.ndarray, **attrs: Any) -> np.ndarray:
+def _tiled(x: np.ndarray) -> bool:
+    """Whether the tiled kernels (``pool_tiles``) take a max pool's gradient, where the
+    windows tile the input."""
+    return x.dtype.kind == "f" and x.dtype.itemsize <= 8 and x.size > 0
+
+
+def _max_kernel(n: int) -> Callable[..., Any]:
+    def kernel(x: np.ndarray, hits: bool = False, **attrs: Any) -> Any:
+        """``hits``: also where each tap is its window's first maximum (for the
+        gradient, as TF's MaxPoolWithArgmax; a plan's fusion), None where the tiled
+        kernels do not apply."""
         win, geo, xl = _setup(n, x, attrs)
         split = tiles(win, geo)
+        if hits and split is not None and _tiled(x):
+            out = recycle.empty((xl.shape[0], *geo.out, xl.shape[-1]), x.dtype)
+            best, hit = tiled_hits(xl, geo, split, _lowest(x.dtype), out)
+            return np.ascontiguousarray(win.from_last(best)), hit
         if split is not None and xl.size:
             best = tiled_max(xl, geo, split, _lowest(x.dtype))
-            return np.ascontiguousarray(win.from_last(best))
-        cols = patches(pad(xl, geo, _lowest(x.dtype)), geo, win)
-        return win.from_last(cols.max(axis=tuple(range(n + 1, 2 * n + 1))))
+            y = np.ascontiguousarray(win.from_last(best))
+        else:
+            cols = patches(pad(xl, geo, _lowest(x.dtype)), geo, win)
+            y = win.from_last(cols.max(axis=tuple(range(n + 1, 2 * n + 1))))
+        return (y, None) if hits else y
 
     return kernel
 
 
 def _max_grad_kernel(n: int) -> Callable[..., np.ndarray]:
-    def kernel(x: np.ndarray, y: np.ndarray, g: np.ndarray, **attrs: Any) -> np.ndarray:
+    def kernel(
+        x: np.ndarray,
+        y: np.ndarray,
+        g: np.ndarray,
+        hit: Any = None,
+        relu: bool = False,
+        **attrs: Any,
+    ) -> np.ndarray:
+        """``relu``: ReluGrad(MaxPoolGrad(x, y, g), x) in one; ``hit``: the forward's
+        hits for this x, with y its output (``_max_kernel``'s ``hits``) (plan fusions)."""
         win, geo, xl = _setup(n, x, attrs)
         split = tiles(win, geo)
-        if split is not None and x.dtype.kind == "f" and x.size:
-            dx = tiled_max_grad(xl, win.to_last(g), geo, split, _lowest(x.dtype))
+        if split is not None and _tiled(x):
+            gl, fill = win.to_last(g), _lowest(x.dtype)
+            if hit is not None:
+                dx = grad_from_hits(xl, gl, win.to_last(y), hit, geo, split, relu)
+            else:
+                dx = tiled_max_grad(xl, gl, geo, split, fill, relu)
             return np.ascontiguousarray(win.from_last(dx))
+        if relu:
+            return np.multiply(kernel(x, y, g, **attrs), x > 0)  # ReluGrad's kernel
         xp = pad(xl, geo, _lowest(x.dtype))
         gl, dxp = win.to_last(g), np.zeros(xp.shape, g.dtype)
         for _, where, hit in _first_max(patches(xp, geo, win), n, geo, win):
@@ -350,6 +381,7 @@ def _register(pool: Pool, rows: list[dict[str, list[Case]]]) -> None:
         OPDEFS[op_type] = register_op(
             op_type, infer, kernel, batch=_fold_batch, cases=[c for r in rows for c in r[op_type]]
         )
+    recycle.taker(pool.max, pool.max_grad)  # the tiled kernels' outputs: recycle.empty
     _register_gradients(pool)
 
 

