@@ -146,11 +146,17 @@ class MultiHeadAttention(Layer):
         **kwargs: Any,
     ) -> None:
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        if attention_axes is not None or sliding_window is not None or use_gate:
+        if isinstance(attention_axes, int):
+            attention_axes = (attention_axes,)
+        if attention_axes is not None:  # a built Keras layer's config holds its default (1,)
+            attention_axes = tuple(attention_axes)
+        if attention_axes not in (None, (1,)) or sliding_window is not None or use_gate:
             raise NotImplementedError(
-                "symgrad's MultiHeadAttention supports attention_axes=None, "
-                "sliding_window=None and use_gate=False"
+                "symgrad's MultiHeadAttention supports attention_axes=None (or (1,), the "
+                "default for (batch, seq, features) inputs), sliding_window=None and "
+                "use_gate=False"
             )
+        self.attention_axes = attention_axes
         self.supports_masking = True
         self.num_heads, self.key_dim = num_heads, key_dim
         self.value_dim = value_dim if value_dim else key_dim
@@ -197,6 +203,7 @@ class MultiHeadAttention(Layer):
                 "symgrad's MultiHeadAttention takes (batch, seq, features) inputs"
             )
         heads = self.num_heads
+        self.attention_axes = (1,)  # Keras's default for rank-3 inputs, as its config says
         self._query_dense = self._dense("abc,cde->abde", (None, heads, self.key_dim), "de", "query")
         self._query_dense.build(query_shape)
         self._key_dense = self._dense("abc,cde->abde", (None, heads, self.key_dim), "de", "key")

@@ -111,19 +111,6 @@ class BaseConv(Layer):
             x = m.add(x, array.reshape(self.bias, [1] * (self.rank + 1) + [self.filters]))
         return self.activation(x)
 
-    def get_config(self) -> dict[str, Any]:
-        return {
-            **super().get_config(),
-            "filters": self.filters,
-            "kernel_size": self.kernel_size,
-            "strides": self.strides,
-            "padding": self.padding,
-            "dilation_rate": self.dilation_rate,
-            "groups": self.groups,
-            "activation": activations.serialize(self.activation),
-            "use_bias": self.use_bias,
-        }
-
 
 def _conv_class(name: str, rank: int) -> type:
     one, many = 1, (1,) * rank
@@ -193,15 +180,6 @@ class BasePooling(Layer):
             data_format=self._tf_format,
         )
 
-    def get_config(self) -> dict[str, Any]:
-        return {
-            **super().get_config(),
-            "pool_size": self.pool_size,
-            "strides": self.strides,
-            "padding": self.padding,
-            "data_format": self.data_format,
-        }
-
 
 def _pool_class(name: str, rank: int, kind: str) -> type:
     default: Any = 2 if rank == 1 else (2,) * rank
@@ -266,9 +244,6 @@ class GlobalPooling(Layer):
 
     def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
         return None
-
-    def get_config(self) -> dict[str, Any]:
-        return {**super().get_config(), "data_format": self.data_format, "keepdims": self.keepdims}
 
 
 def _global_class(name: str, rank: int, kind: str) -> type:

@@ -103,9 +103,6 @@ class Concatenate(Merge):
     def _merge_function(self, inputs: list[Any]) -> Any:
         return concat(inputs, axis=self.axis)
 
-    def get_config(self) -> dict[str, Any]:
-        return {**super().get_config(), "axis": self.axis}
-
 
 class Dot(Merge):
     """Per-sample dot products of two tensors along ``axes`` (2-D and 3-D inputs)."""
@@ -133,6 +130,3 @@ class Dot(Merge):
             b = "bnc" if axes[1] == 2 else "bcn"
             return einsum(f"{a},{b}->bmn", x1, x2)
         raise NotImplementedError("symgrad's Dot supports 2-D or 3-D inputs")
-
-    def get_config(self) -> dict[str, Any]:
-        return {**super().get_config(), "axes": self.axes, "normalize": self.normalize}
