@@ -1,6 +1,7 @@
 """``tf.keras.utils``: ``set_random_seed`` (Python's, NumPy's and the global TF seed, as
 Keras 3 sets them, so unseeded initializers and ``fit(shuffle=True)`` repeat TF's draws)
-and the data helpers ``unpack_x_y_sample_weight``/``pack_x_y_sample_weight``."""
+and the data helpers ``unpack_x_y_sample_weight``/``pack_x_y_sample_weight`` and
+``PyDataset`` (``Sequence``)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,15 @@ import numpy as np
 from .. import _missing
 from ..ops import random as tf_random
 from .trainers.data import unpack_x_y_sample_weight
+from .utils_data import PyDataset, Sequence
 
-__all__ = ["pack_x_y_sample_weight", "set_random_seed", "unpack_x_y_sample_weight"]
+__all__ = [
+    "PyDataset",
+    "Sequence",
+    "pack_x_y_sample_weight",
+    "set_random_seed",
+    "unpack_x_y_sample_weight",
+]
 
 
 def set_random_seed(seed: Any) -> None:
