@@ -19,7 +19,8 @@ EXTRA: list[str] = [
     "layers.Dense(4, kernel_regularizer='l2', activity_regularizer=keras.regularizers.L1(0.1),"
     " kernel_constraint='max_norm', bias_initializer='ones', name='d')",
     "layers.Conv2D(2, 3, kernel_initializer=keras.initializers.HeNormal(seed=3))",
-    "layers.LSTM(3, return_sequences=True, seed=2)",
+    "layers.LSTM(3, return_sequences=True, dropout=0.1, recurrent_dropout=0.2, seed=2)",
+    "layers.GRU(2, stateful=True, unroll=True, go_backwards=True)",
     "layers.GRU(3, reset_after=False)",
     "layers.SimpleRNN(2, go_backwards=True)",
     "layers.Bidirectional(layers.LSTM(2), merge_mode='sum')",

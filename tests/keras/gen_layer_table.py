@@ -14,6 +14,7 @@ import pathlib
 
 import numpy as np
 
+T = {"training": True}
 # (id, layer expression over `layers`, input shape, dtype, call kwargs, integer input range)
 CASES: list[tuple[str, str, list[int], str, dict, int]] = [
     ("dense", "layers.Dense(3)", [4, 5], "float32", {}, 0),
@@ -408,6 +409,57 @@ CASES: list[tuple[str, str, list[int], str, dict, int]] = [
         {},
         0,
     ),
+    # recurrent dropout: Keras's masks, drawn once per call from the cell's seed
+    (
+        "simple_rnn_dropout",
+        "layers.SimpleRNN(3, dropout=0.3, recurrent_dropout=0.4, seed=3, return_sequences=True)",
+        [2, 4, 3],
+        "float32",
+        {"training": True},
+        0,
+    ),
+    ("lstm_dropout", "layers.LSTM(3, dropout=0.3, seed=4)", [2, 4, 3], "float32", T, 0),
+    (
+        "lstm_recurrent_dropout",
+        "layers.LSTM(3, dropout=0.3, recurrent_dropout=0.25, seed=5, return_sequences=True)",
+        [2, 4, 3],
+        "float32",
+        T,
+        0,
+    ),
+    (
+        "lstm_recurrent_dropout_f64",
+        "layers.LSTM(2, recurrent_dropout=0.5, seed=8, dtype='float64')",
+        [2, 3, 2],
+        "float64",
+        T,
+        0,
+    ),
+    (
+        "gru_recurrent_dropout",
+        "layers.GRU(3, dropout=0.2, recurrent_dropout=0.3, seed=6)",
+        [2, 4, 3],
+        "float32",
+        T,
+        0,
+    ),
+    (
+        "gru_recurrent_dropout_reset_before",
+        "layers.GRU(3, recurrent_dropout=0.3, reset_after=False, seed=7, return_sequences=True)",
+        [2, 4, 3],
+        "float32",
+        T,
+        0,
+    ),
+    (
+        "lstm_dropout_inference",
+        "layers.LSTM(3, dropout=0.3, recurrent_dropout=0.3, seed=5)",
+        [2, 4, 3],
+        "float32",
+        {"training": False},
+        0,
+    ),
+    ("gru_unroll", "layers.GRU(3, unroll=True, go_backwards=True)", [2, 4, 3], "float32", {}, 0),
 ]
 
 
