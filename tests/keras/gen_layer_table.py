@@ -460,6 +460,56 @@ CASES: list[tuple[str, str, list[int], str, dict, int]] = [
         0,
     ),
     ("gru_unroll", "layers.GRU(3, unroll=True, go_backwards=True)", [2, 4, 3], "float32", {}, 0),
+    # attention over several axes (rank-4 inputs take Keras's einsum path)
+    (
+        "mha_rank4_default_axes",
+        "layers.MultiHeadAttention(2, 3)",
+        [[2, 3, 2, 4], [2, 3, 2, 4]],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "mha_axes_2",
+        "layers.MultiHeadAttention(2, 2, attention_axes=2, output_shape=3)",
+        [[2, 2, 3, 4], [2, 2, 4, 4]],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "mha_axes_1_causal",
+        "layers.MultiHeadAttention(2, 2, attention_axes=(1,))",
+        [[2, 3, 2, 4], [2, 3, 2, 4]],
+        "float32",
+        {"use_causal_mask": True},
+        0,
+    ),
+    (
+        "mha_axes_12_dropout_f64",
+        "layers.MultiHeadAttention(2, 2, attention_axes=(1, 2), dropout=0.4, seed=3, "
+        "dtype='float64')",
+        [[2, 2, 3, 3], [2, 2, 3, 3]],
+        "float64",
+        {"training": True},
+        0,
+    ),
+    (
+        "einsum_left_ellipsis",
+        "layers.EinsumDense('...b,bc->...c', 4, bias_axes='c')",
+        [2, 3, 5],
+        "float32",
+        {},
+        0,
+    ),
+    (
+        "einsum_right_ellipsis",
+        "layers.EinsumDense('ab...,bc->ac...', 4, bias_axes='c')",
+        [2, 5, 3],
+        "float32",
+        {},
+        0,
+    ),
 ]
 
 
