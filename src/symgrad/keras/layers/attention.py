@@ -106,6 +106,7 @@ class MultiHeadAttention(Layer):
     _key_dense: EinsumDense
     _value_dense: EinsumDense
     attention_axes: Any
+
     def __init__(
         self,
         num_heads: Any,

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ... import dtypes as dt
+from ...ops import array
 from ...ops import math as m
 from ...ops.contraction import einsum
 from ...ops.joining import concat
 from ...ops.normalization import l2_normalize
-from ...ops.reduction import reduce_sum
+from ...ops.reduction import reduce_any, reduce_sum
 from .layer import Layer
 
 
@@ -102,6 +104,23 @@ class Concatenate(Merge):
 
     def _merge_function(self, inputs: list[Any]) -> Any:
         return concat(inputs, axis=self.axis)
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        """Keras's: each input's mask (all True where it has none, broadcast over the
+        features where it is shorter), concatenated along ``axis``, then any() over the
+        last axis."""
+        if mask is None or all(mk is None for mk in mask):
+            return None
+        full = []
+        for x, mk in zip(inputs, mask):
+            if mk is None:
+                full.append(array.ones_like(x, dtype=dt.bool_))
+            elif mk.shape.rank < x.shape.rank:
+                zeros = array.zeros_like(x, dtype=dt.bool_)
+                full.append(m.logical_or(array.expand_dims(array.cast(mk, dt.bool_), -1), zeros))
+            else:
+                full.append(mk)
+        return reduce_any(concat(full, axis=self.axis), axis=-1)
 
 
 class Dot(Merge):
