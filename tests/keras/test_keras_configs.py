@@ -10,22 +10,12 @@ from typing import Any
 import pytest
 
 import symgrad as tf
-from symgrad.keras import backend, layers
+from symgrad.keras import layers
 
 RECORDED = json.loads((pathlib.Path(__file__).parent / "data" / "layer_configs.json").read_text())
 CONFIGS: dict = RECORDED["configs"]
 # A Lambda's config holds its function's marshalled bytecode, which is Python's own.
 SKIP_VALUE = {"layers.Lambda(lambda x: x)": ("function",)}
-
-
-@pytest.fixture(autouse=True)
-def _keep_layer_names():
-    """Layer names count per session (dense_3); the layer table's expected weight paths
-    assume its own count, so these tests leave the counters as they found them."""
-    saved = dict(backend._NAME_UIDS)
-    yield
-    backend._NAME_UIDS.clear()
-    backend._NAME_UIDS.update(saved)
 
 
 def _json(config: dict) -> dict:

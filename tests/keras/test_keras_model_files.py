@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.keras import backend
 
 DATA = pathlib.Path(__file__).parent / "data"
 X = np.linspace(-1, 1, 12, dtype="float32").reshape(3, 4)
@@ -37,16 +36,6 @@ TF_ADAM_BIAS_SLOTS = [  # optimizer vars 4 and 5: the first Dense bias's m and v
     [-0.18059760332107544, 0.10538233816623688, -0.1554657518863678],
     [0.0020339530892670155, 0.000615216325968504, 0.0013352739624679089],
 ]
-
-
-@pytest.fixture(autouse=True)
-def _keep_layer_names():
-    """Layer names count per session (dense_3); the layer table's expected weight paths
-    assume its own count, so these tests leave the counters as they found them."""
-    saved = dict(backend._NAME_UIDS)
-    yield
-    backend._NAME_UIDS.clear()
-    backend._NAME_UIDS.update(saved)
 
 
 def test_tf_sequential_file_loads_compiled() -> None:

@@ -1,7 +1,8 @@
 # mypy: disable-error-code="override"
 # (Keras layers narrow build/call signatures as Keras 3 does.)
-"""Convolution and pooling layers (channels_last), computed with ``tf.nn.convolution`` /
-``tf.nn.max_pool`` / ``tf.nn.avg_pool`` as Keras 3's TF backend calls them."""
+"""Convolution and pooling layers, computed with ``tf.nn.convolution`` / ``tf.nn.max_pool`` /
+``tf.nn.avg_pool`` as Keras 3's TF backend calls them (channels_last; channels_first inputs
+are transposed around that, see :mod:`.channels`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from ...ops.conv_api import convolution
 from ...ops.pooling import avg_pool, max_pool
 from ...ops.reduction import reduce_max, reduce_mean, reduce_sum
 from .. import activations, constraints, initializers, regularizers
+from .channels import channels_last_build, channels_last_call, standardize
 from .layer import Layer
 
 
@@ -28,8 +30,8 @@ def _tuple(value: Any, n: int, name: str) -> tuple[int, ...]:
 
 
 def _format(data_format: Any, rank: int) -> str:
-    if data_format not in (None, "channels_last"):
-        raise NotImplementedError("symgrad's Keras layers support data_format='channels_last' only")
+    """TF's channels-last format: channels-first layers transpose around it (.channels)."""
+    standardize(data_format)
     return {1: "NWC", 2: "NHWC", 3: "NDHWC"}[rank]
 
 
@@ -61,7 +63,7 @@ class BaseConv(Layer):
         self.strides = _tuple(strides, rank, "strides")
         self.dilation_rate = _tuple(dilation_rate, rank, "dilation_rate")
         self.padding = padding.lower()
-        self.data_format = data_format or "channels_last"
+        self.data_format = standardize(data_format)
         self._tf_format = _format(data_format, rank)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
@@ -72,6 +74,7 @@ class BaseConv(Layer):
         self.kernel_constraint = constraints.get(kernel_constraint)
         self.bias_constraint = constraints.get(bias_constraint)
 
+    @channels_last_build
     def build(self, input_shape: Any) -> None:
         channels = input_shape[-1]
         if channels % self.groups:
@@ -98,6 +101,7 @@ class BaseConv(Layer):
             )
         self.built = True
 
+    @channels_last_call
     def call(self, inputs: Any) -> Any:
         x = convolution(
             inputs,
@@ -166,10 +170,11 @@ class BasePooling(Layer):
         self.pool_size = _tuple(pool_size, rank, "pool_size")
         self.strides = _tuple(strides, rank, "strides") if strides is not None else self.pool_size
         self.padding = padding.lower()
-        self.data_format = data_format or "channels_last"
+        self.data_format = standardize(data_format)
         self._tf_format = _format(data_format, rank)
         self.built = True
 
+    @channels_last_call
     def call(self, inputs: Any) -> Any:
         pool = max_pool if self.kind == "max" else avg_pool
         return pool(
@@ -227,11 +232,12 @@ class GlobalPooling(Layer):
     ) -> None:
         super().__init__(**kwargs)
         self.rank, self.kind, self.keepdims = rank, kind, keepdims
-        self.data_format = data_format or "channels_last"
+        self.data_format = standardize(data_format)
         _format(data_format, rank)
         self.supports_masking = rank == 1
         self.built = True
 
+    @channels_last_call
     def call(self, inputs: Any, mask: Any = None) -> Any:
         axes = list(range(1, self.rank + 1))
         if self.kind == "max":
