@@ -10,14 +10,13 @@ Differences from TF, on purpose: elements are computed in the calling thread whe
 for (``prefetch``, ``num_parallel_calls`` and ``deterministic`` are accepted and change
 nothing, as if TF ran them deterministically); ``cache`` keeps memory only; the functions
 of ``flat_map``, ``interleave`` and ``group_by_window`` run eagerly per element.  Inside a
-``function``, ``for x in dataset`` runs the loop in Python while tracing: each element
-becomes a constant of the graph (the loop is unrolled), so a traced function replays the
-order of the trace where TF would iterate the dataset again on each call.
+``function``, ``for x in dataset`` is a graph loop over a fresh iterator made each time the
+function runs, as TF's AutoGraph makes it (:mod:`.loop`).
 """
 
 from __future__ import annotations
 
-from . import experimental
+from . import experimental, loop
 from .base import AUTOTUNE, INFINITE, UNKNOWN, OwnedIterator
 from .dataset import Dataset
 from .windows import DatasetSpec

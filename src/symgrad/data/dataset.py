@@ -12,6 +12,12 @@ from .base import DatasetBase, passthrough
 class Dataset(DatasetBase):
     """A pipeline of elements, in memory; see the package docstring."""
 
+    def _autograph_for(self, *args: Any) -> None:
+        """AutoGraph's ``for x in dataset`` (see :mod:`.loop`)."""
+        from .loop import dataset_for_stmt
+
+        dataset_for_stmt(self, *args)
+
     # -- sources ------------------------------------------------------------------
     @staticmethod
     def from_tensor_slices(tensors: Any, name: str | None = None) -> Dataset:
