@@ -16,7 +16,8 @@ function runs, as TF's AutoGraph makes it (:mod:`.loop`).
 
 from __future__ import annotations
 
-from . import experimental, loop
+from . import experimental
+from . import loop as _loop  # noqa: F401  (declares the ops of `for x in dataset` in a function)
 from .base import AUTOTUNE, INFINITE, UNKNOWN, OwnedIterator
 from .dataset import Dataset
 from .windows import DatasetSpec
