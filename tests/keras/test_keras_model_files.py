@@ -85,3 +85,12 @@ def test_save_needs_keras_extension(tmp_path: pathlib.Path) -> None:
         model.save(tmp_path / "m.h6")
     with pytest.raises(ValueError, match="File format not supported"):
         tf.keras.models.load_model(tmp_path / "m.weights.h5")
+
+
+def test_a_lambda_layer_is_refused_before_writing(tmp_path: pathlib.Path) -> None:
+    model = tf.keras.Sequential(
+        [tf.keras.Input((2,)), tf.keras.layers.Lambda(lambda x: x * 2), tf.keras.layers.Dense(1)]
+    )
+    with pytest.raises(ValueError, match="Lambda layer"):
+        model.save(tmp_path / "m.keras")
+    assert not (tmp_path / "m.keras").exists()

@@ -40,6 +40,7 @@ def save_model(
         )
     if not overwrite and os.path.exists(path):
         raise FileExistsError(f"{path} exists and overwrite=False")
+    _check_serializable(model)
     metadata = {
         "keras_version": KERAS_VERSION,
         "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S"),
@@ -53,6 +54,18 @@ def save_model(
         z.writestr("metadata.json", json.dumps(metadata))
         z.writestr("config.json", json.dumps(model_config(model)))
         z.writestr("model.weights.h5", weights.getvalue())
+
+
+def _check_serializable(model: Any) -> None:
+    """Keras writes a Lambda's function as Python bytecode (and refuses to load it in
+    safe mode); symgrad does not write bytecode, so it says so before writing anything."""
+    for layer in model._flatten_layers():
+        if type(layer).__name__ == "Lambda":
+            raise ValueError(
+                f"Cannot save model '{model.name}' to a .keras file: its Lambda layer "
+                f"'{layer.name}' holds a Python function, which symgrad does not write as "
+                "bytecode. Use a custom Layer subclass with get_config, or save_weights."
+            )
 
 
 def model_config(model: Any) -> dict[str, Any]:
