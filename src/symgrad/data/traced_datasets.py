@@ -148,8 +148,8 @@ def traced_call(
     try:
         with init_scope():
             cf = function(body, input_signature=specs).get_concrete_function()
-    except Exception:
-        return None
+    except Exception:  # not recordable (e.g. a real dataset given a traced tensor): the
+        return None  # eager path runs it per element, and reports any real error there
     out = holder["out"]
     if not isinstance(out, SymbolicDataset):
         return None if not hasattr(out, "_iterate") else (lambda flat: out)
