@@ -41,6 +41,9 @@ UNREACHED = {
     "nested_function compares the call's numbers",
     "BroadcastGradientArgs": "used by TF's own gradient graphs; symgrad's rules do not emit it",
     "ReducedShape": "used by TF's own gradient graphs; symgrad's rules do not emit it",
+    "DatasetLoopIterator": "for x in dataset in a function (tests/data/test_dataset_loop.py)",
+    "DatasetLoopHasNext": "for x in dataset in a function (tests/data/test_dataset_loop.py)",
+    "DatasetLoopGetNext": "for x in dataset in a function (tests/data/test_dataset_loop.py)",
 }
 
 

@@ -208,8 +208,32 @@ def test_model_checkpoint_best_only(tmp_path: object, monkeypatch: pytest.Monkey
     )
     # val_loss 1.0986, 6.18, 1.0986 (TF's): only epoch 1 improves
     assert saved == [f"{tmp_path}/w01-1.10.weights.h5"]
-    with pytest.raises(ValueError, match="weights only"):
-        cbs.ModelCheckpoint("model.keras")
+    with pytest.raises(ValueError, match=r"must end in `\.weights\.h5`"):
+        cbs.ModelCheckpoint("model.keras", save_weights_only=True)
+    with pytest.raises(ValueError, match=r"must end in `\.keras`"):
+        cbs.ModelCheckpoint("model.weights.h5")
+
+
+def test_model_checkpoint_saves_whole_model(tmp_path: object) -> None:
+    """save_weights_only=False writes a .keras model after each improving epoch (Keras 3):
+    the file loads as a compiled model in the state of the best epoch."""
+    pytest.importorskip("h5py")
+    x, y = data()
+    model = _compiled(3, keras.optimizers.SGD(0.5))
+    path = f"{tmp_path}/best.keras"
+    states: list[list[np.ndarray]] = []
+    keep = cbs.LambdaCallback(on_epoch_end=lambda e, logs: states.append(model.get_weights()))
+    ckpt = cbs.ModelCheckpoint(path, save_best_only=True)
+    model.fit(
+        x, y, batch_size=16, epochs=3, shuffle=False, validation_split=0.25, verbose=0,
+        callbacks=[ckpt, keep],
+    )  # fmt: skip
+    # val_loss 1.0986, 6.18, 1.0986 (TF's, as above): the file holds epoch 1's model
+    loaded = keras.models.load_model(path)
+    assert int(loaded.optimizer.iterations.numpy()) == 2  # 30 training samples, batch 16
+    for a, b in zip(loaded.get_weights(), states[0], strict=True):
+        np.testing.assert_array_equal(a, b)
+    assert loaded.compiled and loaded.loss == model.loss
 
 
 def test_model_checkpoint_writes_weights_file(tmp_path: object) -> None:

@@ -20,6 +20,8 @@ from symgrad.keras import layers
 DATA = np.load(pathlib.Path(__file__).parent / "data" / "layer_table.npz")
 CASES = json.loads(str(DATA["cases"]))
 TOL = {"float32": dict(rtol=2e-5, atol=2e-6), "float64": dict(rtol=1e-11, atol=1e-12)}
+# float64 layers that compute in float32 (TF's image resize does), held to float32's bound
+FLOAT32_INSIDE = {"upsampling2d_bilinear_f64"}
 
 
 def _tol(dtype: str) -> dict[str, float]:
@@ -62,7 +64,7 @@ def test_layer_matches_keras_on_tf(case: list) -> None:
     grads = [None] * (len(xts) - len(sources)) + tape.gradient(
         loss, [*sources, *layer.trainable_weights]
     )
-    tol = _tol(str(y.dtype.name))
+    tol = _tol("float32" if cid in FLOAT32_INSIDE else str(y.dtype.name))
     np.testing.assert_allclose(y.numpy(), DATA[f"{cid}/y"], **tol)
     assert y.dtype.name == DATA[f"{cid}/y"].dtype.name
     for i, g in enumerate(grads):

@@ -1,5 +1,5 @@
-"""Long rows (ops/reduction/row_blocks.py): a bias added in place over [N, H, W, C] and a sum over the
-leading axes run over rows laid side by side, with the same values as the plain loops."""
+"""Long rows (ops/reduction/row_blocks.py): a bias added in place over [N, H, W, C] and a
+sum over the leading axes run over rows laid side by side, with the plain loops' values."""
 
 from __future__ import annotations
 

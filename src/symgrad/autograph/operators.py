@@ -250,6 +250,10 @@ def for_stmt(
     tensor it visits the rows, ``iterated[i]``; over a Python iterable it is Python's."""
     if isinstance(iterated, Variable):
         iterated = iterated.read_value()
+    dataset_loop = getattr(iterated, "_autograph_for", None)  # tf.data: symgrad.data.loop
+    if dataset_loop is not None:
+        dataset_loop(extra_test, body, get_state, set_state, names, where, opts)
+        return
     if not isinstance(iterated, Tensor):
         _py_for(iterated, extra_test, body, where)
         return

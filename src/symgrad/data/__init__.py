@@ -8,16 +8,17 @@ the element spec, and the trace runs per element.
 
 Differences from TF, on purpose: elements are computed in the calling thread when asked
 for (``prefetch``, ``num_parallel_calls`` and ``deterministic`` are accepted and change
-nothing, as if TF ran them deterministically); ``cache`` keeps memory only; the functions
-of ``flat_map``, ``interleave`` and ``group_by_window`` run eagerly per element.  Inside a
-``function``, ``for x in dataset`` runs the loop in Python while tracing: each element
-becomes a constant of the graph (the loop is unrolled), so a traced function replays the
-order of the trace where TF would iterate the dataset again on each call.
+nothing, as if TF ran them deterministically); ``cache`` keeps memory only; ``flat_map``
+and ``interleave`` trace their function once and replay it per element
+(:mod:`.traced_datasets`), ``group_by_window``'s ``reduce_func`` runs eagerly per element.  Inside a
+``function``, ``for x in dataset`` is a graph loop over a fresh iterator made each time the
+function runs, as TF's AutoGraph makes it (:mod:`.loop`).
 """
 
 from __future__ import annotations
 
 from symgrad.data import experimental
+from symgrad.data import loop as _loop  # noqa: F401  (declares the ops of `for x in dataset` in a function)
 from symgrad.data.base import AUTOTUNE, INFINITE, UNKNOWN, OwnedIterator
 from symgrad.data.dataset import Dataset
 from symgrad.data.windows import DatasetSpec

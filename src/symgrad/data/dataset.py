@@ -5,24 +5,36 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from symgrad.data import batching, shuffle, sources, transforms, windows
+from symgrad.data import batching, shuffle, sources, traced_datasets, transforms, windows
 from symgrad.data.base import DatasetBase, passthrough
 
 
 class Dataset(DatasetBase):
     """A pipeline of elements, in memory; see the package docstring."""
 
+    def _autograph_for(self, *args: Any) -> None:
+        """AutoGraph's ``for x in dataset`` (see :mod:`.loop`)."""
+        from symgrad.data.loop import dataset_for_stmt
+
+        dataset_for_stmt(self, *args)
+
     # -- sources ------------------------------------------------------------------
     @staticmethod
     def from_tensor_slices(tensors: Any, name: str | None = None) -> Dataset:
+        if traced_datasets.recording(tensors):
+            return traced_datasets.source(Dataset, "from_tensor_slices", (tensors,), {})  # type: ignore[return-value]
         return sources.from_tensor_slices(Dataset, tensors)  # type: ignore[no-any-return]
 
     @staticmethod
     def from_tensors(tensors: Any, name: str | None = None) -> Dataset:
+        if traced_datasets.recording(tensors):
+            return traced_datasets.source(Dataset, "from_tensors", (tensors,), {})  # type: ignore[return-value]
         return sources.from_tensors(Dataset, tensors)  # type: ignore[no-any-return]
 
     @staticmethod
     def range(*args: Any, **kwargs: Any) -> Dataset:
+        if traced_datasets.recording((args, kwargs)):
+            return traced_datasets.source(Dataset, "range", args, kwargs)  # type: ignore[return-value]
         return sources.range_(Dataset, *args, **kwargs)  # type: ignore[no-any-return]
 
     @staticmethod
@@ -46,6 +58,8 @@ class Dataset(DatasetBase):
             if not args:
                 raise TypeError("Must pass at least one dataset to `zip`.")
             datasets = args[0] if len(args) == 1 else tuple(args)
+        if traced_datasets.recording(datasets):
+            return traced_datasets.source(Dataset, "zip", (datasets,), {})  # type: ignore[return-value]
         return sources.zip_(Dataset, datasets)  # type: ignore[no-any-return]
 
     # -- element-wise -------------------------------------------------------------

@@ -103,8 +103,14 @@ def _component(cls: type, spec: TensorSpec, values: list[np.ndarray]) -> Any:
 def _dataset_fn(
     fn: Callable[..., Any], spec: Any, what: str
 ) -> tuple[Callable[[structure.Flat], Any], Any]:
-    """``fn`` called eagerly on an element, and the element spec of what it returns."""
+    """``fn`` as a function of a flat element: traced once when it can be (see
+    :mod:`.traced_datasets`), else called eagerly on each element."""
+    from symgrad.data.traced_datasets import traced_call
+
     unpack = type(spec) is tuple
+    traced = traced_call(fn, spec, unpack)
+    if traced is not None:
+        return traced, spec
 
     def call(flat: structure.Flat) -> Any:
         value = structure.to_tensors(spec, flat)
@@ -123,7 +129,11 @@ def _output_spec(call: Callable[[structure.Flat], Any], ds: Any) -> Any:
     (sizes unknown are 0), else from the input's first element."""
     with init_scope():
         try:
-            return call(_zeros(ds.element_spec)).element_spec
+            spec = call(_zeros(ds.element_spec)).element_spec
+            if getattr(call, "replays", False):  # no user Python runs: a second size shows
+                other = call(_zeros(ds.element_spec, 1)).element_spec  # what the trace left
+                spec = structure.merge_spec(spec, other)  # unknown (TF's spec from the trace)
+            return spec
         except Exception:
             first = next(ds._iterate(), None)
             if first is None:
@@ -131,14 +141,14 @@ def _output_spec(call: Callable[[structure.Flat], Any], ds: Any) -> Any:
             return call(first).element_spec
 
 
-def _zeros(spec: Any) -> structure.Flat:
+def _zeros(spec: Any, unknown: int = 0) -> structure.Flat:
     out: list[Any] = []
     for s in structure.flatten(spec):
         if isinstance(s, DatasetSpec):
             out.append(DatasetBase(s.element_spec, 0, lambda: iter(())))
         else:
             dims = [
-                0 if d is None else d
+                unknown if d is None else d
                 for d in (s.shape.as_list() if s.shape.rank is not None else [])
             ]
             out.append(np.zeros(dims, s.dtype.np))

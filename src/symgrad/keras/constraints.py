@@ -12,7 +12,16 @@ from symgrad.ops.core import convert_to_tensor
 from symgrad.ops.math import elementwise as m
 from symgrad.ops.reduction.reduce import reduce_sum
 
-__all__ = ["Constraint", "MaxNorm", "MinMaxNorm", "NonNeg", "UnitNorm", "get"]
+__all__ = [
+    "Constraint",
+    "MaxNorm",
+    "MinMaxNorm",
+    "NonNeg",
+    "UnitNorm",
+    "deserialize",
+    "get",
+    "serialize",
+]
 
 
 class Constraint:
@@ -96,9 +105,20 @@ _BY_NAME: dict[str, Any] = {
 }  # fmt: skip
 
 
+def serialize(constraint: Any) -> Any:
+    return {"class_name": type(constraint).__name__, "config": constraint.get_config()}
+
+
+def deserialize(config: Any, custom_objects: Any = None) -> Any:
+    objects = {**_BY_NAME, **(custom_objects or {})}
+    return objects[config["class_name"]].from_config(config["config"])
+
+
 def get(identifier: Any) -> Any:
     if identifier is None:
         return None
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
     if isinstance(identifier, str):
         if identifier not in _BY_NAME:
             raise ValueError(f"Could not interpret constraint identifier: {identifier}")

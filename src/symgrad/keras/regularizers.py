@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
 from symgrad.ops.math import elementwise as m
@@ -74,7 +76,8 @@ class L1L2(Regularizer):
 
 class L1(Regularizer):
     def __init__(self, l1: Any = 0.01) -> None:
-        self.l1 = _validate(0.01 if l1 is None else l1, "l1")
+        # Keras 3's L1 keeps its factor as a float32 tensor (L2 keeps a Python float).
+        self.l1 = float(np.float32(_validate(0.01 if l1 is None else l1, "l1")))
 
     def __call__(self, x: Any) -> Any:
         return _l1(convert_to_tensor(x), self.l1)

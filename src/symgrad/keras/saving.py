@@ -89,11 +89,16 @@ def save_weights(model: Layer, filepath: Any, overwrite: bool = True) -> None:
         raise FileExistsError(f"{path} exists and overwrite=False")
     h5py = _h5py()
     with h5py.File(path, "w") as f:
-        for where, layer in _walk(model, "", set()):
-            group = f.require_group(f"{where}/vars" if where else "vars")
-            group.attrs["name"] = layer.name
-            for i, v in enumerate(_own_variables(layer)):
-                group.create_dataset(str(i), data=v.numpy())
+        write_weights(model, f)
+
+
+def write_weights(model: Layer, f: Any) -> None:
+    """Every layer's variables into the open h5 file ``f`` (Keras's layout)."""
+    for where, layer in _walk(model, "", set()):
+        group = f.require_group(f"{where}/vars" if where else "vars")
+        group.attrs["name"] = layer.name
+        for i, v in enumerate(_own_variables(layer)):
+            group.create_dataset(str(i), data=v.numpy())
 
 
 def load_weights(model: Layer, filepath: Any, skip_mismatch: bool = False) -> None:
@@ -105,24 +110,29 @@ def load_weights(model: Layer, filepath: Any, skip_mismatch: bool = False) -> No
         )
     h5py = _h5py()
     with h5py.File(path, "r") as f:
-        for where, layer in _walk(model, "", set()):
-            key = f"{where}/vars" if where else "vars"
-            own = _own_variables(layer)
-            stored = f.get(key, {})
-            if len(stored) != len(own):
+        read_weights(model, f, skip_mismatch)
+
+
+def read_weights(model: Layer, f: Any, skip_mismatch: bool = False) -> None:
+    """Every layer's variables from the open h5 file ``f`` (Keras's layout)."""
+    for where, layer in _walk(model, "", set()):
+        key = f"{where}/vars" if where else "vars"
+        own = _own_variables(layer)
+        stored = f.get(key, {})
+        if len(stored) != len(own):
+            if skip_mismatch:
+                continue
+            raise ValueError(
+                f"Layer '{layer.name}' expected {len(own)} variables, but received "
+                f"{len(stored)} variables during loading. Expected: {[v.name for v in own]}"
+            )
+        for i, v in enumerate(own):
+            value = np.asarray(stored[str(i)])
+            if tuple(v.shape.as_list()) != value.shape:
                 if skip_mismatch:
                     continue
                 raise ValueError(
-                    f"Layer '{layer.name}' expected {len(own)} variables, but received "
-                    f"{len(stored)} variables during loading. Expected: {[v.name for v in own]}"
+                    f"Layer '{layer.name}' weight {v.name} has shape "
+                    f"{tuple(v.shape.as_list())}; the file holds shape {value.shape}."
                 )
-            for i, v in enumerate(own):
-                value = np.asarray(stored[str(i)])
-                if tuple(v.shape.as_list()) != value.shape:
-                    if skip_mismatch:
-                        continue
-                    raise ValueError(
-                        f"Layer '{layer.name}' weight {v.name} has shape "
-                        f"{tuple(v.shape.as_list())}; the file holds shape {value.shape}."
-                    )
-                v.assign(value)
+            v.assign(value)

@@ -1,6 +1,7 @@
 """``tf.keras.utils``: ``set_random_seed`` (Python's, NumPy's and the global TF seed, as
 Keras 3 sets them, so unseeded initializers and ``fit(shuffle=True)`` repeat TF's draws)
-and the data helpers ``unpack_x_y_sample_weight``/``pack_x_y_sample_weight``."""
+and the data helpers ``unpack_x_y_sample_weight``/``pack_x_y_sample_weight`` and
+``PyDataset`` (``Sequence``)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,16 @@ import numpy as np
 
 from symgrad.core import missing as _missing
 from symgrad.keras.trainers.data import unpack_x_y_sample_weight
+from symgrad.keras.utils_data import PyDataset, Sequence
 from symgrad.ops.random import seeded as tf_random
 
-__all__ = ["pack_x_y_sample_weight", "set_random_seed", "unpack_x_y_sample_weight"]
+__all__ = [
+    "PyDataset",
+    "Sequence",
+    "pack_x_y_sample_weight",
+    "set_random_seed",
+    "unpack_x_y_sample_weight",
+]
 
 
 def set_random_seed(seed: Any) -> None:

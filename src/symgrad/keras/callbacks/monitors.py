@@ -203,8 +203,9 @@ class ReduceLROnPlateau(MonitorCallback):
 
 
 class ModelCheckpoint(MonitorCallback):
-    """Saves the weights (``.weights.h5``) after each epoch or each ``save_freq`` batches,
-    or only when ``monitor`` improves (``save_best_only``)."""
+    """Saves the weights (``.weights.h5``, ``save_weights_only=True``) or the whole model
+    (``.keras``, Keras 3's zip) after each epoch or each ``save_freq`` batches, or only when
+    ``monitor`` improves (``save_best_only``)."""
 
     def __init__(
         self, filepath: Any, monitor: str = "val_loss", verbose: int = 0,
@@ -221,11 +222,16 @@ class ModelCheckpoint(MonitorCallback):
             raise ValueError(
                 f"Unrecognized save_freq: {save_freq}. Expected save_freq are 'epoch' or int"
             )
-        if not save_weights_only or not self.filepath.endswith(".weights.h5"):
+        if save_weights_only and not self.filepath.endswith(".weights.h5"):
             raise ValueError(
-                "symgrad's ModelCheckpoint saves weights only: pass save_weights_only=True "
-                "and a filepath ending in `.weights.h5` (whole-model `.keras` files are not "
-                f"implemented). Received: filepath={self.filepath}"
+                "When using `save_weights_only=True` in `ModelCheckpoint`, the filepath "
+                "provided must end in `.weights.h5` (Keras weights format). Received: "
+                f"filepath={self.filepath}"
+            )
+        if not save_weights_only and not self.filepath.endswith(".keras"):
+            raise ValueError(
+                "The filepath provided must end in `.keras` (Keras model format; symgrad "
+                f"does not write legacy `.h5` models). Received: filepath={self.filepath}"
             )
 
     def on_epoch_begin(self, epoch: int, logs: Any = None) -> None:
@@ -269,4 +275,7 @@ class ModelCheckpoint(MonitorCallback):
             folder = os.path.dirname(path)
             if folder:
                 os.makedirs(folder, exist_ok=True)
-            self.model.save_weights(path, overwrite=True)
+            if self.save_weights_only:
+                self.model.save_weights(path, overwrite=True)
+            else:
+                self.model.save(path, overwrite=True)

@@ -39,14 +39,6 @@ class ReLU(Layer):
     def call(self, inputs: Any) -> Any:
         return activations.relu(inputs, self.negative_slope, self.max_value, self.threshold)
 
-    def get_config(self) -> dict[str, Any]:
-        extra = {
-            "max_value": self.max_value,
-            "negative_slope": self.negative_slope,
-            "threshold": self.threshold,
-        }
-        return {**super().get_config(), **extra}
-
 
 class LeakyReLU(Layer):
     def __init__(self, negative_slope: Any = 0.3, **kwargs: Any) -> None:
@@ -64,9 +56,6 @@ class LeakyReLU(Layer):
 
     def call(self, inputs: Any) -> Any:
         return activations.leaky_relu(inputs, negative_slope=self.negative_slope)
-
-    def get_config(self) -> dict[str, Any]:
-        return {**super().get_config(), "negative_slope": self.negative_slope}
 
 
 class PReLU(Layer):
@@ -143,6 +132,3 @@ class Softmax(Layer):
         if mask is not None:
             outputs = array.where(mask, outputs, array.cast(0.0, outputs.dtype))
         return outputs
-
-    def get_config(self) -> dict[str, Any]:
-        return {**super().get_config(), "axis": self.axis}

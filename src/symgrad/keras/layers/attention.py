@@ -5,7 +5,10 @@
 MultiHeadAttention takes Keras's two paths: without dropout and without returned scores it
 is ``ops.dot_product_attention`` (logits ``einsum * scale``, masked to -0.7 * float32 max,
 softmax); otherwise the query is scaled first and masked positions go through the Softmax
-layer (-1e9, then 0).  Inputs are ``(batch, seq, features)`` (attention_axes=None).
+layer (-1e9, then 0).  Inputs of higher rank (``(batch, ..., features)``) attend over
+``attention_axes`` (default: every axis between batch and features) through Keras's
+einsum equations (:mod:`.attention_equations`).  EinsumDense takes Keras's equations,
+``...`` included (:mod:`.einsum_shapes`).
 """
 
 from __future__ import annotations
@@ -17,9 +20,11 @@ import numpy as np
 
 from symgrad.core import dtypes as dt
 from symgrad.keras import activations, constraints, initializers, regularizers
+from symgrad.keras.layers import attention_equations as eqs
 from symgrad.keras.layers import masks
 from symgrad.keras.layers.activation_layers import Softmax
 from symgrad.keras.layers.core import Dropout
+from symgrad.keras.layers.einsum_shapes import einsum_shapes
 from symgrad.keras.layers.layer import Layer
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import constant
@@ -28,33 +33,6 @@ from symgrad.ops.linalg.matmul import matmul
 from symgrad.ops.math import elementwise as m
 from symgrad.ops.nn.basic import softmax
 from symgrad.ops.reduction.reduce import reduce_sum
-
-
-def _einsum_shapes(
-    equation: str, input_shape: Any, output_shape: Any, bias_axes: Any
-) -> tuple[Any, Any, Any]:
-    """Kernel and bias shapes of an ``EinsumDense`` equation without ellipses."""
-    lhs, out_spec = equation.split("->")
-    in_spec, k_spec = lhs.split(",")
-    if "." in equation:
-        raise NotImplementedError("symgrad's EinsumDense does not support '...' in the equation")
-    output_shape = [output_shape] if isinstance(output_shape, int) else list(output_shape)
-    full = (
-        [input_shape[0], *output_shape] if len(output_shape) == len(out_spec) - 1 else output_shape
-    )
-    in_dims = dict(zip(in_spec, input_shape))
-    out_dims = dict(zip(out_spec, full))
-    # Keras takes a kernel dimension named in the output as an output axis first
-    kernel = [out_dims[c] if c in out_dims else in_dims[c] for c in k_spec]
-    axes = (
-        [i for i, c in enumerate(k_spec) if c not in out_dims],
-        [i for i, c in enumerate(k_spec) if c in out_dims],
-    )
-    bias = None
-    if bias_axes:
-        first = min(out_spec.find(c) for c in bias_axes)
-        bias = [out_dims[c] if c in bias_axes else 1 for c in out_spec[first:]]
-    return kernel, bias, axes
 
 
 class EinsumDense(Layer):
@@ -88,9 +66,10 @@ class EinsumDense(Layer):
         self.bias_constraint = constraints.get(bias_constraint)
 
     def build(self, input_shape: Any) -> None:
-        kernel, bias, axes = _einsum_shapes(
+        kernel, bias, full, axes = einsum_shapes(
             self.equation, input_shape, self.partial_output_shape, self.bias_axes
         )
+        self.full_output_shape = tuple(full)
         init = self.kernel_initializer
         if isinstance(init, initializers.VarianceScaling) and (
             init.input_axes is None or init.output_axes is None
@@ -123,6 +102,11 @@ def _lower_triangle(t: Any, s: Any) -> Any:
 
 
 class MultiHeadAttention(Layer):
+    _query_dense: EinsumDense
+    _key_dense: EinsumDense
+    _value_dense: EinsumDense
+    attention_axes: Any
+
     def __init__(
         self,
         num_heads: Any,
@@ -146,11 +130,13 @@ class MultiHeadAttention(Layer):
         **kwargs: Any,
     ) -> None:
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        if attention_axes is not None or sliding_window is not None or use_gate:
+        if isinstance(attention_axes, int):
+            attention_axes = (attention_axes,)
+        if sliding_window is not None or use_gate:
             raise NotImplementedError(
-                "symgrad's MultiHeadAttention supports attention_axes=None, "
-                "sliding_window=None and use_gate=False"
+                "symgrad's MultiHeadAttention supports sliding_window=None and use_gate=False"
             )
+        self.attention_axes = None if attention_axes is None else tuple(attention_axes)
         self.supports_masking = True
         self.num_heads, self.key_dim = num_heads, key_dim
         self.value_dim = value_dim if value_dim else key_dim
@@ -192,28 +178,45 @@ class MultiHeadAttention(Layer):
 
     def build(self, query_shape: Any, value_shape: Any, key_shape: Any = None) -> None:
         key_shape = value_shape if key_shape is None else key_shape
-        if len(query_shape) != 3:
-            raise NotImplementedError(
-                "symgrad's MultiHeadAttention takes (batch, seq, features) inputs"
+        if tuple(value_shape[1:-1]) != tuple(key_shape[1:-1]):
+            raise ValueError(
+                "All dimensions of `value` and `key`, except the last one, must be equal. "
+                f"Received: value_shape={value_shape} and key_shape={key_shape}"
             )
         heads = self.num_heads
-        self._query_dense = self._dense("abc,cde->abde", (None, heads, self.key_dim), "de", "query")
-        self._query_dense.build(query_shape)
-        self._key_dense = self._dense("abc,cde->abde", (None, heads, self.key_dim), "de", "key")
-        self._key_dense.build(key_shape)
-        self._value_dense = self._dense(
-            "abc,cde->abde", (None, heads, self.value_dim), "de", "value"
-        )
-        self._value_dense.build(value_shape)
+        for name, shape, dim in (
+            ("query", query_shape, self.key_dim),
+            ("key", key_shape, self.key_dim),
+            ("value", value_shape, self.value_dim),
+        ):
+            equation, bias, rank = eqs.proj_equation(len(shape) - 1, 1, 2)
+            dense = self._dense(equation, eqs.output_shape(rank - 1, [heads, dim]), bias, name)
+            dense.build(shape)
+            setattr(self, f"_{name}_dense", dense)
+        self._build_attention(rank)
         out = self._output_shape or query_shape[-1]
         out = [out] if isinstance(out, int) else list(out)
-        self._output_dense = self._dense("abcd,cde->abe", (None, *out), "e", "attention_output")
-        self._output_dense.build((*query_shape[:-1], heads, self.value_dim))
-        self._softmax = Softmax(axis=(3,), dtype=self._dense_kwargs["dtype"])
-        self._dropout_layer = Dropout(
-            rate=self.dropout, seed=self.seed, dtype=self._dense_kwargs["dtype"]
+        equation, bias, rank = eqs.proj_equation(len(query_shape) - 1, 2, len(out))
+        self._output_dense = self._dense(
+            equation, eqs.output_shape(rank - 1, out), bias, "attention_output"
         )
+        self._output_dense.build((*query_shape[:-1], heads, self.value_dim))
         self.built = True
+
+    def _build_attention(self, rank: int) -> None:
+        """The attention over ``attention_axes`` of the projected rank-``rank`` tensors
+        (default: every axis between the batch and the heads)."""
+        if self.attention_axes is None:
+            self.attention_axes = tuple(range(1, rank - 2))
+        else:
+            self.attention_axes = tuple(a if a >= 0 else rank - 1 + a for a in self.attention_axes)
+        self._dot_product_equation, self._combine_equation, scores_rank = eqs.attention_equation(
+            rank, self.attention_axes
+        )
+        norm_axes = tuple(range(scores_rank - len(self.attention_axes), scores_rank))
+        dtype = self._dense_kwargs["dtype"]
+        self._softmax = Softmax(axis=norm_axes, dtype=dtype)
+        self._dropout_layer = Dropout(rate=self.dropout, seed=self.seed, dtype=dtype)
 
     def call(
         self,
@@ -271,6 +274,8 @@ class MultiHeadAttention(Layer):
     def _attend(
         self, q: Any, k: Any, v: Any, mask: Any, training: Any, return_scores: bool, causal: bool
     ) -> Any:
+        if q.shape.rank != 4:  # Keras's einsum path over several attention axes
+            return self._attend_axes(q, k, v, mask, training, causal)
         if not (self.dropout > 0.0 or return_scores):
             logits = m.multiply(
                 einsum("BTNH,BSNH->BNTS", q, k), array.cast(self._inverse_sqrt_key_dim, q.dtype)
@@ -296,6 +301,20 @@ class MultiHeadAttention(Layer):
         scores = self._softmax(scores, mask=mask)
         final = self._dropout_layer(scores, training=training) if self.dropout > 0.0 else scores
         return einsum("acbe,aecd->abcd", final, v), scores
+
+    def _attend_axes(self, q: Any, k: Any, v: Any, mask: Any, training: Any, causal: bool) -> Any:
+        if causal:
+            c = _lower_triangle(q.shape.as_list()[1], v.shape.as_list()[1])
+            mask = c if mask is None else m.logical_and(array.cast(mask, dt.bool_), c)
+        q = m.multiply(q, array.cast(self._inverse_sqrt_key_dim, q.dtype))
+        scores = einsum(self._dot_product_equation, k, q)
+        if mask is not None:
+            axis = -len(self.attention_axes) * 2 - 1
+            for _ in range(scores.shape.rank - mask.shape.rank):
+                mask = array.expand_dims(mask, axis)
+        scores = self._softmax(scores, mask=mask)
+        final = self._dropout_layer(scores, training=training) if self.dropout > 0.0 else scores
+        return einsum(self._combine_equation, final, v), scores
 
 
 class Attention(Layer):

@@ -10,6 +10,7 @@ from typing import Any
 
 from symgrad.core import dtypes as dt
 from symgrad.keras import activations, constraints, initializers, regularizers
+from symgrad.keras.layers.channels import channels_last_build, channels_last_call, standardize
 from symgrad.keras.layers.convolutional import BaseConv, _format, _tuple
 from symgrad.keras.layers.core import dynamic_shape
 from symgrad.keras.layers.layer import Layer
@@ -52,6 +53,7 @@ class BaseConvTranspose(BaseConv):
             None if output_padding is None else _tuple(output_padding, rank, "output_padding")
         )
 
+    @channels_last_build
     def build(self, input_shape: Any) -> None:
         channels = input_shape[-1]
         self.kernel = self.add_weight(
@@ -67,6 +69,7 @@ class BaseConvTranspose(BaseConv):
             )  # fmt: skip
         self.built = True
 
+    @channels_last_call
     def call(self, inputs: Any) -> Any:
         shape = dynamic_shape(inputs)
         spatial = [
@@ -144,7 +147,7 @@ class _Depthwise(Layer):
         self.strides = _tuple(strides, 2, "strides")
         self.dilation_rate = _tuple(dilation_rate, 2, "dilation_rate")
         self.padding, self.depth_multiplier = padding.lower(), int(depth_multiplier)
-        self.data_format = data_format or "channels_last"
+        self.data_format = standardize(data_format)
         self._tf_format = _format(data_format, 2)
         self.activation, self.use_bias = activations.get(activation), use_bias
 
@@ -186,6 +189,7 @@ class DepthwiseConv2D(_Depthwise):
         self._kernel_args = (depthwise_initializer, depthwise_regularizer, depthwise_constraint)
         self._bias_args = (bias_initializer, bias_regularizer, bias_constraint)
 
+    @channels_last_build
     def build(self, input_shape: Any) -> None:
         init, reg, con = self._kernel_args
         channels = input_shape[-1]
@@ -197,6 +201,7 @@ class DepthwiseConv2D(_Depthwise):
         self._bias(channels * self.depth_multiplier, *self._bias_args)
         self.built = True
 
+    @channels_last_call
     def call(self, inputs: Any) -> Any:
         x = depthwise_conv2d(
             inputs, self.kernel, [1, *self.strides, 1], self.padding.upper(),
@@ -233,6 +238,7 @@ class SeparableConv2D(_Depthwise):
         self._pointwise_args = (pointwise_initializer, pointwise_regularizer, pointwise_constraint)
         self._bias_args = (bias_initializer, bias_regularizer, bias_constraint)
 
+    @channels_last_build
     def build(self, input_shape: Any) -> None:
         channels = input_shape[-1]
         shapes = {
@@ -253,6 +259,7 @@ class SeparableConv2D(_Depthwise):
         self._bias(self.filters, *self._bias_args)
         self.built = True
 
+    @channels_last_call
     def call(self, inputs: Any) -> Any:
         x = separable_conv2d(
             inputs, self.depthwise_kernel, self.pointwise_kernel, [1, *self.strides, 1],

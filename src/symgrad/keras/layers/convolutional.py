@@ -1,13 +1,15 @@
 # mypy: disable-error-code="override"
 # (Keras layers narrow build/call signatures as Keras 3 does.)
-"""Convolution and pooling layers (channels_last), computed with ``tf.nn.convolution`` /
-``tf.nn.max_pool`` / ``tf.nn.avg_pool`` as Keras 3's TF backend calls them."""
+"""Convolution and pooling layers, computed with ``tf.nn.convolution`` / ``tf.nn.max_pool`` /
+``tf.nn.avg_pool`` as Keras 3's TF backend calls them (channels_last; channels_first inputs
+are transposed around that, see :mod:`.channels`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from symgrad.keras import activations, constraints, initializers, regularizers
+from symgrad.keras.layers.channels import channels_last_build, channels_last_call, standardize
 from symgrad.keras.layers.layer import Layer
 from symgrad.ops.array import structure as array
 from symgrad.ops.math import elementwise as m
@@ -28,8 +30,8 @@ def _tuple(value: Any, n: int, name: str) -> tuple[int, ...]:
 
 
 def _format(data_format: Any, rank: int) -> str:
-    if data_format not in (None, "channels_last"):
-        raise NotImplementedError("symgrad's Keras layers support data_format='channels_last' only")
+    """TF's channels-last format: channels-first layers transpose around it (.channels)."""
+    standardize(data_format)
     return {1: "NWC", 2: "NHWC", 3: "NDHWC"}[rank]
 
 
@@ -61,7 +63,7 @@ class BaseConv(Layer):
         self.strides = _tuple(strides, rank, "strides")
         self.dilation_rate = _tuple(dilation_rate, rank, "dilation_rate")
         self.padding = padding.lower()
-        self.data_format = data_format or "channels_last"
+        self.data_format = standardize(data_format)
         self._tf_format = _format(data_format, rank)
         self.activation = activations.get(activation)
         self.use_bias = use_bias
@@ -72,6 +74,7 @@ class BaseConv(Layer):
         self.kernel_constraint = constraints.get(kernel_constraint)
         self.bias_constraint = constraints.get(bias_constraint)
 
+    @channels_last_build
     def build(self, input_shape: Any) -> None:
         channels = input_shape[-1]
         if channels % self.groups:
@@ -98,6 +101,7 @@ class BaseConv(Layer):
             )
         self.built = True
 
+    @channels_last_call
     def call(self, inputs: Any) -> Any:
         x = convolution(
             inputs,
@@ -110,19 +114,6 @@ class BaseConv(Layer):
         if self.bias is not None:
             x = m.add(x, array.reshape(self.bias, [1] * (self.rank + 1) + [self.filters]))
         return self.activation(x)
-
-    def get_config(self) -> dict[str, Any]:
-        return {
-            **super().get_config(),
-            "filters": self.filters,
-            "kernel_size": self.kernel_size,
-            "strides": self.strides,
-            "padding": self.padding,
-            "dilation_rate": self.dilation_rate,
-            "groups": self.groups,
-            "activation": activations.serialize(self.activation),
-            "use_bias": self.use_bias,
-        }
 
 
 def _conv_class(name: str, rank: int) -> type:
@@ -179,10 +170,11 @@ class BasePooling(Layer):
         self.pool_size = _tuple(pool_size, rank, "pool_size")
         self.strides = _tuple(strides, rank, "strides") if strides is not None else self.pool_size
         self.padding = padding.lower()
-        self.data_format = data_format or "channels_last"
+        self.data_format = standardize(data_format)
         self._tf_format = _format(data_format, rank)
         self.built = True
 
+    @channels_last_call
     def call(self, inputs: Any) -> Any:
         pool = max_pool if self.kind == "max" else avg_pool
         return pool(
@@ -192,15 +184,6 @@ class BasePooling(Layer):
             self.padding.upper(),
             data_format=self._tf_format,
         )
-
-    def get_config(self) -> dict[str, Any]:
-        return {
-            **super().get_config(),
-            "pool_size": self.pool_size,
-            "strides": self.strides,
-            "padding": self.padding,
-            "data_format": self.data_format,
-        }
 
 
 def _pool_class(name: str, rank: int, kind: str) -> type:
@@ -249,11 +232,12 @@ class GlobalPooling(Layer):
     ) -> None:
         super().__init__(**kwargs)
         self.rank, self.kind, self.keepdims = rank, kind, keepdims
-        self.data_format = data_format or "channels_last"
+        self.data_format = standardize(data_format)
         _format(data_format, rank)
         self.supports_masking = rank == 1
         self.built = True
 
+    @channels_last_call
     def call(self, inputs: Any, mask: Any = None) -> Any:
         axes = list(range(1, self.rank + 1))
         if self.kind == "max":
@@ -266,9 +250,6 @@ class GlobalPooling(Layer):
 
     def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
         return None
-
-    def get_config(self) -> dict[str, Any]:
-        return {**super().get_config(), "data_format": self.data_format, "keepdims": self.keepdims}
 
 
 def _global_class(name: str, rank: int, kind: str) -> type:

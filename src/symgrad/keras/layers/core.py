@@ -82,20 +82,6 @@ class Dense(Layer):
             x = m.add(x, self.bias)
         return self.activation(x)
 
-    def get_config(self) -> dict[str, Any]:
-        return {
-            **super().get_config(),
-            "units": self.units,
-            "activation": activations.serialize(self.activation),
-            "use_bias": self.use_bias,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": _maybe(regularizers.serialize, self.kernel_regularizer),
-            "bias_regularizer": _maybe(regularizers.serialize, self.bias_regularizer),
-            "kernel_constraint": _maybe(_serialize, self.kernel_constraint),
-            "bias_constraint": _maybe(_serialize, self.bias_constraint),
-        }
-
 
 def _maybe(fn: Any, value: Any) -> Any:
     return None if value is None else fn(value)
@@ -114,9 +100,6 @@ class Activation(Layer):
 
     def call(self, inputs: Any) -> Any:
         return self.activation(inputs)
-
-    def get_config(self) -> dict[str, Any]:
-        return {**super().get_config(), "activation": activations.serialize(self.activation)}
 
 
 class Dropout(Layer):
@@ -141,14 +124,6 @@ class Dropout(Layer):
             return krandom.dropout(inputs, self.rate, self.noise_shape, seed=self.seed_generator)
         return inputs
 
-    def get_config(self) -> dict[str, Any]:
-        return {
-            **super().get_config(),
-            "rate": self.rate,
-            "seed": self.seed,
-            "noise_shape": self.noise_shape,
-        }
-
 
 class Flatten(Layer):
     def __init__(self, data_format: Any = None, **kwargs: Any) -> None:
@@ -170,9 +145,6 @@ class Flatten(Layer):
             flat = math.prod(rest)
         return array.reshape(inputs, [shape[0], flat])
 
-    def get_config(self) -> dict[str, Any]:
-        return {**super().get_config(), "data_format": self.data_format}
-
 
 class Reshape(Layer):
     def __init__(self, target_shape: Any, **kwargs: Any) -> None:
@@ -182,9 +154,6 @@ class Reshape(Layer):
 
     def call(self, inputs: Any) -> Any:
         return array.reshape(inputs, [dynamic_shape(inputs)[0], *self.target_shape])
-
-    def get_config(self) -> dict[str, Any]:
-        return {**super().get_config(), "target_shape": self.target_shape}
 
 
 class Embedding(Layer):
@@ -238,14 +207,6 @@ class Embedding(Layer):
         if not self.mask_zero:
             return None
         return m.not_equal(inputs, 0)
-
-    def get_config(self) -> dict[str, Any]:
-        return {
-            **super().get_config(),
-            "input_dim": self.input_dim,
-            "output_dim": self.output_dim,
-            "mask_zero": self.mask_zero,
-        }
 
 
 class Lambda(Layer):

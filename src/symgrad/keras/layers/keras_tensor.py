@@ -165,7 +165,10 @@ class InputLayer(Layer):
         return None
 
     def get_config(self) -> dict[str, Any]:
-        return {"batch_shape": self._batch_shape, "dtype": self.dtype, "name": self.name}
+        return {
+            "batch_shape": self._batch_shape, "dtype": self.dtype, "sparse": False,
+            "ragged": False, "name": self.name, "optional": False,
+        }  # fmt: skip
 
 
 def Input(

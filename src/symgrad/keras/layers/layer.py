@@ -59,6 +59,7 @@ class Layer:
         object.__setattr__(obj, "_trainable_variables", [])
         object.__setattr__(obj, "_non_trainable_variables", [])
         object.__setattr__(obj, "_init_args", (args, kwargs))  # for clone_layer
+        object.__setattr__(obj, "_build_shapes_dict", None)  # build_config, as Keras
         return obj
 
     def __init__(
@@ -386,16 +387,17 @@ class Layer:
 
     # -- config
     def get_config(self) -> dict[str, Any]:
-        config: dict[str, Any] = {
-            "name": self.name,
-            "trainable": self.trainable,
-            "dtype": self.dtype,
-        }
-        return config
+        """Keras 3's config dict: base keys plus the constructor arguments (see
+        :mod:`.config`)."""
+        from symgrad.keras.layers.config import layer_config
+
+        return layer_config(self)
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> Any:
-        return cls(**config)
+        from symgrad.keras.layers.config import from_config
+
+        return from_config(cls, config)
 
     @property
     def input(self) -> Any:
@@ -421,6 +423,11 @@ def _scoped_build(build: Any) -> Any:
         with name_scope(self.name, caller=self):
             out = build(self, *args, **kwargs)
         self.built = True
+        try:  # Keras records the shapes build was called with (its get_build_config)
+            bound = inspect.signature(build).bind(self, *args, **kwargs).arguments
+            object.__setattr__(self, "_build_shapes_dict", dict(list(bound.items())[1:]))
+        except TypeError:
+            pass
         return out
 
     scoped._scoped = True  # type: ignore[attr-defined]

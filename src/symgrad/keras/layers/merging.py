@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from symgrad.core import dtypes as dt
 from symgrad.keras.layers.layer import Layer
+from symgrad.ops.array import structure as array
 from symgrad.ops.array.joining import concat
 from symgrad.ops.linalg.contraction import einsum
 from symgrad.ops.math import elementwise as m
 from symgrad.ops.nn.normalization import l2_normalize
-from symgrad.ops.reduction.reduce import reduce_sum
+from symgrad.ops.reduction.reduce import reduce_any, reduce_sum
 
 
 class Merge(Layer):
@@ -103,8 +105,22 @@ class Concatenate(Merge):
     def _merge_function(self, inputs: list[Any]) -> Any:
         return concat(inputs, axis=self.axis)
 
-    def get_config(self) -> dict[str, Any]:
-        return {**super().get_config(), "axis": self.axis}
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        """Keras's: each input's mask (all True where it has none, broadcast over the
+        features where it is shorter), concatenated along ``axis``, then any() over the
+        last axis."""
+        if mask is None or all(mk is None for mk in mask):
+            return None
+        full = []
+        for x, mk in zip(inputs, mask):
+            if mk is None:
+                full.append(array.ones_like(x, dtype=dt.bool_))
+            elif mk.shape.rank < x.shape.rank:
+                zeros = array.zeros_like(x, dtype=dt.bool_)
+                full.append(m.logical_or(array.expand_dims(array.cast(mk, dt.bool_), -1), zeros))
+            else:
+                full.append(mk)
+        return reduce_any(concat(full, axis=self.axis), axis=-1)
 
 
 class Dot(Merge):
@@ -133,6 +149,3 @@ class Dot(Merge):
             b = "bnc" if axes[1] == 2 else "bcn"
             return einsum(f"{a},{b}->bmn", x1, x2)
         raise NotImplementedError("symgrad's Dot supports 2-D or 3-D inputs")
-
-    def get_config(self) -> dict[str, Any]:
-        return {**super().get_config(), "axes": self.axes, "normalize": self.normalize}

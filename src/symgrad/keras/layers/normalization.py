@@ -107,16 +107,6 @@ class BatchNormalization(Layer):
             beta = None if beta is None else array.reshape(beta, shape)
         return batch_normalization(inputs, mean, variance, beta, gamma, self.epsilon)
 
-    def get_config(self) -> dict[str, Any]:
-        return {
-            **super().get_config(),
-            "axis": self.axis,
-            "momentum": self.momentum,
-            "epsilon": self.epsilon,
-            "center": self.center,
-            "scale": self.scale,
-        }
-
 
 class LayerNormalization(Layer):
     def __init__(
@@ -182,9 +172,6 @@ class LayerNormalization(Layer):
         if beta is not None:
             res = m.add(res, beta)
         return m.add(m.multiply(inputs, inv), res)
-
-    def get_config(self) -> dict[str, Any]:
-        return {**super().get_config(), "axis": self.axis, "epsilon": self.epsilon}
 
 
 class GroupNormalization(Layer):

@@ -113,8 +113,6 @@ class RNN(Layer):
                 "Argument `cell` should have a `call` method and a `state_size` attribute. "
                 f"Received: cell={cell}"
             )
-        if stateful:
-            raise NotImplementedError("symgrad's RNN layers do not support stateful=True yet")
         super().__init__(**kwargs)
         self.cell = cell
         self.return_sequences, self.return_state = return_sequences, return_state
@@ -123,6 +121,8 @@ class RNN(Layer):
         self.supports_masking = True
         size = cell.state_size
         self.state_size = [size] if isinstance(size, int) else list(size)
+        self.states: Any = None  # a stateful layer's state variables (not weights)
+        self._expected_batch_size: Any = None
 
     def build(self, sequences_shape: Any, initial_state_shape: Any = None) -> None:
         if isinstance(self.cell, Layer) and not self.cell.built:
@@ -131,7 +131,37 @@ class RNN(Layer):
             with name_scope(self.cell.name, caller=self.cell):
                 self.cell.build((sequences_shape[0], *sequences_shape[2:]))
             self.cell.built = True
+        if self.stateful:
+            if self.states is not None:
+                self.reset_state()
+            else:
+                if sequences_shape[0] is None:
+                    raise ValueError(
+                        "When using `stateful=True` in a RNN, the batch size must be static. "
+                        f"Found dynamic batch size: sequence.shape={sequences_shape}"
+                    )
+                self._create_state_variables(int(sequences_shape[0]))
         self.built = True
+
+    def _create_state_variables(self, batch_size: int) -> None:
+        from symgrad.core.context import init_scope
+        from symgrad.ops.state.variables import Variable
+
+        with init_scope():
+            initial = [array.zeros([batch_size, d], dtype=self.dtype) for d in self.state_size]
+            self.states = [
+                Variable(v, trainable=False, name=f"{self.name}/rnn_state") for v in initial
+            ]
+        self._expected_batch_size = batch_size
+
+    def reset_states(self) -> None:
+        self.reset_state()
+
+    def reset_state(self) -> None:
+        """A stateful layer's states back to zeros (Keras's ``reset_state``)."""
+        if self.states is not None:
+            for v in self.states:
+                v.assign(array.zeros_like(v))
 
     def get_initial_state(self, batch_size: Any) -> list[Any]:
         fn = getattr(self.cell, "get_initial_state", None)
@@ -145,11 +175,23 @@ class RNN(Layer):
     def call(
         self, sequences: Any, initial_state: Any = None, mask: Any = None, training: Any = False
     ) -> Any:
+        if self.unroll and sequences.shape.as_list()[1] is None:
+            raise ValueError(
+                "Cannot unroll a RNN if the time dimension is undefined. \n- If using a "
+                "Sequential model, specify the time dimension by passing an `Input()` as your "
+                "first layer.\n- If using the functional API, specify the time dimension by "
+                "passing a `shape` or `batch_shape` argument to your `Input()`."
+            )
         if initial_state is None:
-            initial_state = self.get_initial_state(dynamic_shape(sequences)[0])
+            if self.stateful:
+                initial_state = [v.read_value() for v in self.states]
+            else:
+                initial_state = self.get_initial_state(dynamic_shape(sequences)[0])
+        self._check_stateful_batch(sequences)
         if not isinstance(initial_state, (list, tuple)):
             initial_state = [initial_state]
         states = [array.cast(s, self.cell.compute_dtype) for s in initial_state]
+        self._config_dropout_masks(sequences, states)
         cell_kwargs = {"training": training} if "training" in _params(self.cell.call) else {}
 
         def step(x_t: Any, states: list[Any]) -> Any:
@@ -159,13 +201,35 @@ class RNN(Layer):
             return output, list(new_states)
 
         run = run_rnn if sequences.shape.as_list()[1] is not None else run_rnn_loop
-        last, outputs, states = run(
-            step, sequences, states, self.go_backwards, mask, self.zero_output_for_mask
-        )
+        try:
+            last, outputs, states = run(
+                step, sequences, states, self.go_backwards, mask, self.zero_output_for_mask
+            )
+        finally:
+            for reset in ("reset_dropout_mask", "reset_recurrent_dropout_mask"):
+                getattr(self.cell, reset, lambda: None)()
+        if self.stateful:
+            for variable, value in zip(self.states, states):
+                variable.assign(value)
         output = outputs if self.return_sequences else last
         if self.return_state:
             return [output, *states]
         return output
+
+    def _check_stateful_batch(self, sequences: Any) -> None:
+        actual = sequences.shape.as_list()[0]
+        if self.stateful and actual is not None and actual != self._expected_batch_size:
+            raise ValueError(
+                "If an RNN is stateful, the batch size of the input sequences must be the "
+                "same as the batch size of the initial state. \n- Expected batch size: "
+                f"{self._expected_batch_size}\n- Received batch size: {actual}"
+            )
+
+    def _config_dropout_masks(self, sequences: Any, states: list[Any]) -> None:
+        """Keras draws the cell's dropout masks before the loop, training or not."""
+        if hasattr(self.cell, "get_dropout_mask"):
+            self.cell.get_dropout_mask(sequences[:, 0, :])
+            self.cell.get_recurrent_dropout_mask(states[0])
 
     def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
         if isinstance(mask, (list, tuple)):
@@ -316,6 +380,21 @@ class Bidirectional(Layer):
         if self.return_state:
             return [*(output if isinstance(output, list) else [output]), *states]
         return output
+
+    def _check_stateful_batch(self, sequences: Any) -> None:
+        actual = sequences.shape.as_list()[0]
+        if self.stateful and actual is not None and actual != self._expected_batch_size:
+            raise ValueError(
+                "If an RNN is stateful, the batch size of the input sequences must be the "
+                "same as the batch size of the initial state. \n- Expected batch size: "
+                f"{self._expected_batch_size}\n- Received batch size: {actual}"
+            )
+
+    def _config_dropout_masks(self, sequences: Any, states: list[Any]) -> None:
+        """Keras draws the cell's dropout masks before the loop, training or not."""
+        if hasattr(self.cell, "get_dropout_mask"):
+            self.cell.get_dropout_mask(sequences[:, 0, :])
+            self.cell.get_recurrent_dropout_mask(states[0])
 
     def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
         if isinstance(mask, (list, tuple)):

@@ -2,15 +2,17 @@
 # (Keras layers narrow build/call signatures as Keras 3 does.)
 """Reshaping layers (Permute, RepeatVector, ZeroPadding1D/2D, Cropping1D/2D,
 UpSampling1D/2D) and Rescaling, GaussianNoise, SpatialDropout1D/2D, as Keras 3 computes
-them (channels_last)."""
+them (channels_first inputs transposed around the channels_last computation)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from symgrad.keras import random as krandom
+from symgrad.keras.layers.channels import channels_last_call, standardize
 from symgrad.keras.layers.core import dynamic_shape
 from symgrad.keras.layers.layer import Layer
+from symgrad.keras.layers.resize import resize
 from symgrad.ops.array import structure as array
 from symgrad.ops.array.slicing import pad
 from symgrad.ops.math import elementwise as m
@@ -69,7 +71,9 @@ class ZeroPadding1D(_Simple):
     def __init__(self, padding: Any = 1, data_format: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.padding = _pairs(padding, 1)[0] if isinstance(padding, int) else tuple(padding)
+        self.data_format = standardize(data_format)
 
+    @channels_last_call
     def call(self, inputs: Any) -> Any:
         return pad(inputs, [[0, 0], list(self.padding), [0, 0]])
 
@@ -78,7 +82,9 @@ class ZeroPadding2D(_Simple):
     def __init__(self, padding: Any = (1, 1), data_format: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.padding = _pairs(padding, 2)
+        self.data_format = standardize(data_format)
 
+    @channels_last_call
     def call(self, inputs: Any) -> Any:
         return pad(inputs, [[0, 0], list(self.padding[0]), list(self.padding[1]), [0, 0]])
 
@@ -111,7 +117,9 @@ class Cropping2D(_Simple):
     ) -> None:
         super().__init__(**kwargs)
         self.cropping = _pairs(cropping, 2)
+        self.data_format = standardize(data_format)
 
+    @channels_last_call
     def call(self, inputs: Any) -> Any:
         return _crop(inputs, list(self.cropping))
 
@@ -135,14 +143,22 @@ class UpSampling2D(_Simple):
     ) -> None:
         super().__init__(**kwargs)
         self.size = (size, size) if isinstance(size, int) else tuple(size)
-        if interpolation != "nearest":
+        self.interpolation = interpolation.lower()
+        if self.interpolation not in ("nearest", "bilinear", "bicubic"):
             raise NotImplementedError(
-                "symgrad's UpSampling2D supports interpolation='nearest' only"
+                "symgrad's UpSampling2D supports interpolation 'nearest', 'bilinear' and "
+                f"'bicubic'; got interpolation='{interpolation}'"
             )
-        self.interpolation = interpolation
+        self.data_format = standardize(data_format)
 
+    @channels_last_call
     def call(self, inputs: Any) -> Any:
-        return repeat(repeat(inputs, self.size[0], axis=1), self.size[1], axis=2)
+        if self.interpolation == "nearest":  # Keras repeats, as XLA prefers
+            return repeat(repeat(inputs, self.size[0], axis=1), self.size[1], axis=2)
+        height, width = inputs.shape.as_list()[1:3]
+        size = (height * self.size[0], width * self.size[1])
+        # TF resizes in float32; Keras hands back the input's type (float32-rounded values)
+        return array.cast(resize(inputs, size, self.interpolation), inputs.dtype)
 
 
 class Rescaling(_Simple):
@@ -206,8 +222,10 @@ class SpatialDropout2D(SpatialDropout1D):
         dtype: Any = None,
     ) -> None:
         super().__init__(rate, seed=seed, name=name, dtype=dtype)
-        self.data_format = data_format or "channels_last"
+        self.data_format = standardize(data_format)
 
     def _noise_shape(self, inputs: Any) -> Any:
         shape = dynamic_shape(inputs)
+        if self.data_format == "channels_first":
+            return (shape[0], shape[1], 1, 1)
         return (shape[0], 1, 1, shape[-1])

@@ -136,3 +136,14 @@ class Functional(Model):
 
     def _summary_layers(self) -> list[Layer]:
         return self.layers
+
+    def get_config(self) -> dict[str, Any]:
+        from symgrad.keras.models.serialization import functional_config
+
+        return functional_config(self)
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: Any = None) -> Any:
+        from symgrad.keras.models.serialization import functional_from_config
+
+        return functional_from_config(cls, config, custom_objects)

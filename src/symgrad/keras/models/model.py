@@ -104,6 +104,26 @@ class Model(Trainer, Layer):
 
         save_weights(self, filepath, overwrite)
 
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: Any = None) -> Any:
+        """A functional config (``layers``, ``input_layers``) rebuilds a functional model,
+        as Keras's ``Model.from_config`` does; otherwise ``cls(**config)``."""
+        if "input_layers" in config and "output_layers" in config:
+            from symgrad.keras.models.functional import Functional
+            from symgrad.keras.models.serialization import functional_from_config
+
+            return functional_from_config(
+                Functional if cls is Model else cls, config, custom_objects
+            )
+        return super().from_config(config)
+
+    def save(
+        self, filepath: Any, overwrite: bool = True, zipped: Any = None, **kwargs: Any
+    ) -> None:
+        from symgrad.keras.saving_lib import save_model
+
+        save_model(self, filepath, overwrite, zipped, **kwargs)
+
     def load_weights(self, filepath: Any, skip_mismatch: bool = False, **kwargs: Any) -> None:
         from symgrad.keras.saving import load_weights
 

@@ -88,8 +88,12 @@ class Sequential(Model):
         return x
 
     def get_config(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "trainable": self.trainable,
-            "layers": [la.get_config() for la in self.layers],
-        }
+        from symgrad.keras.models.serialization import sequential_config
+
+        return sequential_config(self)
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: Any = None) -> Any:
+        from symgrad.keras.models.serialization import sequential_from_config
+
+        return sequential_from_config(cls, config, custom_objects)

@@ -48,7 +48,9 @@ def _take(x: Any, index: Any) -> Any:
 
 def split_validation(x: Any, y: Any, sw: Any, fraction: float) -> tuple[Any, Any]:
     """Keras's ``train_validation_split``: the last ``fraction`` of the samples validate."""
-    if is_dataset(x):
+    from symgrad.keras.trainers.py_data import is_python_input
+
+    if is_dataset(x) or is_python_input(x):
         raise ValueError(
             "`validation_split` is only supported for Tensors or NumPy arrays, "
             f"found following types in the input: {[type(x)]}"

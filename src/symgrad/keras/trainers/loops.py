@@ -17,6 +17,21 @@ from symgrad.keras.trainers.data import (
     split_validation,
 )
 from symgrad.keras.trainers.data import unpack_x_y_sample_weight as unpack
+from symgrad.keras.trainers.py_data import PyEpochIterator, adapter, is_python_input
+
+
+def epoch_iterator(
+    x: Any, y: Any, sw: Any, batch_size: Any, steps: Any, shuffle: bool = False,
+    class_weight: Any = None, reset: bool = True,
+) -> Any:  # fmt: skip
+    """The batches of an epoch: Keras's EpochIterator for generators and PyDatasets (reset
+    once before fit/evaluate, as Keras does), symgrad's for arrays and Datasets."""
+    if is_python_input(x):
+        batches = PyEpochIterator(adapter(x, y, sw, shuffle, class_weight), steps)
+        if reset:
+            batches.reset()
+        return batches
+    return EpochIterator(x, y, sw, batch_size, steps, shuffle, class_weight)
 
 
 def pythonify_logs(logs: Any) -> dict[str, Any]:
@@ -67,7 +82,7 @@ def fit(model: Any, a: dict[str, Any]) -> Any:
     x, y, sw, val = a["x"], a["y"], a["sample_weight"], a["validation_data"]
     if a["validation_split"] and val is None:
         (x, y, sw), val = split_validation(x, y, sw, a["validation_split"])
-    batches = EpochIterator(
+    batches = epoch_iterator(
         x, y, sw, a["batch_size"], a["steps_per_epoch"], a["shuffle"], a["class_weight"]
     )
     verbose = a["verbose"]
@@ -85,6 +100,9 @@ def fit(model: Any, a: dict[str, Any]) -> Any:
         callbacks.on_epoch_begin(epoch)
         for step, batch in batches.enumerate_epoch():
             callbacks.on_train_batch_begin(step)
+            batch = batch() if callable(batch) else batch  # a generator's: read it now
+            if batch is None:
+                break
             logs = _run_step(model, "train", batch)
             callbacks.on_train_batch_end(step, logs=pythonify_logs(logs))
             if model.stop_training:
@@ -102,6 +120,12 @@ def fit(model: Any, a: dict[str, Any]) -> Any:
 
 def _validate(model: Any, val: Any, a: dict[str, Any], callbacks: Any) -> dict[str, Any]:
     vx, vy, vsw = unpack(val) if isinstance(val, (tuple, list)) else (val, None, None)
+    if is_python_input(vx):  # one iterator for every epoch's validation, as Keras caches it
+        if "_val_batches" not in a:
+            a["_val_batches"] = epoch_iterator(vx, vy, vsw, None, a["validation_steps"])
+        else:
+            a["_val_batches"].reset()
+        vx, vy, vsw = a["_val_batches"], None, None
     logs = evaluate(
         model,
         dict(
@@ -117,7 +141,9 @@ def evaluate(model: Any, a: dict[str, Any]) -> Any:
     _check_compiled(model, "evaluate")
     if a.get("kwargs"):
         raise ValueError(f"Arguments not recognized: {a['kwargs']}")
-    batches = EpochIterator(a["x"], a["y"], a["sample_weight"], a["batch_size"], a["steps"])
+    batches = a["x"]
+    if not isinstance(batches, PyEpochIterator):
+        batches = epoch_iterator(batches, a["y"], a["sample_weight"], a["batch_size"], a["steps"])
     callbacks = a["callbacks"]
     if not isinstance(callbacks, CallbackList):
         callbacks = CallbackList(
@@ -129,6 +155,9 @@ def evaluate(model: Any, a: dict[str, Any]) -> Any:
     logs: dict[str, Any] = {}
     for step, batch in batches.enumerate_epoch():
         callbacks.on_test_batch_begin(step)
+        batch = batch() if callable(batch) else batch
+        if batch is None:
+            break
         logs = _run_step(model, "test", batch)
         callbacks.on_test_batch_end(step, logs=pythonify_logs(logs))
     logs = _metrics_result_or_logs(model, logs)
@@ -137,7 +166,7 @@ def evaluate(model: Any, a: dict[str, Any]) -> Any:
 
 
 def predict(model: Any, a: dict[str, Any]) -> Any:
-    batches = EpochIterator(a["x"], None, None, a["batch_size"], a["steps"])
+    batches = epoch_iterator(a["x"], None, None, a["batch_size"], a["steps"], reset=False)
     callbacks = a["callbacks"]
     if not isinstance(callbacks, CallbackList):
         callbacks = CallbackList(
@@ -148,6 +177,10 @@ def predict(model: Any, a: dict[str, Any]) -> Any:
     outputs: list[Any] = []
     for step, batch in batches.enumerate_epoch():
         callbacks.on_predict_batch_begin(step)
+        batch = batch() if callable(batch) else batch
+        if batch is None:
+            break
+        batch = unpack(batch) if isinstance(batch, tuple) else (batch, None, None)
         model._prepare(batch, training=False)
         out = nest.map_structure(np.asarray, model._step_function("predict")((batch[0],)))
         outputs.append(out)

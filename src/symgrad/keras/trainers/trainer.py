@@ -44,6 +44,11 @@ class Trainer:
         auto_scale_loss: bool = True,
     ) -> None:
         self.optimizer = optimizers_mod.get(optimizer)
+        self._compile_args = {  # for the .keras file's compile_config
+            "loss": loss, "loss_weights": loss_weights, "metrics": metrics,
+            "weighted_metrics": weighted_metrics, "run_eagerly": run_eagerly,
+            "steps_per_execution": steps_per_execution,
+        }  # fmt: skip
         names = _output_names(self)
         self._compile_loss = CompileLoss(loss, loss_weights, names) if loss is not None else None
         has_metrics = metrics is not None or weighted_metrics is not None
