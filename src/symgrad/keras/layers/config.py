@@ -174,14 +174,16 @@ def deserialize_layer(config: Any, custom_objects: Any = None) -> Any:
     return objects[name].from_config(config["config"])
 
 
-def _builtin_layers(layers: Any) -> dict[str, Any]:
-    from symgrad.keras import models
-    from symgrad.keras.models.functional import Functional
+# The model classes a config may nest (Sequential, Functional, Model): keras.models, a
+# package above keras.layers, registers them here when it is imported.
+MODEL_CLASSES: dict[str, Any] = {}
 
+
+def _builtin_layers(layers: Any) -> dict[str, Any]:
     found = {
         n: getattr(layers, n) for n in layers.__all__ if isinstance(getattr(layers, n, None), type)
     }
-    found.update(Sequential=models.Sequential, Functional=Functional, Model=models.Model)
+    found.update(MODEL_CLASSES)
     return found
 
 

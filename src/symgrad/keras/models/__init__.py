@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from symgrad.keras.layers import config as _layer_config
+from symgrad.keras.models.functional import Functional
 from symgrad.keras.models.model import Model
 from symgrad.keras.models.sequential import Sequential
+
+_layer_config.MODEL_CLASSES.update(Sequential=Sequential, Functional=Functional, Model=Model)
 
 __all__ = ["Model", "Sequential", "load_model", "save_model"]
 
