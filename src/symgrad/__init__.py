@@ -17,6 +17,7 @@ from .autodiff.jacobians import hessian_vector_product
 from .autodiff.jacobians import hessians_v2 as hessians
 from .autodiff.tape import GradientTape
 from .context import default_graph_stack, init_scope, inside_function
+from .devices import device
 from .dtypes import (
     DType,
     as_dtype,
@@ -260,6 +261,10 @@ from .variable_enums import VariableAggregation, VariableSynchronization
 # isort: split
 # tf.data input pipelines (issue 26, point 5).
 from . import data
+
+# isort: split
+# Devices and data parallelism (issue 28).
+from . import distribute
 
 newaxis = None
 __version__ = "0.1.0"

@@ -83,6 +83,7 @@ class Operation:
         "_gradient_op_type",
         "_outs",
         "control_inputs",
+        "device",
         "graph",
         "inputs",
         "name",
@@ -121,6 +122,7 @@ class Operation:
         deps = scopes.control_deps
         self.control_inputs: tuple[Operation, ...] = tuple(deps) if deps else ()
         self.traceback = current.frame or user_frame()
+        self.device: str = current.device  # requested by tf.device ('' for none)
         # While a gradient rule runs: the inputs whose gradient nobody needs (as TF's).
         self.skip_input_indices: tuple[int, ...] | None = None
 
@@ -224,7 +226,12 @@ class Tensor:
 
     @property
     def device(self) -> str:
-        return "/job:localhost/replica:0/task:0/device:CPU:0"
+        """An eager tensor's device (its full name); a graph tensor's requested one."""
+        if self.op.graph.eager:
+            from .devices import eager_name
+
+            return eager_name(self.op.device)
+        return self.op.device
 
     @property
     def eager_value(self) -> Any:

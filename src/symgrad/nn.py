@@ -13,6 +13,7 @@ from typing import Any
 
 from . import _missing
 from . import embedding_ops as _embedding
+from .distribute.losses import compute_average_loss, scale_regularization_loss
 from .graph import Tensor
 from .ops import conv_api as _conv
 from .ops import dropout as _dropout
@@ -111,6 +112,7 @@ from .ops.safe_math import softsign
 from .ops.sorting import top_k
 
 __all__ += ["in_top_k", "softsign", "top_k", "zero_fraction"]
+__all__ += ["compute_average_loss", "scale_regularization_loss"]
 
 
 # TF2's signatures for the functions whose TF1 arguments differ (tf.compat.v1.nn has TF1's).

@@ -30,6 +30,7 @@ from . import dtypes as dt
 from .autodiff.gradients import gradients
 from .autodiff.tape import GradientTape
 from .context import executing_eagerly, get_default_graph, get_default_session, init_scope
+from .devices import gpu_device_name, is_gpu_available
 from .gradient_registry import gradient_registry
 from .graph import Tensor
 from .indexed_slices import dense
@@ -41,6 +42,8 @@ __all__ = [
     "check_gradient",
     "check_vjp",
     "compute_gradient",
+    "gpu_device_name",
+    "is_gpu_available",
     "max_error",
 ]
 

@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .. import context, refcounts
+from .. import context, devices, refcounts
 from .. import dtypes as dt
 from ..errors import FailedPreconditionError, InvalidArgumentError
 from ..graph import Graph, Operation, Tensor, get_default_graph
@@ -441,12 +441,18 @@ class Variable:
         self._initial_value = init
         self._initializer: Operation | None = None
         self._version = 0  # counts assignments: a call op checks its reads are still current
+        self._device = devices.current_device()  # requested by tf.device
         graph.variables.append(self)
 
     # -- identity
     @property
     def name(self) -> str:
         return f"{self._op_name}:0"
+
+    @property
+    def device(self) -> str:
+        """Where the variable lives: a full device name (eager), the request (a graph)."""
+        return devices.eager_name(self._device) if self.graph.eager else self._device
 
     @property
     def dtype(self) -> dt.DType:

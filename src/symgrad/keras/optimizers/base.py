@@ -25,8 +25,9 @@ import numpy as np
 from ... import dtypes as dt
 from ...autodiff.tape import GradientTape
 from ...clip_ops import clip_by_norm, clip_by_value
+from ...distribute.distribute_lib import replica_to_sync
 from ...graph import Tensor, name_scope
-from ...indexed_slices import IndexedSlices
+from ...indexed_slices import IndexedSlices, dense
 from ...ops import array, math, reduction
 from ...ops.control import control_dependencies
 from ...ops.core import convert_to_tensor
@@ -239,11 +240,22 @@ class Optimizer:
                 self.build(trainable_variables)
             self._check_variables_are_known(trainable_variables)
         grads, variables = self._filter_empty_gradients(list(grads), list(trainable_variables))
-        updates: list[Any] = []
         if grads:
             if self.loss_scale_factor is not None:
                 grads = [sparse.div(g, self.loss_scale_factor) for g in grads]
             grads = self._clip_gradients([self._gradient(g) for g in grads])
+        replica = replica_to_sync()
+        if replica is None:
+            self._update(grads, variables)
+            return
+        # Keras's TF backend under a strategy: the replicas' gradients summed, then the
+        # variables (one mirrored variable each) updated once, in cross-replica context.
+        summed = replica.all_reduce("SUM", [dense(g) for g in grads]) if grads else []
+        replica.merge_call(lambda _strategy: self._update(summed, variables))
+
+    def _update(self, grads: list[Any], variables: list[Any]) -> None:
+        updates: list[Any] = []
+        if grads:
             updates += self._apply_weight_decay(variables)
             learning_rate = self.learning_rate
             for g, v in zip(grads, variables):
