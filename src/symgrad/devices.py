@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import importlib.util
+import os
 import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
@@ -115,6 +116,16 @@ def jax_device(device_type: str, index: int) -> Any:
     return found[index] if index < len(found) else None
 
 
+def _n_cpus() -> int:
+    """The logical CPUs: as configured, else XLA's host device count from ``XLA_FLAGS``
+    (``--xla_force_host_platform_device_count=4``: JAX's CPU devices are then TF's)."""
+    configured = len(state.logical.get("CPU", ()))
+    if configured:
+        return configured
+    m = re.search(r"--xla_force_host_platform_device_count=(\d+)", os.environ.get("XLA_FLAGS", ""))
+    return int(m.group(1)) if m else 1
+
+
 def _sync_cpu_count() -> None:
     """Give JAX the logical CPU count before it starts."""
     n = len(state.logical.get("CPU", ())) or 1
@@ -153,7 +164,7 @@ def list_logical_devices(device_type: Any = None) -> list[LogicalDevice]:
     kind = _check_type(device_type)
     state.initialized = True
     _sync_cpu_count()
-    n_cpu = len(state.logical.get("CPU", ())) or 1
+    n_cpu = _n_cpus()
     found = [LogicalDevice(f"/device:CPU:{i}", "CPU") for i in range(n_cpu)]
     if not state.hidden_gpus:
         found += [LogicalDevice(f"/device:GPU:{i}", "GPU") for i in range(_n_gpus())]

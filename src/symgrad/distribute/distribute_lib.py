@@ -180,11 +180,11 @@ def default_strategy() -> Any:
 def reduce_values(strategy: Any, reduce_op: Any, value: Any, axis: Any) -> Any:
     """``strategy.reduce``: each leaf over the replicas (and along ``axis`` first)."""
     op = as_reduce_op(reduce_op)
-    n = strategy.num_replicas_in_sync
+    local = len(strategy._devices())  # one local replica: a plain value is its value
 
     def one(v: Any) -> Any:
         parts = local_results(v)
-        if not isinstance(v, DistributedValues) and n > 1 and axis is None:
+        if not isinstance(v, DistributedValues) and local > 1 and axis is None:
             if op.name == "MEAN":
                 return v
             raise ValueError(

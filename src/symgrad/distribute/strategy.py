@@ -178,6 +178,9 @@ class DefaultStrategy(Strategy):
     def _call_for_each_replica(self, fn: Callable[..., Any], args: Any, kwargs: Any) -> Any:
         return fn(*args, **kwargs)
 
+    def _devices(self) -> tuple[str, ...]:
+        return (devices.current_device(),)  # wherever the caller places ops
+
     def reduce(self, reduce_op: Any, value: Any, axis: Any) -> Any:
         from ..ops.reduction import reduce_mean, reduce_sum
 
