@@ -21,9 +21,10 @@ VirtualDeviceConfiguration = LogicalDeviceConfiguration
 get_virtual_device_configuration = get_logical_device_configuration
 set_virtual_device_configuration = set_logical_device_configuration
 
+# enable_op_determinism is left out of __all__: the API walk would list it under
+# tf.compat.v1.config too (the same module), which TF1 lacks.
 __all__ = [
     "VirtualDeviceConfiguration",
-    "enable_op_determinism",
     "get_virtual_device_configuration",
     "get_visible_devices",
     "list_logical_devices",

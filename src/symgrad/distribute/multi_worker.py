@@ -61,7 +61,7 @@ class MultiWorkerMirroredStrategy(Strategy):
         workers = _workers(resolver)
         if len(workers) <= 1:
             names = default_devices()[:1]
-            super().__init__(StrategyExtended(self, names))
+            super().__init__(StrategyExtended(self)._set_devices(names))
             self._extended._collective = _jax_collective(names)
             self._num_workers, self._worker_index = 1, 0
             return
@@ -74,7 +74,7 @@ class MultiWorkerMirroredStrategy(Strategy):
             f"/job:{job}/replica:0/task:{resolver.task_id}/device:CPU:{i}"
             for i in range(len(local))
         )
-        super().__init__(StrategyExtended(self, names))
+        super().__init__(StrategyExtended(self)._set_devices(names))
         self._local_replicas = names
         self._extended._num_replicas = len(everywhere)
         self._extended._replica_offset = index * len(local)

@@ -24,12 +24,17 @@ from .values import DistributedValues, PerReplica, ReduceOp, local_results, regr
 class StrategyExtended:
     """``strategy.extended``: the devices, and how values are combined and updated."""
 
-    def __init__(self, container_strategy: Any, worker_devices: tuple[str, ...] = ()) -> None:
+    def __init__(self, container_strategy: Any) -> None:
         self._container_strategy = container_strategy
-        self.worker_devices = worker_devices
+        self.worker_devices: tuple[str, ...] = ()
         self._replica_offset = 0  # this process's first replica (multi-worker)
-        self._num_replicas = max(1, len(worker_devices))
+        self._num_replicas = 1
         self._collective: JaxCollective | None = None
+
+    def _set_devices(self, worker_devices: tuple[str, ...]) -> StrategyExtended:
+        self.worker_devices = worker_devices
+        self._num_replicas = max(1, len(worker_devices))
+        return self
 
     @property
     def parameter_devices(self) -> tuple[str, ...]:
@@ -172,7 +177,7 @@ class DefaultStrategy(Strategy):
     """The strategy in force outside any scope: one replica, wherever ops are placed."""
 
     def __init__(self) -> None:
-        super().__init__(StrategyExtended(self, ()))
+        super().__init__(StrategyExtended(self)._set_devices(()))
         self._default_replica = distribute_lib.ReplicaContext(self, 0)
 
     def _call_for_each_replica(self, fn: Callable[..., Any], args: Any, kwargs: Any) -> Any:
@@ -199,7 +204,7 @@ class OneDeviceStrategy(Strategy):
             raise ValueError(
                 f"OneDeviceStrategy takes a device name such as '/gpu:0', got {device!r}"
             )
-        super().__init__(StrategyExtended(self, (devices.canonical(device),)))
+        super().__init__(StrategyExtended(self)._set_devices((devices.canonical(device),)))
 
 
 def default_devices() -> tuple[str, ...]:
@@ -215,7 +220,7 @@ class MirroredStrategy(Strategy):
 
     def __init__(self, devices: Any = None, cross_device_ops: Any = None) -> None:
         names = default_devices() if devices is None else _device_names(devices)
-        super().__init__(StrategyExtended(self, names))
+        super().__init__(StrategyExtended(self)._set_devices(names))
         self._extended._collective = _jax_collective(names)
 
 
