@@ -168,3 +168,35 @@ def test_compute_average_loss_and_regularization(strategy):
         tf.nn.compute_average_loss(1.0)
     with pytest.raises(ValueError, match="scalar integer"):
         tf.nn.compute_average_loss([1.0], global_batch_size=2.0)
+
+
+def test_writing_a_mirrored_variable_from_replicas(strategy):
+    """TF 2.21's values: the write is combined by the variable's aggregation, then applied
+    once (NONE and ONLY_FIRST_REPLICA: the first replica's value)."""
+    agg = tf.VariableAggregation
+    with strategy.scope():
+        plain = tf.Variable(1.0)
+        counter = tf.Variable(0.0, trainable=False)
+        total = tf.Variable(1.0, aggregation=agg.SUM)
+        mean = tf.Variable(1.0, aggregation=agg.MEAN)
+        first = tf.Variable(1.0, aggregation=agg.ONLY_FIRST_REPLICA)
+
+    def rid():
+        return tf.cast(D.get_replica_context().replica_id_in_sync_group, tf.float32)
+
+    strategy.run(lambda: plain.assign_add(1.0))
+    strategy.run(lambda: plain.assign_add(rid()))
+    strategy.run(lambda: counter.assign_add(1.0))
+    strategy.run(lambda: total.assign_add(rid()))
+    strategy.run(lambda: mean.assign_add(rid()))
+    strategy.run(lambda: first.assign_add(rid() + 5))
+    got = [v.numpy() for v in (plain, counter, total, mean, first)]
+    assert got == [2.0, 1.0, 7.0, 2.5, 6.0]
+    strategy.run(lambda: mean.assign(rid()))
+    strategy.run(lambda: total.assign(rid()))
+    assert (mean.numpy(), total.numpy()) == (1.5, 6.0)
+    out = strategy.run(lambda: mean.assign_sub(rid()))
+    assert [float(v.numpy()) for v in strategy.experimental_local_results(out)] == [0.0] * 4
+    # outside any replica, a write is applied as it is
+    plain.assign_add(1.0)
+    assert plain.numpy() == 3.0

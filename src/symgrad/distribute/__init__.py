@@ -10,7 +10,7 @@ collectives where the replicas are JAX devices, with symgrad's own ops otherwise
 from __future__ import annotations
 
 from .. import _missing
-from . import cluster_resolver, experimental
+from . import cluster_resolver, experimental, mirrored_vars  # noqa: F401  (installs its hooks)
 from .distribute_lib import (
     InputContext,
     ReplicaContext,

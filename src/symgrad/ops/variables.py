@@ -354,6 +354,11 @@ def _lifted_value(initial_value: Any) -> Any:
     return initial_value
 
 
+# Set by symgrad.distribute (its mirrored_vars module): how a variable made under a
+# strategy's scope is written from a replica.  None until tf.distribute is imported.
+replica_hooks: Any = None
+
+
 class Variable:
     """A mutable tensor-like value: ``Variable(initial_value, trainable=True, name=...)``.
 
@@ -397,6 +402,8 @@ class Variable:
         if lift is not None:  # inside a traced function: the variable lives outside it
             graph = lift(name or "Variable")
             initial_value = _lifted_value(initial_value)
+        # Where a tf.distribute strategy updates it from a replica (distribute/mirrored_vars).
+        self._aggregation, self._synchronization = aggregation, synchronization
         with graph.as_default():
             self._create(graph, initial_value, trainable, name, dtype, shape)
 
@@ -442,6 +449,7 @@ class Variable:
         self._initializer: Operation | None = None
         self._version = 0  # counts assignments: a call op checks its reads are still current
         self._device = devices.current_device()  # requested by tf.device
+        self._strategy = replica_hooks.created() if replica_hooks is not None else None
         graph.variables.append(self)
 
     # -- identity
@@ -513,6 +521,12 @@ class Variable:
 
     # -- writes
     def _write(self, value: Any, mode: str, name: str | None) -> UnreadVariable:
+        hooks = replica_hooks
+        if hooks is not None and hooks.intercepts(self):  # a replica writing a mirrored one
+            return hooks.write(self, value, mode, name)  # type: ignore[no-any-return]
+        return self._write_now(value, mode, name)
+
+    def _write_now(self, value: Any, mode: str, name: str | None) -> UnreadVariable:
         v = convert_to_tensor(value, dtype=self.dtype)
         _check_static(self, v, mode)  # here, so the error is TF's text alone
         op = apply_op(

@@ -17,6 +17,7 @@ from ... import math as tm
 from ...graph import Tensor, name_scope
 from ...ops import array, shape
 from ...ops.variables import Variable
+from ...variable_enums import VariableSynchronization
 from ..losses._common import auto_name, floatx, get_mask, squeeze_or_expand_to_same_rank, to_tensor
 from ..losses.classes import apply_mask
 
@@ -56,7 +57,10 @@ class Metric:
         d = dt.as_dtype(dtype or self.dtype)
         value = _initial(initializer, tuple(shape), d)
         with name_scope(self.name.replace("/", ">")):
-            v = Variable(value, trainable=False, name=name, dtype=d)
+            v = Variable(
+                value, trainable=False, name=name, dtype=d,
+                synchronization=VariableSynchronization.ON_READ,  # Keras 3's, for tf.distribute
+            )  # fmt: skip
         self._variables.append(v)
         return v
 
