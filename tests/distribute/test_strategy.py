@@ -200,3 +200,27 @@ def test_writing_a_mirrored_variable_from_replicas(strategy):
     # outside any replica, a write is applied as it is
     plain.assign_add(1.0)
     assert plain.numpy() == 3.0
+
+
+@pytest.mark.parametrize(
+    "op, want",  # TF 2.21's gradients
+    [
+        ("SUM", [[20.0, 40.0], [40.0, 80.0], [60.0, 120.0], [80.0, 160.0]]),
+        ("MEAN", [[5.0, 10.0], [10.0, 20.0], [15.0, 30.0], [20.0, 40.0]]),
+    ],
+)
+def test_gradient_through_all_reduce(strategy, op, want):
+    """d/dx_j of sum_i (r_i + 1) * all_reduce(x * x)_i: the replicas' gradients all-reduced."""
+
+    def f():
+        ctx = D.get_replica_context()
+        r = tf.cast(ctx.replica_id_in_sync_group, tf.float32)
+        x = tf.constant([1.0, 2.0]) * (r + 1)
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            loss = tf.reduce_sum(ctx.all_reduce(op, x * x) * (r + 1))
+        return tape.gradient(loss, x)
+
+    assert local(strategy, strategy.run(f)) == want
+    traced = tf.function(lambda: strategy.experimental_local_results(strategy.run(f)))
+    assert [t.numpy().tolist() for t in traced()] == want

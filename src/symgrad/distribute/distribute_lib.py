@@ -111,13 +111,27 @@ class ReplicaContext:
         return self._thread.merge_call(merge_fn, args, kwargs)
 
     def all_reduce(self, reduce_op: Any, value: Any, options: Any = None) -> Any:
-        """``value`` (a structure of tensors) combined over all replicas, on each."""
+        """``value`` (a structure of tensors) combined over all replicas, on each.  Its
+        gradient is the all-reduce (the same op) of the replicas' gradients, as TF's."""
+        from ..autodiff.custom_gradient import custom_gradient
+        from ..ops.core import convert_to_tensor
+
         op = as_reduce_op(reduce_op)
+        flat = [convert_to_tensor(v) for v in nest.flatten(value)]
 
         def merge(strategy: Any, v: Any) -> Any:
-            return nest.map_structure(lambda pr: strategy.extended._all_reduce(op, pr), v)
+            return [strategy.extended._all_reduce(op, pr) for pr in v]
 
-        return _on_my_device(self, self.merge_call(merge, args=(value,)))
+        @custom_gradient
+        def reduce(*xs: Any) -> Any:
+            def grad(*dys: Any) -> Any:
+                return self.all_reduce(op, list(dys))
+
+            return _on_my_device(self, self.merge_call(merge, args=(list(xs),))), grad
+
+        reduced = reduce(*flat) if flat else []
+        reduced = reduced if isinstance(reduced, list | tuple) else [reduced]
+        return nest.pack_sequence_as(value, list(reduced))
 
     def all_gather(self, value: Any, axis: Any, options: Any = None) -> Any:
         """Every replica's ``value`` concatenated along ``axis``, on each replica."""
