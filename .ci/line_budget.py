@@ -9,7 +9,7 @@ from pathlib import Path
 
 CORE = ["graph.py", "context.py", "op_registry.py", "gradient_registry.py",
         "autodiff/backprop.py", "autodiff/gradients.py"]
-BUDGET = 1750  # 1,671 when set (2026-11-23); raise only with a reason in the commit
+BUDGET = 1752  # 1,671 when set (2026-11-23); raise only with a reason in the commit
 
 src = Path(__file__).resolve().parents[1] / "src" / "symgrad"
 total = 0

@@ -18,6 +18,7 @@ from .autodiff.jacobians import hessians_v2 as hessians
 from .autodiff.tape import GradientTape
 from .context import default_graph_stack, init_scope, inside_function
 from .devices import device
+from .devices import install as _install_devices
 from .dtypes import (
     DType,
     as_dtype,
@@ -270,6 +271,7 @@ newaxis = None
 __version__ = "0.1.0"
 
 __getattr__ = _missing.module_getattr("tf")
+_install_devices()
 
 # The op types symgrad itself ships (user-declared ops are registered later).
 op_registry.BUILTIN_OPS = frozenset(op_registry.OPS)

@@ -331,3 +331,16 @@ def type_index(name: str) -> tuple[str, int]:
     fields = _parse(name)
     index = fields.get("index", "0")
     return fields.get("type", "CPU"), 0 if index == "*" else int(index)
+
+
+def _tensor_device(t: Any) -> str:
+    """``Tensor.device``: an eager tensor's device (its full name); a graph tensor's
+    requested one ('' for none), as TF's."""
+    return eager_name(t.op.device) if t.op.graph.eager else t.op.device  # type: ignore[no-any-return]
+
+
+def install() -> None:
+    """Give ``Tensor`` its ``device`` (the graph IR sits below this module)."""
+    from .graph import Tensor
+
+    Tensor.device = property(_tensor_device)  # type: ignore[method-assign,assignment]
