@@ -224,3 +224,12 @@ def test_gradient_through_all_reduce(strategy, op, want):
     assert local(strategy, strategy.run(f)) == want
     traced = tf.function(lambda: strategy.experimental_local_results(strategy.run(f)))
     assert [t.numpy().tolist() for t in traced()] == want
+
+
+def test_a_function_takes_and_returns_per_replica_values(strategy):
+    """PerReplica values are composite, as TF's: a function traces once for them."""
+    double = tf.function(lambda x: strategy.run(lambda v: v * 2, args=(x,)))
+    ds = tf.data.Dataset.range(12).batch(4)
+    got = [local(strategy, double(batch)) for batch in strategy.experimental_distribute_dataset(ds)]
+    assert got[2] == [[16], [18], [20], [22]]
+    assert double.experimental_get_tracing_count() == 1

@@ -16,7 +16,7 @@ from typing import Any
 
 from .. import nest
 from . import reduce as reduce_lib
-from .values import DistributedValues, as_reduce_op, local_results
+from .values import DistributedValues, as_reduce_op, local_results, map_values
 
 
 class _Local(threading.local):
@@ -137,7 +137,7 @@ class ReplicaContext:
         """Every replica's ``value`` concatenated along ``axis``, on each replica."""
 
         def merge(strategy: Any, v: Any) -> Any:
-            return nest.map_structure(lambda pr: strategy.extended._gather(pr, axis), v)
+            return map_values(lambda pr: strategy.extended._gather(pr, axis), v)
 
         return _on_my_device(self, self.merge_call(merge, args=(value,)))
 
@@ -207,7 +207,7 @@ def reduce_values(strategy: Any, reduce_op: Any, value: Any, axis: Any) -> Any:
             )
         return reduce_lib.reduce_parts(strategy, op, parts, axis)
 
-    return nest.map_structure(one, value)
+    return map_values(one, value)
 
 
 def replica_to_sync() -> ReplicaContext | None:

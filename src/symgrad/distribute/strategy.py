@@ -18,7 +18,16 @@ from typing import Any
 from .. import devices, nest
 from . import distribute_lib, hooks, input_lib, mirrored_run
 from .reduce import JaxCollective, add_tensors
-from .values import DistributedValues, PerReplica, ReduceOp, local_results, regroup
+from .values import (
+    DistributedValues,
+    PerReplica,
+    ReduceOp,
+    flatten_values,
+    local_results,
+    map_values,
+    pack_values,
+    regroup,
+)
 
 
 class StrategyExtended:
@@ -131,15 +140,15 @@ class Strategy:
 
     def experimental_local_results(self, value: Any) -> Any:
         """The values of this process's replicas, as a tuple (``(value,)`` if plain)."""
-        flat = [local_results(v) for v in nest.flatten(value)]
+        flat = [local_results(v) for v in flatten_values(value)]
         if not flat:
             return (value,)
         n = len(flat[0])
-        return tuple(nest.pack_sequence_as(value, [f[i] for f in flat]) for i in range(n))
+        return tuple(pack_values(value, [f[i] for f in flat]) for i in range(n))
 
     def gather(self, value: Any, axis: Any) -> Any:
         """The replicas' values concatenated along ``axis``."""
-        return nest.map_structure(lambda v: self._extended._gather(v, axis), value)
+        return map_values(lambda v: self._extended._gather(v, axis), value)
 
     def experimental_distribute_dataset(self, dataset: Any, options: Any = None) -> Any:
         """A dataset (or an iterable of NumPy batches) whose global batches are split
