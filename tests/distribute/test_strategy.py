@@ -233,3 +233,19 @@ def test_a_function_takes_and_returns_per_replica_values(strategy):
     got = [local(strategy, double(batch)) for batch in strategy.experimental_distribute_dataset(ds)]
     assert got[2] == [[16], [18], [20], [22]]
     assert double.experimental_get_tracing_count() == 1
+
+
+def test_a_failing_merge_stops_every_replica(strategy):
+    def step():
+        return D.get_replica_context().merge_call(lambda s: 1 / 0)
+
+    with pytest.raises(ZeroDivisionError):
+        strategy.run(step)
+    with pytest.raises(RuntimeError, match="different number of"):
+        strategy.run(
+            lambda: (
+                D.get_replica_context().replica_id_in_sync_group.numpy() == 0
+                or D.get_replica_context().merge_call(lambda s: 0)
+            )
+        )
+    assert local(strategy, strategy.run(lambda: tf.constant(1.0))) == [1.0] * 4

@@ -107,7 +107,11 @@ def _drive(strategy: Any, threads: list[_ReplicaThread]) -> None:
                 "calls (all_reduce, apply_gradients) than others: every replica must make "
                 "the same calls"
             )
-        _merge(strategy, threads)
+        try:
+            _merge(strategy, threads)
+        except BaseException:
+            _abort(threads)
+            raise
         _turn(threads)
 
 
