@@ -78,7 +78,10 @@ def jax_module() -> Any:
     """``jax`` if it can be imported, else None."""
     if importlib.util.find_spec("jax") is None:
         return None
-    return importlib.import_module("jax")
+    try:
+        return importlib.import_module("jax")
+    except ImportError:  # installed but broken (or blocked): the NumPy path
+        return None
 
 
 def jax_started() -> bool:
