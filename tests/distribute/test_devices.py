@@ -35,6 +35,7 @@ Intra op parallelism cannot be modified after initialization.
 {CPU}1 {CPU}1
 False ''
 4
+{CPU}1 {CPU}0
 """
 
 

@@ -31,32 +31,32 @@ def free_ports(n: int) -> list[int]:
     return ports
 
 
-def test_two_workers_give_the_single_device_numbers():
+@pytest.mark.parametrize("local", [1, 2])
+def test_two_workers_give_the_single_device_numbers(local):
+    """Two workers with ``local`` CPU devices each (XLA's host device count)."""
     pytest.importorskip("jax")
     workers = [f"localhost:{p}" for p in free_ports(2)]
     procs = []
     for i in range(2):
         config = {"cluster": {"worker": workers}, "task": {"type": "worker", "index": i}}
         env = {**os.environ, "PYTHONPATH": SRC, "TF_CONFIG": json.dumps(config)}
-        env.pop("XLA_FLAGS", None)
+        env["XLA_FLAGS"] = f"--xla_force_host_platform_device_count={local}"
         procs.append(
             subprocess.Popen(
                 [sys.executable, str(HERE / "programs" / "multi_worker_step.py")],
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                env=env,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
             )
-        )
+        )  # fmt: skip
     outs = [p.communicate(timeout=240) for p in procs]
     for p, (_, err) in zip(procs, outs):
         assert p.returncode == 0, err[-3000:]
     got = [json.loads(o.strip().splitlines()[-1]) for o, _ in outs]
     x = np.arange(24, dtype=np.float32).reshape(8, 3) / 10
-    np.testing.assert_allclose(got[0]["batch"], [x[:4]], rtol=1e-7)  # worker 0: rows 0-3
-    np.testing.assert_allclose(got[1]["batch"], [x[4:]], rtol=1e-7)
+    # each worker keeps its replicas' rows of the global batch: worker 0 the first half
+    np.testing.assert_allclose(got[0]["batch"], np.split(x[:4], local), rtol=1e-7)
+    np.testing.assert_allclose(got[1]["batch"], np.split(x[4:], local), rtol=1e-7)
     for g in got:
-        assert g["replicas"] == 2
+        assert g["replicas"] == 2 * local
         np.testing.assert_allclose(g["losses"], TF_LOSSES, rtol=1e-6)
         np.testing.assert_allclose(g["w"], TF_W, rtol=1e-6)
         np.testing.assert_allclose(g["b"], TF_B, rtol=1e-6)

@@ -249,3 +249,22 @@ def test_a_failing_merge_stops_every_replica(strategy):
             )
         )
     assert local(strategy, strategy.run(lambda: tf.constant(1.0))) == [1.0] * 4
+
+
+def test_variables_live_on_the_strategys_first_device():
+    """TF 2.21 (2 logical CPUs): OneDeviceStrategy('/cpu:1')'s variables are on CPU:1,
+    the ops of its scope are not placed by it."""
+    s = D.OneDeviceStrategy("/cpu:1")
+    with s.scope():
+        v = tf.Variable(1.0)
+        c = tf.constant(1.0) + 1
+    assert v._device == "/job:localhost/replica:0/task:0/device:CPU:1"  # the request
+    assert c.op.device == ""
+    with D.MirroredStrategy(["/cpu:0", "/cpu:1"]).scope():
+        with tf.device("/cpu:1"):
+            w = tf.Variable(1.0)
+        u = tf.Variable(1.0)
+    assert (w._device, u._device) == (
+        "/device:CPU:1",
+        "/job:localhost/replica:0/task:0/device:CPU:0",
+    )

@@ -24,11 +24,14 @@ class ReplicaWrites:
     """The hooks :class:`symgrad.Variable` calls (``variables.replica_hooks``)."""
 
     @staticmethod
-    def created() -> Any:
-        """The strategy a variable made now belongs to (None: the default one)."""
+    def created(var: Any) -> None:
+        """A variable made in a strategy's scope is that strategy's, and lives on its
+        first device unless a ``tf.device`` block says otherwise (TF's placement)."""
         if distribute_lib.local.replica is None and distribute_lib.has_strategy():
-            return distribute_lib.get_strategy()
-        return None
+            strategy = distribute_lib.get_strategy()
+            var._strategy = strategy
+            if not var._device:
+                var._device = strategy._devices()[0]
 
     @staticmethod
     def intercepts(var: Any) -> bool:

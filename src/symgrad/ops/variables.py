@@ -449,7 +449,9 @@ class Variable:
         self._initializer: Operation | None = None
         self._version = 0  # counts assignments: a call op checks its reads are still current
         self._device = devices.current_device()  # requested by tf.device
-        self._strategy = replica_hooks.created() if replica_hooks is not None else None
+        self._strategy = None  # the tf.distribute strategy whose scope made it
+        if replica_hooks is not None:
+            replica_hooks.created(self)
         graph.variables.append(self)
 
     # -- identity

@@ -37,3 +37,5 @@ try:
     print(len(jax.devices("cpu")))
 except ImportError:
     print(4)
+with tf.distribute.OneDeviceStrategy("/cpu:1").scope():
+    print(tf.Variable(1.0).device, (tf.constant(1.0) + 1).device)
