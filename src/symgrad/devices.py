@@ -22,6 +22,7 @@ import importlib
 import importlib.util
 import os
 import re
+import sys
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
@@ -85,9 +86,9 @@ def jax_module() -> Any:
 
 
 def jax_started() -> bool:
-    """Whether JAX has initialized its backends (its device count is then fixed)."""
-    jax = jax_module()
-    if jax is None:
+    """Whether JAX has initialized its backends (its device count is then fixed).  Does
+    not import JAX: symgrad imports it only when it uses it."""
+    if "jax" not in sys.modules:
         return False
     from jax._src import xla_bridge
 
@@ -95,12 +96,12 @@ def jax_started() -> bool:
 
 
 def _jax_gpus() -> list[Any]:
-    """JAX's GPU devices; JAX is started only where a GPU plugin is installed."""
-    jax = jax_module()
-    if jax is None:
-        return []
+    """JAX's GPU devices; JAX is imported and started only where a GPU plugin is."""
     plugins = ("jax_cuda12_plugin", "jax_cuda13_plugin", "jax_rocm60_plugin")
     if not jax_started() and not any(importlib.util.find_spec(p) for p in plugins):
+        return []
+    jax = jax_module()
+    if jax is None:
         return []
     try:
         return list(jax.devices("gpu"))
@@ -132,9 +133,10 @@ def _n_cpus() -> int:
 def _sync_cpu_count() -> None:
     """Give JAX the logical CPU count before it starts."""
     n = len(state.logical.get("CPU", ())) or 1
-    jax = jax_module()
-    if jax is not None and not jax_started() and n > 1:
-        jax.config.update("jax_num_cpu_devices", n)
+    if n > 1 and not jax_started() and importlib.util.find_spec("jax") is not None:
+        jax = jax_module()
+        if jax is not None:
+            jax.config.update("jax_num_cpu_devices", n)
 
 
 # --------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ numbers, and its updates run once, in cross-replica context (an optimizer's
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -250,9 +251,13 @@ def _bad(d: Any) -> str:
 
 def _jax_collective(names: tuple[str, ...]) -> JaxCollective | None:
     """JAX's all-reduce over the replicas' JAX devices, when each has one (and >1)."""
-    if len(names) < 2 or devices.jax_module() is None:
+    if len(names) < 2 or importlib.util.find_spec("jax") is None:
         return None
-    found = [devices.jax_device(*devices.type_index(n)) for n in names]
+    wanted = [devices.type_index(n) for n in names]
+    logical = {d.name for d in devices.list_logical_devices()}
+    if any(f"/device:{kind}:{i}" not in logical for kind, i in wanted):
+        return None  # soft-placed replicas: the NumPy path, without starting JAX
+    found = [devices.jax_device(kind, i) for kind, i in wanted]
     if any(d is None for d in found):
         return None
     return JaxCollective(devices.jax_module(), found, found)
