@@ -39,6 +39,12 @@ ALLOWED: dict[str, str] = {
     "tf.keras.optimizers.Optimizer": _KERAS,
     "tf.data.Dataset": "made by its sources (from_tensor_slices, range, ...), not by user code",
     "tf.data.Iterator": "made by iter(dataset), not by user code",
+    **{
+        f"tf.distribute.{c}": "made by a strategy (run, experimental_distribute_dataset), "
+        "not by user code"
+        for c in ("DistributedDataset", "DistributedIterator", "DistributedValues")
+    },
+    "tf.compat.v1.device": "one tf.device: TF2's (device_name); no TF1 device functions",
 }
 
 

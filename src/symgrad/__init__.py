@@ -35,6 +35,8 @@ from symgrad.core import (
 )
 from symgrad.core import missing as _missing
 from symgrad.core.context import default_graph_stack, init_scope, inside_function
+from symgrad.core.devices import device
+from symgrad.core.devices import install as _install_devices
 from symgrad.core.dtypes import (
     DType,
     as_dtype,
@@ -272,6 +274,10 @@ from symgrad.ops.state.variable_enums import VariableAggregation, VariableSynchr
 # tf.data input pipelines (issue 26, point 5).
 from symgrad import data
 
+# isort: split
+# Devices and data parallelism (issue 28).
+from symgrad import distribute
+
 newaxis = None
 
 # TF's namespaces are modules one can import from (``from tensorflow.math import exp``); so
@@ -291,6 +297,7 @@ for _name, _module in {
 __version__ = "0.1.0"
 
 __getattr__ = _missing.module_getattr("tf")
+_install_devices()
 
 # The op types symgrad itself ships (user-declared ops are registered later).
 op_registry.BUILTIN_OPS = frozenset(op_registry.OPS)

@@ -12,15 +12,38 @@ does the same from the start.
 
 from __future__ import annotations
 
+from symgrad.api.config_extra import experimental, threading
 from symgrad.core import missing as _missing
 from symgrad.core import refcounts
+from symgrad.core.devices import (
+    LogicalDevice,
+    LogicalDeviceConfiguration,
+    PhysicalDevice,
+    get_logical_device_configuration,
+    get_visible_devices,
+    list_logical_devices,
+    list_physical_devices,
+    set_logical_device_configuration,
+    set_visible_devices,
+)
 from symgrad.ops.state.variables import atomic_runs_enabled, set_atomic_runs
 
 __all__ = [
+    "LogicalDevice",
+    "LogicalDeviceConfiguration",
+    "PhysicalDevice",
     "atomic_runs_enabled",
+    "experimental",
+    "get_logical_device_configuration",
+    "get_visible_devices",
+    "list_logical_devices",
+    "list_physical_devices",
     "refcount_checks_enabled",
     "set_atomic_runs",
+    "set_logical_device_configuration",
     "set_refcount_checks",
+    "set_visible_devices",
+    "threading",
 ]
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from symgrad.api import embedding_ops as _embedding
 from symgrad.core import missing as _missing
 from symgrad.core.graph import Tensor
+from symgrad.distribute.losses import compute_average_loss, scale_regularization_loss
 from symgrad.ops.math.elementwise import sigmoid, tanh
 from symgrad.ops.nn import conv_api as _conv
 from symgrad.ops.nn import dropout as _dropout
@@ -112,6 +113,7 @@ from symgrad.ops.math.safe_math import softsign
 from symgrad.ops.reduction.statistics import zero_fraction
 
 __all__ += ["in_top_k", "softsign", "top_k", "zero_fraction"]
+__all__ += ["compute_average_loss", "scale_regularization_loss"]
 
 
 # TF2's signatures for the functions whose TF1 arguments differ (tf.compat.v1.nn has TF1's).

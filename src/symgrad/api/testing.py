@@ -35,6 +35,7 @@ from symgrad.core.context import (
     get_default_session,
     init_scope,
 )
+from symgrad.core.devices import gpu_device_name, is_gpu_available
 from symgrad.core.gradient_registry import gradient_registry
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import OPS, apply_op, constant_value
@@ -46,6 +47,8 @@ __all__ = [
     "check_gradient",
     "check_vjp",
     "compute_gradient",
+    "gpu_device_name",
+    "is_gpu_available",
     "max_error",
 ]
 

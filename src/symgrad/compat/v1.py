@@ -193,7 +193,7 @@ def enable_eager_execution(
 # Names not defined here resolve in tf (the API walk lists them too), but for these TF2
 # names that TF1 does not have.
 _FALLBACK = "symgrad"
-_NOT_INHERITED = frozenset({"optimizers", "inside_function"})
+_NOT_INHERITED = frozenset({"optimizers", "inside_function", "distribute"})
 
 
 def __getattr__(name: str) -> Any:

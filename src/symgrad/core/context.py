@@ -64,6 +64,7 @@ class ThreadContext(threading.local):
         self.recorders: list[Recorder] = []
         self.remap: dict[tuple[int, int], Any] | None = None
         self.frame: tuple[str, int] | None = None
+        self.device = ""  # the innermost tf.device block's device ('' outside any)
 
 
 current = ThreadContext()

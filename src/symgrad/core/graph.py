@@ -83,6 +83,7 @@ class Operation:
         "_gradient_op_type",
         "_outs",
         "control_inputs",
+        "device",
         "graph",
         "inputs",
         "name",
@@ -121,6 +122,7 @@ class Operation:
         deps = scopes.control_deps
         self.control_inputs: tuple[Operation, ...] = tuple(deps) if deps else ()
         self.traceback = current.frame or user_frame()
+        self.device: str = current.device  # requested by tf.device ('' for none)
         # While a gradient rule runs: the inputs whose gradient nobody needs (as TF's).
         self.skip_input_indices: tuple[int, ...] | None = None
 
@@ -223,7 +225,7 @@ class Tensor:
         return self.op.graph
 
     @property
-    def device(self) -> str:
+    def device(self) -> str:  # replaced by symgrad.core.devices (placement by tf.device)
         return "/job:localhost/replica:0/task:0/device:CPU:0"
 
     @property
@@ -504,7 +506,7 @@ class Graph:
                 release_history(ops, self.scalar_cache)
                 del ops  # ops whose last references were the edges just dropped die here
             by_name = self._by_name
-            for name, r in list(by_name.items()):  # a copy: other threads add ops meanwhile
+            for name, r in by_name.copy().items():  # one C copy: other threads add ops meanwhile
                 if r() is None and by_name.get(name) is r:
                     by_name.pop(name, None)
             live = self._live = [r for r in self._live if r() is not None]

@@ -25,6 +25,7 @@ from symgrad.keras.losses._common import (
 from symgrad.keras.losses.classes import apply_mask
 from symgrad.ops.array import shape
 from symgrad.ops.array import structure as array
+from symgrad.ops.state.variable_enums import VariableSynchronization
 from symgrad.ops.state.variables import Variable
 
 
@@ -63,7 +64,10 @@ class Metric:
         d = dt.as_dtype(dtype or self.dtype)
         value = _initial(initializer, tuple(shape), d)
         with name_scope(self.name.replace("/", ">")):
-            v = Variable(value, trainable=False, name=name, dtype=d)
+            v = Variable(
+                value, trainable=False, name=name, dtype=d,
+                synchronization=VariableSynchronization.ON_READ,  # Keras 3's, for tf.distribute
+            )  # fmt: skip
         self._variables.append(v)
         return v
 

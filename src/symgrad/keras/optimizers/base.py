@@ -26,6 +26,7 @@ from symgrad.api.clip_ops import clip_by_norm, clip_by_value
 from symgrad.autodiff.tape import GradientTape
 from symgrad.core import dtypes as dt
 from symgrad.core.graph import Tensor, name_scope
+from symgrad.distribute.distribute_lib import replica_to_sync
 from symgrad.keras.optimizers import sparse
 from symgrad.keras.optimizers.schedules import LearningRateSchedule
 from symgrad.ops.array import structure as array
@@ -34,7 +35,7 @@ from symgrad.ops.control import control_dependencies
 from symgrad.ops.core import convert_to_tensor
 from symgrad.ops.math import elementwise as math
 from symgrad.ops.reduction import reduce as reduction
-from symgrad.ops.sparse.indexed_slices import IndexedSlices
+from symgrad.ops.sparse.indexed_slices import IndexedSlices, dense
 from symgrad.ops.state.variables import Variable
 from symgrad.train.variable_io import assign_values, check_values
 
@@ -241,11 +242,22 @@ class Optimizer:
                 self.build(trainable_variables)
             self._check_variables_are_known(trainable_variables)
         grads, variables = self._filter_empty_gradients(list(grads), list(trainable_variables))
-        updates: list[Any] = []
         if grads:
             if self.loss_scale_factor is not None:
                 grads = [sparse.div(g, self.loss_scale_factor) for g in grads]
             grads = self._clip_gradients([self._gradient(g) for g in grads])
+        replica = replica_to_sync()
+        if replica is None:
+            self._update(grads, variables)
+            return
+        # Keras's TF backend under a strategy: the replicas' gradients summed, then the
+        # variables (one mirrored variable each) updated once, in cross-replica context.
+        summed = replica.all_reduce("SUM", [dense(g) for g in grads]) if grads else []
+        replica.merge_call(lambda _strategy: self._update(summed, variables))
+
+    def _update(self, grads: list[Any], variables: list[Any]) -> None:
+        updates: list[Any] = []
+        if grads:
             updates += self._apply_weight_decay(variables)
             learning_rate = self.learning_rate
             for g, v in zip(grads, variables):

@@ -12,6 +12,7 @@ import numpy as np
 
 from symgrad.autodiff.tape import GradientTape
 from symgrad.core import nest
+from symgrad.distribute import keras_step
 from symgrad.keras import metrics as metrics_mod
 from symgrad.keras import optimizers as optimizers_mod
 from symgrad.keras.trainers import loops
@@ -56,6 +57,7 @@ class Trainer:
             CompileMetrics(metrics, weighted_metrics, names) if has_metrics else None
         )
         self._loss_tracker = metrics_mod.Mean(name="loss")
+        self._distribute_strategy = keras_step.strategy_for_model()
         self.loss = loss
         self.run_eagerly, self.jit_compile = run_eagerly, jit_compile
         self.steps_per_execution = steps_per_execution
@@ -132,6 +134,7 @@ class Trainer:
             y_pred = self._forward(x, training=True)
             loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
             self._track_loss(loss, x)
+            loss = keras_step.scale_loss(loss)  # a replica's share, under a strategy
         weights = self.trainable_weights  # type: ignore[attr-defined]
         if weights:
             grads = tape.gradient(loss, weights)
@@ -157,6 +160,9 @@ class Trainer:
             self._step_functions = {}
         if kind not in self._step_functions:
             step = getattr(self, f"{kind}_step")
+            strategy = getattr(self, "_distribute_strategy", None)
+            if kind != "predict" and strategy is not None and len(strategy._devices()) > 1:
+                step = keras_step.distributed_step(strategy, step)
             self._step_functions[kind] = (
                 step if getattr(self, "run_eagerly", False) else function(step)
             )

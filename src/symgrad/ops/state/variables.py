@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from symgrad.core import context, refcounts
+from symgrad.core import context, devices, refcounts
 from symgrad.core import dtypes as dt
 from symgrad.core.errors import FailedPreconditionError, InvalidArgumentError
 from symgrad.core.graph import Graph, Operation, Tensor, get_default_graph
@@ -356,6 +356,11 @@ def _lifted_value(initial_value: Any) -> Any:
     return initial_value
 
 
+# Set by symgrad.distribute (its mirrored_vars module): how a variable made under a
+# strategy's scope is written from a replica.  None until tf.distribute is imported.
+replica_hooks: Any = None
+
+
 class Variable:
     """A mutable tensor-like value: ``Variable(initial_value, trainable=True, name=...)``.
 
@@ -399,6 +404,8 @@ class Variable:
         if lift is not None:  # inside a traced function: the variable lives outside it
             graph = lift(name or "Variable")
             initial_value = _lifted_value(initial_value)
+        # Where a tf.distribute strategy updates it from a replica (distribute/mirrored_vars).
+        self._aggregation, self._synchronization = aggregation, synchronization
         with graph.as_default():
             self._create(graph, initial_value, trainable, name, dtype, shape)
 
@@ -443,12 +450,21 @@ class Variable:
         self._initial_value = init
         self._initializer: Operation | None = None
         self._version = 0  # counts assignments: a call op checks its reads are still current
+        self._device = devices.current_device()  # requested by tf.device
+        self._strategy = None  # the tf.distribute strategy whose scope made it
+        if replica_hooks is not None:
+            replica_hooks.created(self)
         graph.variables.append(self)
 
     # -- identity
     @property
     def name(self) -> str:
         return f"{self._op_name}:0"
+
+    @property
+    def device(self) -> str:
+        """Where the variable lives: a full device name (eager), the request (a graph)."""
+        return devices.eager_name(self._device) if self.graph.eager else self._device
 
     @property
     def dtype(self) -> dt.DType:
@@ -509,6 +525,12 @@ class Variable:
 
     # -- writes
     def _write(self, value: Any, mode: str, name: str | None) -> UnreadVariable:
+        hooks = replica_hooks
+        if hooks is not None and hooks.intercepts(self):  # a replica writing a mirrored one
+            return hooks.write(self, value, mode, name)  # type: ignore[no-any-return]
+        return self._write_now(value, mode, name)
+
+    def _write_now(self, value: Any, mode: str, name: str | None) -> UnreadVariable:
         v = convert_to_tensor(value, dtype=self.dtype)
         _check_static(self, v, mode)  # here, so the error is TF's text alone
         op = apply_op(

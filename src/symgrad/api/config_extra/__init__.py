@@ -1,0 +1,1 @@
+"""``tf.config.threading`` and ``tf.config.experimental`` (see :mod:`symgrad.core.devices`)."""
