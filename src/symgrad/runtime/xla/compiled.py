@@ -1,0 +1,92 @@
+"""A traced function as one ``jax.jit`` callable, and its call boundary.
+
+The jitted function takes ``(feeds, read variables, written variables)`` and returns
+``(fetches, new values of the written variables)``.  At each call the variables' values go
+in and the written ones come back into the ``Variable`` objects, so after a call every
+variable holds what the NumPy path would give it.  A value that came from the last call
+is passed back as the device array it was (no transfer); on an accelerator the written
+variables' buffers are donated (on the CPU the NumPy value is a view of the device
+buffer, so it is never donated).  64-bit types are on for the trace and the call
+(``jax.enable_x64``), so float64 and int64 keep their width.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ...errors import FailedPreconditionError
+from ...ops.variables import _remember
+from . import engine
+
+
+class Compiled:
+    """``Compiled(fetches, feeds, targets, name)(arrays) -> fetched arrays``."""
+
+    def __init__(
+        self,
+        fetches: Sequence[Any],
+        feeds: Sequence[Any],
+        targets: Sequence[Any] = (),
+        name: str = "graph",
+    ) -> None:
+        import jax
+
+        from . import table
+
+        table.install()
+        self.name = name
+        self.program = prog = engine.build(fetches, targets, feeds, name)
+        self.written = list(prog.written.values())
+        self.read = [v for k, v in prog.variables.items() if k not in prog.written]
+        ids = [id(v) for v in self.read + self.written]
+        self._cache: dict[int, tuple[Any, Any]] = {}  # id(var): (NumPy value, device array)
+        n_written = len(self.written)
+
+        def fn(feeds: list[Any], read: list[Any], written: list[Any]) -> Any:
+            ctx = engine.Ctx(dict(zip(ids, [*read, *written], strict=True)))
+            outs = engine.run(prog, ctx, feeds)
+            new = [ctx.state[i] for i in ids[len(ids) - n_written :]]
+            return [jax.numpy.asarray(o) for o in outs], new
+
+        on_cpu = jax.default_backend() == "cpu"
+        self._host_view = on_cpu
+        self._jax = jax
+        self.jitted = jax.jit(fn, donate_argnums=() if on_cpu else (2,))
+
+    def _values(self, variables: list[Any]) -> list[Any]:
+        values = []
+        for v in variables:
+            cur = v._value
+            if cur is None:
+                raise FailedPreconditionError(
+                    f"Could not read variable '{v.name}': it is uninitialized. Run "
+                    "global_variables_initializer() (or the variable's initializer) first."
+                )
+            hit = self._cache.get(id(v))
+            values.append(hit[1] if hit is not None and hit[0] is cur else cur)
+        return values
+
+    def __call__(self, arrays: Sequence[Any]) -> list[Any]:
+        with self._jax.enable_x64(True):  # held until the results are ready (host callbacks)
+            outs, new = self.jitted(
+                list(arrays), self._values(self.read), self._values(self.written)
+            )
+            results = [np.asarray(o) for o in outs]
+        for var, value in zip(self.written, new, strict=True):
+            host = np.asarray(value)
+            _remember(var)  # an atomic run that fails later puts the old value back
+            var._value = host
+            var._version += 1
+            self._cache[id(var)] = (host, value)
+        return results
+
+    def lower_text(self, arrays: Sequence[Any]) -> str:
+        """The StableHLO text of the program for these argument values (for inspection)."""
+        with self._jax.enable_x64(True):
+            lowered = self.jitted.lower(
+                list(arrays), self._values(self.read), self._values(self.written)
+            )
+        return str(lowered.as_text())
