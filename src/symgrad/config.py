@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from . import _missing, refcounts
 from .ops.variables import atomic_runs_enabled, set_atomic_runs
+from .runtime.xla import jit_setting as optimizer  # tf.config.optimizer.set_jit / get_jit
 
 __all__ = [
     "atomic_runs_enabled",
+    "optimizer",
     "refcount_checks_enabled",
     "set_atomic_runs",
     "set_refcount_checks",

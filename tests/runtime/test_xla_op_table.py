@@ -15,12 +15,12 @@ import pytest
 
 pytest.importorskip("jax")
 
-import symgrad as tf  # noqa: E402
-from symgrad.cases import Case  # noqa: E402
-from symgrad.op_registry import BUILTIN_OPS, OPS, apply_op  # noqa: E402
-from symgrad.runtime import xla  # noqa: E402
-from symgrad.runtime.xla.host import EFFECTS  # noqa: E402
-from symgrad.runtime.xla.table import NO_LOWERING  # noqa: E402
+import symgrad as tf
+from symgrad.cases import Case
+from symgrad.op_registry import BUILTIN_OPS, OPS, apply_op
+from symgrad.runtime import xla
+from symgrad.runtime.xla.host import EFFECTS
+from symgrad.runtime.xla.table import NO_LOWERING
 
 ROWS = [(t, c) for t in sorted(BUILTIN_OPS) for c in OPS[t].cases]
 TOL = {np.dtype(np.float32): (2e-5, 2e-5), np.dtype(np.float64): (1e-10, 1e-10)}
@@ -96,7 +96,8 @@ def test_both_backends(op_type: str, case: Case) -> None:
         pytest.skip(f"{op_type}: {NO_LOWERING[op_type]}")
     if op_type in EFFECTS and op_type not in ("Print", "PrintV2"):
         pytest.skip(
-            "each run draws new numbers from the op's stream (tests/runtime/test_xla_function.py compares a draw)"
+            "each run draws new numbers from the op's stream "
+            "(tests/runtime/test_xla_function.py compares a draw)"
         )
     for dtype in case.dtypes:
         if np.dtype(dtype) == np.float16:

@@ -22,6 +22,20 @@ from ...ops.variables import _remember
 from . import engine
 
 
+def _all_steps(prog: engine.Program) -> list[Any]:
+    """The program's steps and those of every graph its ops run (branches, bodies)."""
+    steps, stack, seen = [], [prog], set()
+    while stack:
+        p = stack.pop()
+        steps += p.steps
+        for step in p.steps:
+            for f in engine.nested_functions(step[0]):
+                if id(f) not in seen:
+                    seen.add(id(f))
+                    stack.append(engine.program_of(f))
+    return steps
+
+
 class Compiled:
     """``Compiled(fetches, feeds, targets, name)(arrays) -> fetched arrays``."""
 
@@ -51,6 +65,10 @@ class Compiled:
             new = [ctx.state[i] for i in ids[len(ids) - n_written :]]
             return [jax.numpy.asarray(o) for o in outs], new
 
+        from .host import EFFECTS
+
+        # Host effects (prints, random draws) finish before the call returns, as in TF.
+        self._effects = any(step[0].type in EFFECTS for step in _all_steps(prog))
         on_cpu = jax.default_backend() == "cpu"
         self._host_view = on_cpu
         self._jax = jax
@@ -75,6 +93,8 @@ class Compiled:
                 list(arrays), self._values(self.read), self._values(self.written)
             )
             results = [np.asarray(o) for o in outs]
+            if self._effects:
+                self._jax.effects_barrier()
         for var, value in zip(self.written, new, strict=True):
             host = np.asarray(value)
             _remember(var)  # an atomic run that fails later puts the old value back

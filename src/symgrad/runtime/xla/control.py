@@ -140,14 +140,14 @@ def _unpacked(outs: Any) -> Any:
 
 
 def _while(ctx: Any, op: Any, *arrays: Any) -> Any:
-    a = op.attrs
+    a = ctx.attrs(op)
     n_vars, n_cond = a["n_vars"], a["n_cond"]
     cond, body, recorder = a["cond"], a["body"], a["recorder"]
     run = body if recorder is None else recorder
     vars0 = [jnp.asarray(v, t.dtype.np) for v, t in zip(arrays[2 : 2 + n_vars], op.outputs[2:])]
     caps_c = list(arrays[2 + n_vars : 2 + n_vars + n_cond])
     caps_b = list(arrays[2 + n_vars + n_cond :])
-    records = a["records"]
+    records = a["records"] if recorder is not None else ()
     keep = [bool(k) for k in a["accumulate"]] if a["accumulate"] else [False] * n_vars
     stacked = any(keep) or bool(records)
     maximum = arrays[1]
@@ -181,7 +181,11 @@ def _while(ctx: Any, op: Any, *arrays: Any) -> Any:
     carry = (c0, vars0, dict(ctx.state), stacks, rec_stacks)
     c, vs, st, stk, rec = jax.lax.while_loop(go, step, carry)
     ctx.state.update(st)
-    accs = (stk if a["accumulate"] else []) + rec
+    unrun = [
+        jnp.zeros((0, *[d or 0 for d in s.dims or ()]), d_.np)
+        for s, d_ in a["records"][len(records) :]
+    ]
+    accs = (stk if a["accumulate"] else []) + rec + unrun
     return (c, jnp.asarray(arrays[1], jnp.int32), *vs, *accs)
 
 

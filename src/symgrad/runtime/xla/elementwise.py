@@ -46,7 +46,7 @@ def _applied(f: Callable[..., Any]) -> Callable[..., Any]:
     return lambda ctx, op, *xs: f(*xs)
 
 
-def _t(x: Any, v: float) -> Any:
+def _t(x: Any, v: Any) -> Any:
     """``v`` in ``x``'s dtype (so float32 math stays float32)."""
     return jnp.asarray(v, x.dtype)
 

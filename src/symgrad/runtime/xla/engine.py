@@ -56,6 +56,7 @@ class Program:
     steps: list[tuple[Operation, Lowering, list[Key], list[Key], bool]]
     variables: dict[int, Any] = field(default_factory=dict)  # every variable, nested too
     written: dict[int, Any] = field(default_factory=dict)
+    narrowed: dict[int, dict[str, Any]] = field(default_factory=dict)  # id(op): attrs
 
 
 def _key(t: Tensor) -> Key:
@@ -117,7 +118,22 @@ def build(
         prog.steps.append((op, fn, ins, outs, fold))
     if missing:
         raise unsupported(name, missing)
+    _narrow(prog)
     return prog
+
+
+def _narrow(prog: Program) -> None:
+    """Attrs with which ops compute only the outputs the program reads (``narrow``: a
+    loop whose gradient is not in the program keeps no per-iteration stacks)."""
+    used = set(prog.fetches)
+    for _, _, ins, _, _ in prog.steps:
+        used.update(ins)
+    for op, _, _, outs, _ in prog.steps:
+        narrow = OPS[op.type].narrow
+        if narrow is not None:
+            attrs = narrow(op, tuple(k in used for k in outs))
+            if attrs is not None:
+                prog.narrowed[id(op)] = attrs
 
 
 def unsupported(name: str, ops: Sequence[Operation]) -> UnsupportedOpError:
@@ -142,6 +158,11 @@ class Ctx:
 
     def __init__(self, state: dict[int, Any]) -> None:
         self.state = state
+        self.narrowed: dict[int, dict[str, Any]] = {}
+
+    def attrs(self, op: Operation) -> dict[str, Any]:
+        """The op's attrs, narrowed to what the running program reads of it."""
+        return self.narrowed.get(id(op)) or op.attrs
 
     def call(self, cf: Any, args: Sequence[Any]) -> list[Any]:
         """The outputs of traced function ``cf`` on ``args`` (its feeds, in order)."""
@@ -155,6 +176,7 @@ def is_const(v: Any) -> bool:
 def run(prog: Program, ctx: Ctx, args: Sequence[Any]) -> list[Any]:
     """Trace ``prog`` on ``args``: the fetches' values (JAX arrays or constants)."""
     env: dict[Key, Any] = dict(zip(prog.feeds, args, strict=True))
+    ctx.narrowed.update(prog.narrowed)
     for op, fn, ins, outs, fold in prog.steps:
         values = [env[k] for k in ins]
         folded = fold and all(map(is_const, values))

@@ -73,8 +73,8 @@ def _scan(kind: str) -> Callable[..., Any]:
 def _strided_slice(ctx: Any, op: Any, x: Any, b: Any, e: Any, s: Any) -> Any:
     masks = op.attrs
     if is_const(b) and is_const(e):
-        index, out = _index(x.shape, np.asarray(b), np.asarray(e), static(op, s, "strides"), masks)
-        return jnp.reshape(x[index], out)
+        where, out = _index(x.shape, np.asarray(b), np.asarray(e), static(op, s, "strides"), masks)
+        return jnp.reshape(x[where], out)
     # x[i] with a run-time i (a loop's step): only shrunk or whole axes
     full = masks.get("begin_mask", 0) & masks.get("end_mask", 0)
     shrink = masks.get("shrink_axis_mask", 0)
