@@ -35,10 +35,20 @@ import wl_memory
 import wl_per_op
 import wl_training
 import wl_while
+import wl_xla
 
 WORKLOADS = {
     m.NAME: m
-    for m in (wl_gradient_build, wl_training, wl_per_op, wl_memory, wl_cnn, wl_while, wl_keras)
+    for m in (
+        wl_gradient_build,
+        wl_training,
+        wl_per_op,
+        wl_memory,
+        wl_cnn,
+        wl_while,
+        wl_keras,
+        wl_xla,
+    )
 }
 REQUIRES = {
     "symgrad": "symgrad",

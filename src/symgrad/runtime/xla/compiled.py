@@ -12,6 +12,7 @@ buffer, so it is never donated).  64-bit types are on for the trace and the call
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,6 +21,14 @@ import numpy as np
 from ...errors import FailedPreconditionError
 from ...ops.variables import _remember
 from . import engine
+
+
+def _wide(prog: engine.Program, feeds: Sequence[Any]) -> bool:
+    """Does any value of the program (nested graphs too) have a 64-bit type?"""
+    tensors = [t for step in _all_steps(prog) for t in step[0].outputs] + list(feeds)
+    return any(t.dtype.np.itemsize == 8 and t.dtype.np.kind in "fiu" for t in tensors) or any(
+        t.dtype.np.itemsize == 16 for t in tensors
+    )
 
 
 def _all_steps(prog: engine.Program) -> list[Any]:
@@ -70,8 +79,9 @@ class Compiled:
         # Host effects (prints, random draws) finish before the call returns, as in TF.
         self._effects = any(step[0].type in EFFECTS for step in _all_steps(prog))
         on_cpu = jax.default_backend() == "cpu"
-        self._host_view = on_cpu
         self._jax = jax
+        self._x64 = _wide(prog, feeds)
+        self._fed: list[tuple[Any, Any] | None] = [None] * len(feeds)  # (array, on device)
         self.jitted = jax.jit(fn, donate_argnums=() if on_cpu else (2,))
 
     def _values(self, variables: list[Any]) -> list[Any]:
@@ -87,10 +97,25 @@ class Compiled:
             values.append(hit[1] if hit is not None and hit[0] is cur else cur)
         return values
 
+    def _feeds(self, arrays: Sequence[Any]) -> list[Any]:
+        """The feeds on the device: an array fed again (a constant's) is not sent again."""
+        out = []
+        for i, a in enumerate(arrays):
+            hit = self._fed[i]
+            if hit is None or hit[0] is not a:
+                hit = self._fed[i] = (a, self._jax.device_put(a))
+            out.append(hit[1])
+        return out
+
+    def _mode(self) -> Any:
+        """64-bit types on when the program has any (else JAX's default, whose dispatch
+        is quicker); held until results are ready, as host callbacks read it."""
+        return self._jax.enable_x64(True) if self._x64 else contextlib.nullcontext()
+
     def __call__(self, arrays: Sequence[Any]) -> list[Any]:
-        with self._jax.enable_x64(True):  # held until the results are ready (host callbacks)
+        with self._mode():
             outs, new = self.jitted(
-                list(arrays), self._values(self.read), self._values(self.written)
+                self._feeds(arrays), self._values(self.read), self._values(self.written)
             )
             results = [np.asarray(o) for o in outs]
             if self._effects:
@@ -105,7 +130,7 @@ class Compiled:
 
     def lower_text(self, arrays: Sequence[Any]) -> str:
         """The StableHLO text of the program for these argument values (for inspection)."""
-        with self._jax.enable_x64(True):
+        with self._mode():
             lowered = self.jitted.lower(
                 list(arrays), self._values(self.read), self._values(self.written)
             )
