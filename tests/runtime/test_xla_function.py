@@ -10,6 +10,7 @@ import io
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -212,3 +213,24 @@ def test_import_symgrad_does_not_import_jax() -> None:
     code = "import sys, symgrad; print('jax' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_seed_programs_using_function_print_the_same_with_jit_compile() -> None:
+    """Every seed program that uses ``function`` (examples/seed_*.py), run with
+    ``jit_compile=True`` on each of its functions, prints the seed's numbers."""
+    root = Path(__file__).resolve().parents[2] / "examples"
+    seeds = [p for p in sorted(root.glob("seed_*.py")) if "tf.function" in p.read_text()]
+    assert seeds
+    for path in seeds:
+        code = textwrap.dedent(
+            f"""
+            import functools, runpy, symgrad
+            symgrad.function = functools.partial(symgrad.function, jit_compile=True)
+            runpy.run_path({str(path)!r}, run_name="__main__")
+            """
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        )
+        expected = (root / "expected" / f"{path.stem}.txt").read_text()  # TF's printout
+        assert out.stdout.replace("symgrad.Tensor", "tf.Tensor") == expected, path.name
