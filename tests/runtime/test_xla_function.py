@@ -234,3 +234,27 @@ def test_seed_programs_using_function_print_the_same_with_jit_compile() -> None:
         )
         expected = (root / "expected" / f"{path.stem}.txt").read_text()  # TF's printout
         assert out.stdout.replace("symgrad.Tensor", "tf.Tensor") == expected, path.name
+
+
+def test_a_host_kernel_failing_at_run_time_is_tf_error_not_a_jax_one() -> None:
+    from symgrad.op_registry import OPS, apply_op, register_op
+    from symgrad.runtime.xla.host import host
+
+    def kernel(x: np.ndarray) -> np.ndarray:
+        if (x < 0).any():
+            raise ValueError("negative input")
+        return x
+
+    register_op(
+        "XlaTestHostOp",
+        lambda ins: (ins[0].shape, ins[0].dtype),
+        kernel,
+        lowerings={"jax": host},
+    )
+    try:
+        f = tf.function(lambda x: apply_op("XlaTestHostOp", [x]).output(0), jit_compile=True)
+        assert f(tf.constant([1.0, 2.0])).numpy().tolist() == [1.0, 2.0]
+        with pytest.raises(tf.errors.InvalidArgumentError, match="negative input"):
+            f(tf.constant([1.0, -2.0]))
+    finally:
+        del OPS["XlaTestHostOp"]

@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import FailedPreconditionError
+from ...errors import FailedPreconditionError, InvalidArgumentError, OpError
 from ...ops.variables import _remember
-from . import engine
+from . import engine, host
 
 
 def _wide(prog: engine.Program, feeds: Sequence[Any]) -> bool:
@@ -74,10 +74,8 @@ class Compiled:
             new = [ctx.state[i] for i in ids[len(ids) - n_written :]]
             return [jax.numpy.asarray(o) for o in outs], new
 
-        from .host import EFFECTS
-
         # Host effects (prints, random draws) finish before the call returns, as in TF.
-        self._effects = any(step[0].type in EFFECTS for step in _all_steps(prog))
+        self._effects = any(step[0].type in host.EFFECTS for step in _all_steps(prog))
         on_cpu = jax.default_backend() == "cpu"
         self._jax = jax
         self._x64 = _wide(prog, feeds)
@@ -113,19 +111,30 @@ class Compiled:
         return self._jax.enable_x64(True) if self._x64 else contextlib.nullcontext()
 
     def __call__(self, arrays: Sequence[Any]) -> list[Any]:
-        with self._mode():
-            outs, new = self.jitted(
-                self._feeds(arrays), self._values(self.read), self._values(self.written)
-            )
-            results = [np.asarray(o) for o in outs]
-            if self._effects:
-                self._jax.effects_barrier()
+        try:
+            with self._mode():
+                outs, new = self.jitted(
+                    self._feeds(arrays), self._values(self.read), self._values(self.written)
+                )
+                results = [np.asarray(o) for o in outs]
+                if self._effects:
+                    self._jax.effects_barrier()
+        except OpError as e:  # raised while tracing: without JAX's frames and notes
+            raise type(e)(e.message, e.op) from None
+        except Exception:
+            if not host.FAILED:
+                raise
+            op, cause = host.FAILED.pop()  # a host kernel raised: TF's error, naming its op
+            host.FAILED.clear()
+            raise InvalidArgumentError(
+                f"{op.type} op {op.describe()} failed: {type(cause).__name__}: {cause}", op
+            ) from None
         for var, value in zip(self.written, new, strict=True):
-            host = np.asarray(value)
+            view = np.asarray(value)
             _remember(var)  # an atomic run that fails later puts the old value back
-            var._value = host
+            var._value = view
             var._version += 1
-            self._cache[id(var)] = (host, value)
+            self._cache[id(var)] = (view, value)
         return results
 
     def lower_text(self, arrays: Sequence[Any]) -> str:

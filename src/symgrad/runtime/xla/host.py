@@ -17,9 +17,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ...errors import InvalidArgumentError
-from ...op_registry import OPS, run_kernel
+from ...op_registry import OPS, KernelError, run_kernel
 from .engine import XlaLimitError, is_const
+
+# (op, exception) of host kernels that raised, for the call boundary to report.
+FAILED: list[tuple[Any, BaseException | None]] = []
 
 
 def static(op: Any, value: Any, what: str) -> np.ndarray:
@@ -39,7 +41,7 @@ def _specs(op: Any) -> list[jax.ShapeDtypeStruct]:
     for t in op.outputs:
         dims = t.shape.dims
         if dims is None or None in dims:
-            raise InvalidArgumentError(
+            raise XlaLimitError(
                 f"{op.describe()} runs on the host under XLA and needs a static output "
                 f"shape; its output {t.name} has shape {t.shape}",
                 op,
@@ -103,7 +105,11 @@ def _kernel_call(op: Any, arg_dtypes: list[Any]) -> Callable[..., Any]:
 
     def call(*arrays: Any) -> Any:
         args = [_from_wire_arg(a, d) for a, d in zip(arrays, arg_dtypes, strict=True)]
-        outs = run_kernel(kernel, args, attrs, dtypes)
+        try:
+            outs = run_kernel(kernel, args, attrs, dtypes)
+        except Exception as e:  # the call boundary raises it as TF's error for this op
+            FAILED.append((op, e.__cause__ if isinstance(e, KernelError) else e))
+            raise
         return tuple(_to_wire(o) for o in outs)
 
     return call

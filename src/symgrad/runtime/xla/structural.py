@@ -181,7 +181,7 @@ def _scatter_nd(ctx: Any, op: Any, idx: Any, u: Any, s: Any) -> Any:
 def _tensor_scatter(kind: str) -> Callable[..., Any]:
     def lower(ctx: Any, op: Any, t: Any, idx: Any, u: Any) -> Any:
         at = t.at[tuple(jnp.moveaxis(idx, -1, 0))]
-        return getattr(at, kind)(-u if kind == "sub" else u) if kind != "sub" else at.add(-u)
+        return at.add(-u) if kind == "sub" else getattr(at, kind)(u)
 
     return lower
 
