@@ -36,6 +36,7 @@ import wl_memory
 import wl_per_op
 import wl_training
 import wl_while
+import wl_xla
 
 WORKLOADS = {
     m.NAME: m
@@ -48,6 +49,7 @@ WORKLOADS = {
         wl_while,
         wl_keras,
         wl_keras_fit,
+        wl_xla,
     )
 }
 REQUIRES = {

@@ -27,6 +27,7 @@ from symgrad.core.devices import (
     set_visible_devices,
 )
 from symgrad.ops.state.variables import atomic_runs_enabled, set_atomic_runs
+from symgrad.runtime.xla import jit_setting as optimizer  # tf.config.optimizer.set_jit / get_jit
 
 __all__ = [
     "LogicalDevice",
@@ -38,6 +39,7 @@ __all__ = [
     "get_visible_devices",
     "list_logical_devices",
     "list_physical_devices",
+    "optimizer",
     "refcount_checks_enabled",
     "set_atomic_runs",
     "set_logical_device_configuration",

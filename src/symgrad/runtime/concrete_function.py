@@ -179,6 +179,9 @@ class ConcreteFunction:
         # Packs the output tensors into the structure the Python function returned.
         self._pack = packer(structured_outputs)
         self._routes: tuple[Graph, list[Tensor]] | None = None  # see _call_now
+        # With jit_compile, the XLA-compiled run of the outputs (``runtime.xla``), which
+        # an eager call uses instead of the plan; False: tried, not compilable.
+        self.compiled: Any = None
 
     @property
     def name(self) -> str:
@@ -268,6 +271,8 @@ class ConcreteFunction:
 
     def run_outputs(self, arrays: Sequence[Any]) -> list[Any]:
         """The outputs alone of one run on ``arrays`` (its effects all happen)."""
+        if self.compiled:
+            return self.compiled(arrays)  # type: ignore[no-any-return]
         if self._outputs_plan is None:
             self._outputs_plan = Plan(self.outputs, self.graph.stateful_ops[-1:], self._feeds)
         return self._outputs_plan.run(arrays)

@@ -141,11 +141,17 @@ class Function:
         input_signature: Sequence[Any] | None = None,
         name: str | None = None,
         autograph: bool = True,
+        jit_compile: bool | None = None,
     ) -> None:
         if not callable(python_function):
             raise TypeError(f"{python_function!r} is not a callable object")
         self.python_function = python_function
         self.autograph = autograph
+        self.jit_compile = jit_compile
+        if jit_compile:
+            from symgrad.runtime.xla import require
+
+            require()  # without JAX: the ImportError naming the extra, at decoration
         self._converted: Callable[..., Any] | None = None  # python_function, autograph'd
         self.input_signature = _checked_signature(python_function, input_signature)
         self._name = str(name or getattr(python_function, "__name__", "function"))
@@ -165,7 +171,7 @@ class Function:
         if bound is None:
             method = self.python_function.__get__(instance, owner)
             bound = self._bound[instance] = Function(
-                method, self.input_signature, self._name, self.autograph
+                method, self.input_signature, self._name, self.autograph, self.jit_compile
             )
         return bound
 
@@ -176,6 +182,10 @@ class Function:
             self._note_call(False)
             return cf.call_flat(list(args))
         cf, flat = self._concrete(args, kwargs, record=True)
+        if self.jit_compile is not False and cf.compiled is None:
+            from symgrad.runtime.xla.jit_call import attach
+
+            attach(cf, self.jit_compile)  # XLA runs the trace's eager calls from now on
         if key is not None:
             self._by_tensors[key] = cf
         return cf.call_flat(flat)
@@ -479,6 +489,7 @@ def function(
     >>> print(f(tf.constant(3.0)))
     symgrad.Tensor(10.0, shape=(), dtype=float32)
     """
+    jit = jit_compile if jit_compile is not None else experimental_compile
     if func is None:
-        return lambda f: Function(f, input_signature, None, autograph)
-    return Function(func, input_signature, None, autograph)
+        return lambda f: Function(f, input_signature, None, autograph, jit)
+    return Function(func, input_signature, None, autograph, jit)

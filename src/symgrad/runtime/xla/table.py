@@ -1,0 +1,51 @@
+"""The JAX lowering of every op type, installed into ``OpDef.lowerings["jax"]``.
+
+``install()`` runs when the JAX backend is first used (so ``import symgrad`` never
+imports JAX).  The tables are by op family, as tf2jax's op table; an op type in
+``NO_LOWERING`` has none, for the reason given, and compiling a graph with it is TF's
+"unsupported operations" error naming it.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from symgrad.core.op_registry import OPS
+from symgrad.runtime.xla.engine import BACKEND
+
+NO_LOWERING = {
+    "Placeholder": "a placeholder has no value of its own: it is one of the compiled "
+    "function's inputs (an unfed one is an error before compiling)",
+    "Where": "its output's length depends on the values (XLA needs static shapes)",
+    "Unique": "its output's length depends on the values (XLA needs static shapes)",
+}
+
+_LOCK = threading.Lock()
+_DONE = False
+
+
+def lowerings() -> dict[str, object]:
+    """Every family's table, merged (later families refine earlier ones)."""
+    from symgrad.runtime.xla import control, elementwise, host, linalg, structural, windowed
+
+    table: dict[str, object] = {}
+    for family in (elementwise, structural, windowed, linalg, control, host):
+        table.update(family.table())
+    return table
+
+
+def install() -> None:
+    """Fill ``lowerings["jax"]`` of every registered op type that has one (idempotent;
+    op types registered later, such as users' own, are filled on the next call)."""
+    global _DONE
+    with _LOCK:
+        table = lowerings() if not _DONE else _TABLE
+        _TABLE.update(table)
+        for name, rec in OPS.items():
+            fn = table.get(name)
+            if fn is not None:
+                rec.lowerings.setdefault(BACKEND, fn)
+        _DONE = True
+
+
+_TABLE: dict[str, object] = {}
