@@ -530,6 +530,11 @@ def _with_fn(cases: Sequence[Case], fn: Callable[..., Any]) -> list[Case]:
 
 def broadcast_infer(op_type: str, inputs: Sequence[Tensor]) -> TensorShape:
     out: TensorShape | None = inputs[0].shape
+    if len(inputs) == 2:  # the common case, without the loop
+        out = broadcast_shapes(out, inputs[1].shape)  # type: ignore[arg-type]
+        if out is not None:
+            return out
+        out = inputs[0].shape
     for t in inputs[1:]:
         prev = out
         out = broadcast_shapes(out, t.shape)  # type: ignore[arg-type]
@@ -573,6 +578,8 @@ def binary_op(
     """
 
     def wrapper(x: Any, y: Any, name: str | None = None) -> Tensor:
+        if type(y) in _SCALARS and type(x) is Tensor:  # ``x * 1.01``: convert_n's result
+            return apply_op(op_type, [x, _eager_scalar(y, x.dtype)], name=name).output(0)
         a, b = convert_n((x, y))
         return apply_op(op_type, [a, b], name=name).output(0)
 
