@@ -578,8 +578,11 @@ def binary_op(
     """
 
     def wrapper(x: Any, y: Any, name: str | None = None) -> Tensor:
-        if type(y) in _SCALARS and type(x) is Tensor:  # ``x * 1.01``: convert_n's result
-            return apply_op(op_type, [x, _eager_scalar(y, x.dtype)], name=name).output(0)
+        if type(x) is Tensor:  # the common cases, as convert_n converts them
+            if type(y) is Tensor:
+                return apply_op(op_type, [x, y], name=name).output(0)
+            if type(y) in _SCALARS:  # ``x * 1.01``
+                return apply_op(op_type, [x, _eager_scalar(y, x.dtype)], name=name).output(0)
         a, b = convert_n((x, y))
         return apply_op(op_type, [a, b], name=name).output(0)
 
