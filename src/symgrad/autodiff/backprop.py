@@ -156,7 +156,7 @@ def backprop(
         n_out = len(op.output_dtypes)
         out_grads = [total((op_id, 0))] if n_out == 1 else [total((op_id, i)) for i in range(n_out)]
         inputs = op.inputs
-        skip = ()
+        skip: tuple[int, ...] = ()
         for i, t in enumerate(inputs):
             if (op_id, i) not in edges or (
                 id(t.op) not in between and (id(t.op), t.value_index) not in source_of
@@ -223,11 +223,11 @@ def apply_rule(
     if len(out_grads) != 1 or type(out_grads[0]) is not Tensor:  # else: nothing to adapt
         out_grads, fn = rule_input(op_type, fn, out_grads, builtin)
         builtin = _is_builtin(fn)
-    if any(g is None for g in out_grads):  # an output nobody differentiated: zeros
-        out_grads = [
-            g if g is not None or not t.dtype.is_differentiable else zeros_like(t)
-            for g, t in zip(out_grads, op.outputs)
-        ]
+        if any(g is None for g in out_grads):  # an output nobody differentiated: zeros
+            out_grads = [
+                g if g is not None or not t.dtype.is_differentiable else zeros_like(t)
+                for g, t in zip(out_grads, op.outputs)
+            ]
     graph, ctx = op.graph, current
     frame = ctx.frame
     # A built-in rule's ops are made at the line that asked for the gradient: it is found
