@@ -88,7 +88,7 @@ def run_now(
             return None
         args.append(values[t.value_index])
     try:
-        specs = opdef.infer(inputs, **attrs)
+        specs = opdef.infer(inputs, **attrs) if attrs else opdef.infer(inputs)
     except Exception:
         return None  # the general path reports it, naming the op
     if type(specs) is not tuple:
@@ -96,7 +96,7 @@ def run_now(
     shape, dtype = specs
     token = errstate.set(ignore)
     try:
-        out = opdef.kernel(*args, **attrs)
+        out = opdef.kernel(*args, **attrs) if attrs else opdef.kernel(*args)
     except Exception:
         return None  # the general path reruns the (pure) kernel and reports the failure
     finally:

@@ -508,7 +508,9 @@ def unary_op(
     """
 
     def wrapper(x: Any, name: str | None = None) -> Tensor:
-        return apply_op(op_type, [convert_to_tensor(x)], name=name).output(0)
+        if type(x) is not Tensor:
+            x = convert_to_tensor(x)
+        return apply_op(op_type, [x], name=name).output(0)
 
     wrapper.__name__ = api_name
     wrapper.__doc__ = f"Elementwise ``{api_name}`` (op type ``{op_type}``)."
