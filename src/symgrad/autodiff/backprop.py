@@ -153,14 +153,15 @@ def backprop(
     while ready:
         op = ready.popleft()
         op_id = id(op)
-        out_grads = [total((op_id, i)) for i in range(len(op.output_dtypes))]
+        n_out = len(op.output_dtypes)
+        out_grads = [total((op_id, 0))] if n_out == 1 else [total((op_id, i)) for i in range(n_out)]
         inputs = op.inputs
-        skip = tuple(
-            i
-            for i, t in enumerate(inputs)
-            if (op_id, i) not in edges
-            or (id(t.op) not in between and (id(t.op), t.value_index) not in source_of)
-        )
+        skip: tuple[int, ...] = ()
+        for i, t in enumerate(inputs):
+            if (op_id, i) not in edges or (
+                id(t.op) not in between and (id(t.op), t.value_index) not in source_of
+            ):
+                skip += (i,)
         in_grads: list[Tensor | None]
         for out_grad in out_grads:
             if out_grad is not None:
@@ -218,17 +219,20 @@ def apply_rule(
     fn = entry[0]
     if fn is None:
         return [None] * len(op.inputs)
-    out_grads, fn = rule_input(op_type, fn, out_grads, _is_builtin(entry[0]))
-    if any(g is None for g in out_grads):  # an output nobody differentiated: zeros
-        out_grads = [
-            g if g is not None or not t.dtype.is_differentiable else zeros_like(t)
-            for g, t in zip(out_grads, op.outputs)
-        ]
+    builtin = _is_builtin(fn)
+    if len(out_grads) != 1 or type(out_grads[0]) is not Tensor:  # else: nothing to adapt
+        out_grads, fn = rule_input(op_type, fn, out_grads, builtin)
+        builtin = _is_builtin(fn)
+        if any(g is None for g in out_grads):  # an output nobody differentiated: zeros
+            out_grads = [
+                g if g is not None or not t.dtype.is_differentiable else zeros_like(t)
+                for g, t in zip(out_grads, op.outputs)
+            ]
     graph, ctx = op.graph, current
     frame = ctx.frame
     # A built-in rule's ops are made at the line that asked for the gradient: it is found
     # once per pass (``where``), not once per op.  A user's rule keeps its own lines.
-    ctx.frame = (where or user_frame()) if _is_builtin(fn) else None
+    ctx.frame = (where or user_frame()) if builtin else None
     op.skip_input_indices = skip
     # The name scope f"{op.name}_grad", as name_scope would enter it but without checking
     # the name: an eager op's name is unique already (its gradient ops are named unique

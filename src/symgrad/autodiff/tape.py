@@ -136,14 +136,21 @@ class GradientTape:
         (watched, or an output of a recorded op), as TF's tape does: an op fed only integers
         (the float cast of an int) is not recorded, nor is ``stop_gradient``, so their
         outputs are constants to the tape and a gradient w.r.t. them is None."""
-        if op.type == "ReadVariableOp":
-            hit = id(op.get_attr("var")) in self._variables
-        elif op.type == "StopGradient":
+        op_type = op.type
+        if op_type == "ReadVariableOp":
+            if id(op.get_attr("var")) in self._variables:
+                self._recorded[id(op)] = op
             return
-        else:
-            hit = any(self._knows(t) for t in op.inputs if t.dtype.is_differentiable)
-        if hit:
-            self._recorded[id(op)] = op
+        if op_type == "StopGradient":
+            return
+        recorded, watched = self._recorded, self._watched
+        for t in op.inputs:  # ``_knows``, inlined: this runs for every op under a tape
+            p = t.op
+            if (id(p) in recorded or (id(p), t.value_index) in watched) and (
+                p.output_dtypes[t.value_index].is_differentiable
+            ):
+                recorded[id(op)] = op
+                return
 
     def _knows(self, t: Tensor) -> bool:
         """Is ``t`` watched or an output of an op this tape recorded?"""

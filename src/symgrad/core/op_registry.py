@@ -17,6 +17,7 @@ import numpy as np
 from symgrad.core import dtypes as dt
 from symgrad.core.cases import Case
 from symgrad.core.context import current
+from symgrad.core.eager import ERRSTATE, ERRSTATE_IGNORE, _errstate_var, run_now  # noqa: F401
 from symgrad.core.errors import InvalidArgumentError, OpError
 from symgrad.core.gradient_registry import GradFn, RegisterGradient, no_gradient
 from symgrad.core.graph import SOURCE_TYPES, Graph, Operation, Tensor, get_default_graph, user_frame
@@ -104,6 +105,7 @@ class OpDef:
     no_cases: str = ""
     no_rule_check: str = ""
     lowerings: dict[str, Any] = field(default_factory=dict)
+    fast: bool = False  # set by register_op: eager calls take core/eager.py's path
 
     def gradient(self, fn: GradFn) -> GradFn:
         """Decorator: register ``fn(op, *grads)`` as this op type's gradient rule."""
@@ -162,6 +164,8 @@ def register_op(
         raise KeyError(f"An op of type '{op_type}' is already registered.")
     cases = record.pop("cases", ())
     opdef = OpDef(op_type, infer, kernel, cases=list(cases), **record)
+    # Eager calls of a pure op may take the fast path (symgrad.core.eager).
+    opdef.fast = opdef.pure and not (opdef.stateful or opdef.symbolic)
     OPS[op_type] = opdef
     if opdef.source:
         SOURCE_TYPES.add(op_type)
@@ -191,10 +195,11 @@ def apply_op(
     graph = get_default_graph()
     if attrs is None:
         attrs = {}
-    for t in inputs:
-        if t.op.graph is not graph:
-            inputs = [t if t.op.graph is graph else _cross_graph(graph, t, op_type) for t in inputs]
-            break
+    if opdef.fast and graph.eager:
+        op = _now(graph, opdef, inputs, attrs, name)
+        if op is not None:
+            return op
+    inputs = _own_graph(graph, inputs, op_type)
     op_name = graph.unique_name(name or _DEFAULT_NAMES.get(op_type, op_type))
     try:
         specs = opdef.infer(inputs, **attrs)
@@ -232,6 +237,22 @@ def apply_op(
         for recorder in recorders:
             recorder.record(op)
     return op
+
+
+def _own_graph(graph: Graph, inputs: Sequence[Tensor], op_type: str) -> Sequence[Tensor]:
+    """``inputs``, each of ``graph``: another graph's tensors captured (or refused)."""
+    for t in inputs:
+        if t.op.graph is not graph:
+            return [t if t.op.graph is graph else _cross_graph(graph, t, op_type) for t in inputs]
+    return inputs
+
+
+def _now(graph: Graph, opdef: OpDef, inputs: Any, attrs: Any, name: str | None) -> Any:
+    """The eager fast path's op (``symgrad.core.eager``), or None: take the general path."""
+    if output_check is not None or ERRSTATE is None:
+        return None
+    name = name or _DEFAULT_NAMES.get(opdef.type, opdef.type)
+    return run_now(graph, opdef, inputs, attrs, name, ERRSTATE, ERRSTATE_IGNORE)
 
 
 def add_computed_op(
@@ -308,37 +329,6 @@ def run_kernel(
         return [_as_array(out, dtypes[0])]
     outs = list(out) if isinstance(out, tuple) else [out]
     return [_as_array(v, d) for v, d in zip(outs, dtypes)]
-
-
-def _errstate_var() -> tuple[Any, Any]:
-    """NumPy's error-state context variable and its all-"ignore" value, where it has one.
-
-    Kernels run with floating-point warnings off (inf/nan are values, as in TF).  Setting
-    the context variable directly costs a third of entering ``np.errstate`` each op.  It
-    is private, so it is used only where the public API confirms, here, that setting it
-    is what ``np.errstate(all="ignore")`` does and resetting it restores the caller's
-    state; elsewhere (NumPy 1.x, a later change) ``run_kernel`` and plans use np.errstate.
-    """
-    try:
-        from numpy._core import _ufunc_config
-
-        var = _ufunc_config._extobj_contextvar  # type: ignore[attr-defined]
-        with np.errstate(all="ignore"):
-            ignore = var.get()
-        with np.errstate(all="raise"):
-            token = var.set(ignore)
-            try:  # raises FloatingPointError where setting the variable did nothing
-                quiet = np.geterr() == _IGNORED and np.divide(np.ones(1), 0.0)[0] == np.inf
-            finally:
-                var.reset(token)
-            restored = np.geterr()["divide"] == "raise"
-    except Exception:  # no such variable, or not one that works so
-        return None, None
-    return (var, ignore) if quiet and restored else (None, None)
-
-
-_IGNORED = dict.fromkeys(("divide", "over", "under", "invalid"), "ignore")
-ERRSTATE, ERRSTATE_IGNORE = _errstate_var()  # plans use them too
 
 
 def _as_array(value: Any, dtype: dt.DType) -> np.ndarray:

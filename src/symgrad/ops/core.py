@@ -508,7 +508,9 @@ def unary_op(
     """
 
     def wrapper(x: Any, name: str | None = None) -> Tensor:
-        return apply_op(op_type, [convert_to_tensor(x)], name=name).output(0)
+        if type(x) is not Tensor:
+            x = convert_to_tensor(x)
+        return apply_op(op_type, [x], name=name).output(0)
 
     wrapper.__name__ = api_name
     wrapper.__doc__ = f"Elementwise ``{api_name}`` (op type ``{op_type}``)."
@@ -530,6 +532,11 @@ def _with_fn(cases: Sequence[Case], fn: Callable[..., Any]) -> list[Case]:
 
 def broadcast_infer(op_type: str, inputs: Sequence[Tensor]) -> TensorShape:
     out: TensorShape | None = inputs[0].shape
+    if len(inputs) == 2:  # the common case, without the loop
+        out = broadcast_shapes(out, inputs[1].shape)  # type: ignore[arg-type]
+        if out is not None:
+            return out
+        out = inputs[0].shape
     for t in inputs[1:]:
         prev = out
         out = broadcast_shapes(out, t.shape)  # type: ignore[arg-type]
@@ -573,6 +580,11 @@ def binary_op(
     """
 
     def wrapper(x: Any, y: Any, name: str | None = None) -> Tensor:
+        if type(x) is Tensor:  # the common cases, as convert_n converts them
+            if type(y) is Tensor:
+                return apply_op(op_type, [x, y], name=name).output(0)
+            if type(y) in _SCALARS:  # ``x * 1.01``
+                return apply_op(op_type, [x, _eager_scalar(y, x.dtype)], name=name).output(0)
         a, b = convert_n((x, y))
         return apply_op(op_type, [a, b], name=name).output(0)
 

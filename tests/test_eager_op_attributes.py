@@ -1,0 +1,130 @@
+"""Every public attribute of an eager tensor and its op, before, under and after a tape.
+
+The eager fast path (``symgrad.core.eager``, issue 29) builds an eager op without the
+general path's branches; these literals were recorded from the general path (main before
+issue 29) and must not change: names, op types, inputs, outputs, graph, shapes, dtypes,
+device, attrs, locations and values.
+"""
+
+import numpy as np
+import pytest
+
+import symgrad as tf
+from symgrad.python.framework.ops import _gradient_registry
+
+DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
+
+
+def _describe(t):
+    op = t.op
+    return (
+        t.name,
+        op.type,
+        op.name,
+        [i.name for i in op.inputs],
+        [o.name for o in op.outputs],
+        str(t.shape),
+        t.dtype.name,
+    )
+
+
+def _same_objects(t):
+    op = t.op
+    assert op.outputs[0] is t and op.output(0) is t
+    assert (t.device, t.value_index, op.num_outputs, op.control_inputs) == (DEVICE, 0, 1, ())
+    assert t.graph is op.graph is tf.compat.v1.get_default_graph()
+    assert op.location.split(":")[0] == __file__
+    assert op.graph.get_operation_by_name(op.name) is op
+    assert op.graph.get_tensor_by_name(t.name) is t
+
+
+@pytest.fixture
+def fresh_names():
+    tf.compat.v1.reset_default_graph()
+    yield
+    tf.compat.v1.reset_default_graph()
+
+
+def test_eager_ops_without_a_tape(fresh_names):
+    x = tf.constant([1.0, 2.0], name="x")
+    a = tf.sin(x)
+    b = a * 2.0
+    c = b + a
+    d = tf.sin(c, name="mine")
+    e = tf.sin(c, name="mine")
+    rows = [_describe(t) for t in (a, b, c, d, e)]
+    assert rows == [
+        ("Sin:0", "Sin", "Sin", ["x:0"], ["Sin:0"], "(2,)", "float32"),
+        ("mul:0", "Mul", "mul", ["Sin:0", "Const:0"], ["mul:0"], "(2,)", "float32"),
+        ("add:0", "AddV2", "add", ["mul:0", "Sin:0"], ["add:0"], "(2,)", "float32"),
+        ("mine:0", "Sin", "mine", ["add:0"], ["mine:0"], "(2,)", "float32"),
+        ("mine_1:0", "Sin", "mine_1", ["add:0"], ["mine_1:0"], "(2,)", "float32"),
+    ]  # fmt: skip
+    for t in (a, b, c, d, e):
+        _same_objects(t)
+    assert b.op.inputs[0] is a and c.op.inputs[1] is a and c.op.inputs[0] is b
+    assert b.op.attrs == {} and a.op.attrs == {}
+    assert len({t.op.name for t in (a, b, c, d, e)}) == 5
+    np.testing.assert_allclose(c.numpy(), [2.5244131, 2.7278922], rtol=1e-6)
+    assert d.op.inputs[0].op is c.op
+
+
+def test_eager_ops_under_and_after_a_tape(fresh_names):
+    x = tf.constant([1.0, 2.0], name="x")
+    before = tf.sin(x)
+    with tf.GradientTape() as g:
+        g.watch(x)
+        p = tf.sin(x)
+        q = p * 2.0
+        r = tf.tanh(q)
+    dx = g.gradient(r, x)
+    assert dx.device == DEVICE and dx.op.num_outputs == 1
+    after = tf.sin(x)
+    rows = [_describe(t) for t in (before, p, q, r, dx, after)]
+    assert rows == [
+        ("Sin:0", "Sin", "Sin", ["x:0"], ["Sin:0"], "(2,)", "float32"),
+        ("Sin_1:0", "Sin", "Sin_1", ["x:0"], ["Sin_1:0"], "(2,)", "float32"),
+        ("mul:0", "Mul", "mul", ["Sin_1:0", "Const:0"], ["mul:0"], "(2,)", "float32"),
+        ("Tanh:0", "Tanh", "Tanh", ["mul:0"], ["Tanh:0"], "(2,)", "float32"),
+        ("Sin_1_grad/mul:0", "Mul", "Sin_1_grad/mul", ["mul_grad/mul:0", "Sin_1_grad/Cos:0"],
+         ["Sin_1_grad/mul:0"], "(2,)", "float32"),
+        ("Sin_2:0", "Sin", "Sin_2", ["x:0"], ["Sin_2:0"], "(2,)", "float32"),
+    ]  # fmt: skip
+    for t in (before, p, q, r, after):
+        _same_objects(t)
+    assert q.op.inputs[0] is p and r.op.inputs[0] is q
+    # d tanh(2 sin x) / dx = 2 cos x (1 - tanh(2 sin x)^2), in float64 from NumPy
+    xs = np.array([1.0, 2.0])
+    want = 2 * np.cos(xs) * (1 - np.tanh(2 * np.sin(xs)) ** 2)
+    np.testing.assert_allclose(dx.numpy(), want, rtol=1e-5)
+    np.testing.assert_allclose(dx.numpy(), [0.13946164, -0.08320597], rtol=1e-6)
+
+
+def test_a_registered_gradient_called_by_hand_on_an_eager_op(fresh_names):
+    # As seed 000 does: the rule of an eager op, called directly on its op.
+    x = tf.constant([[1.0, 2.0]])
+    w = tf.constant([[3.0], [4.0]])
+    y = tf.matmul(x, w)
+    dx, dw = _gradient_registry.lookup("MatMul")(y.op, tf.ones_like(y))
+    assert (y.op.type, y.op.name, [i.name for i in y.op.inputs]) == (
+        "MatMul",
+        "MatMul",
+        ["Const:0", "Const_1:0"],
+    )
+    np.testing.assert_array_equal(dx.numpy(), [[3.0, 4.0]])
+    np.testing.assert_array_equal(dw.numpy(), [[1.0], [2.0]])
+
+
+def test_names_stay_unique_and_attributes_survive_the_memory_sweep(fresh_names):
+    x = tf.constant(0.5)
+    kept = [tf.sin(x)]
+    y = x
+    for _ in range(3000):  # several sweeps of the eager graph (every >= 1,024 new ops)
+        y = y * 1.0
+    kept.append(tf.sin(x))
+    assert [t.name for t in kept] == ["Sin:0", "Sin_1:0"]
+    assert y.op.name == "mul_2999" and y.op.type == "Mul"
+    assert y.op.inputs[1].name == "Const_3:0"  # the cached 1.0, re-made at sweeps
+    for t in kept:
+        _same_objects(t)
+        assert t.op.inputs[0] is x
