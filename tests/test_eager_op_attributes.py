@@ -128,3 +128,20 @@ def test_names_stay_unique_and_attributes_survive_the_memory_sweep(fresh_names):
     for t in kept:
         _same_objects(t)
         assert t.op.inputs[0] is x
+
+
+def test_the_fast_path_sets_every_field_the_constructor_sets():
+    """core/eager.py builds an eager op field by field: it must set what Operation()
+    sets (a field added to one and not the other showed as an AttributeError later)."""
+    from symgrad.core.graph import Operation
+
+    x = tf.constant([1.0, 2.0])
+    fast = (x * 2.0).op  # a pure op at the top level: the fast path
+    with tf.Graph().as_default():
+        built = (tf.constant([1.0, 2.0]) * 2.0).op  # a graph op: Operation(...)
+
+    def fields(op):
+        return {s for s in Operation.__slots__ if s != "__weakref__" and hasattr(op, s)}
+
+    assert fields(fast) == fields(built)
+    assert fast.device == built.device == ""

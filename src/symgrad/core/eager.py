@@ -140,6 +140,7 @@ def _make(
     deps = scopes.control_deps
     op.control_inputs = tuple(deps) if deps else ()
     op.traceback = current.frame or user_frame()
+    op.device = current.device
     op.skip_input_indices = None
     ref = weakref.ref(op)
     graph._by_name[name] = ref

@@ -123,6 +123,7 @@ class Operation:
         self.control_inputs: tuple[Operation, ...] = tuple(deps) if deps else ()
         self.traceback = current.frame or user_frame()
         self.device: str = current.device  # requested by tf.device ('' for none)
+        # (core/eager.py builds an eager op's fields itself: a new field goes there too.)
         # While a gradient rule runs: the inputs whose gradient nobody needs (as TF's).
         self.skip_input_indices: tuple[int, ...] | None = None
 
