@@ -16,6 +16,8 @@ import pytest
 
 import symgrad as tf
 
+pytest.importorskip("h5py", reason="the .keras files hold their weights in HDF5: symgrad[keras]")
+
 DATA = pathlib.Path(__file__).parent / "data"
 X = np.linspace(-1, 1, 12, dtype="float32").reshape(3, 4)
 TOL = dict(rtol=2e-6, atol=1e-7)
