@@ -697,9 +697,9 @@ def unbroadcast(grad: Tensor, x: Tensor, others: Sequence[Tensor] = ()) -> Tenso
     if axes is not None:
         dropped, kept = axes
         if kept:
-            grad = _sum(grad, constant(kept, dt.int32), keep_dims=True)
+            grad = reduce("Sum", grad, kept, keep_dims=True)
         if dropped:
-            grad = _sum(grad, constant(dropped, dt.int32))
+            grad = reduce("Sum", grad, dropped)
         gs = grad.shape
         if gs.dims != x.shape.dims and (
             gs.rank != x.shape.rank or not gs.is_compatible_with(x.shape)
@@ -709,15 +709,11 @@ def unbroadcast(grad: Tensor, x: Tensor, others: Sequence[Tensor] = ()) -> Tenso
             )
         return grad
     rx, _ = (o for o in apply_op("BroadcastGradientArgs", [_shape(x), _shape(grad)]).outputs)
-    return _reshape(_sum(grad, rx), _shape(x))
+    return _reshape(reduce("Sum", grad, rx), _shape(x))
 
 
 # The ops un-broadcasting needs, applied by type as their public functions in ops.array and
 # ops.reduction apply them (this module imports no sibling).
-
-
-def _sum(x: Tensor, axes: Tensor, keep_dims: bool = False) -> Tensor:
-    return apply_op("Sum", [x, axes], {"keep_dims": keep_dims}).output(0)
 
 
 def reduce(op_type: str, x: Tensor, axes: Any = None, keep_dims: bool = False) -> Tensor:
