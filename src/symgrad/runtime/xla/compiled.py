@@ -47,6 +47,7 @@ def _all_steps(prog: engine.Program) -> list[Any]:
     return steps
 
 
+_NO_MODE = contextlib.nullcontext()  # (reusable, and one less object per call)
 _LOCK = threading.Lock()  # a call reads, donates and writes its variables as one step
 
 
@@ -101,7 +102,7 @@ class Compiled:
     def _mode(self) -> Any:
         """64-bit types on when the program has any (else JAX's default, whose dispatch
         is quicker); held until results are ready, as host callbacks read it."""
-        return self._jax.enable_x64(True) if self._x64 else contextlib.nullcontext()
+        return self._jax.enable_x64(True) if self._x64 else _NO_MODE
 
     def __call__(self, arrays: Sequence[Any]) -> list[Any]:
         return self.finish(self.start(arrays))
