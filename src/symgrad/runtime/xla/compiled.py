@@ -197,6 +197,6 @@ def _hold(variables: list[Any], values: list[Any]) -> None:
     for var, value in zip(variables, values, strict=True):
         _remember(var)  # an atomic run that fails later puts the old value back
         state = var.__dict__
+        state["_device_value"] = [None, value]  # first: a reader never finds neither
         state.pop("_value", None)
-        state["_device_value"] = [None, value]
         var._version += 1
