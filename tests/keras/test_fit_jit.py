@@ -90,3 +90,23 @@ def test_jit_compile_is_saved_in_the_compile_config(tmp_path: object) -> None:
     np.testing.assert_allclose(
         loaded.evaluate(x, y, verbose=0), model.evaluate(x, y, verbose=0), rtol=1e-6
     )
+
+
+def test_auto_compiles_beside_a_gpu_unless_a_strategy_or_determinism(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Keras's ``_resolve_auto_jit_compile`` on TF, with a GPU listed (this host has none)."""
+    from symgrad.api.config_extra import experimental
+    from symgrad.core import devices
+
+    gpu = devices.PhysicalDevice("/physical_device:GPU:0", "GPU")
+    monkeypatch.setattr(devices, "list_physical_devices", lambda *a: [gpu])
+    model = make()
+    model.compile("sgd", "mse")
+    assert model.jit_compile is True
+    with tf.distribute.OneDeviceStrategy("/cpu:0").scope():
+        model.compile("sgd", "mse")
+    assert model.jit_compile is False
+    monkeypatch.setattr(experimental, "op_determinism_enabled", lambda: True)
+    model.compile("sgd", "mse")
+    assert model.jit_compile is False

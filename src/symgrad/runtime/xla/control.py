@@ -188,6 +188,7 @@ def _while(ctx: Any, op: Any, *arrays: Any) -> Any:
         c, vs, st, stk, rec = jax.lax.while_loop(go, step, carry)
     else:  # a counted loop: no condition to evaluate (see counted.py)
         c, vs, st, stk, rec = jax.lax.fori_loop(0, trips, lambda _, cr: step(cr), carry)
+        c = np.int32(int(arrays[0]) + trips)  # a constant: a gradient loop counts it down
     ctx.state.update(st)
     unrun = [
         jnp.zeros((0, *[d or 0 for d in s.dims or ()]), d_.np)
