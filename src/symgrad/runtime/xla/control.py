@@ -184,18 +184,19 @@ def _while(ctx: Any, op: Any, *arrays: Any) -> Any:
 
     c0 = jnp.asarray(arrays[0], jnp.int32)
     carry = (c0, vars0, dict(ctx.state), stacks, rec_stacks)
+    count: Any
     if trips is None:
-        c, vs, st, stk, rec = jax.lax.while_loop(go, step, carry)
+        count, vs, st, stk, rec = jax.lax.while_loop(go, step, carry)
     else:  # a counted loop: no condition to evaluate (see counted.py)
-        c, vs, st, stk, rec = jax.lax.fori_loop(0, trips, lambda _, cr: step(cr), carry)
-        c = np.int32(int(arrays[0]) + trips)  # a constant: a gradient loop counts it down
+        _, vs, st, stk, rec = jax.lax.fori_loop(0, trips, lambda _, cr: step(cr), carry)
+        count = np.int32(int(arrays[0]) + trips)  # a constant: a gradient loop counts it down
     ctx.state.update(st)
     unrun = [
         jnp.zeros((0, *[d or 0 for d in s.dims or ()]), d_.np)
         for s, d_ in a["records"][len(records) :]
     ]
     accs = (stk if a["accumulate"] else []) + rec + unrun
-    return (c, jnp.asarray(arrays[1], jnp.int32), *vs, *accs)
+    return (count, jnp.asarray(arrays[1], jnp.int32), *vs, *accs)
 
 
 def _ctx(ctx: Any, state: dict[int, Any]) -> Any:
