@@ -33,6 +33,7 @@ import wl_gradient_build
 import wl_keras
 import wl_keras_fit
 import wl_memory
+import wl_mirrored
 import wl_per_op
 import wl_training
 import wl_while
@@ -50,6 +51,7 @@ WORKLOADS = {
         wl_keras,
         wl_keras_fit,
         wl_xla,
+        wl_mirrored,
     )
 }
 REQUIRES = {

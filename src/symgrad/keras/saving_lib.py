@@ -115,7 +115,7 @@ def compile_config(model: Any) -> Any:
         "weighted_metrics": ser(args["weighted_metrics"], metrics),
         "run_eagerly": bool(args["run_eagerly"]),
         "steps_per_execution": args["steps_per_execution"],
-        "jit_compile": False,
+        "jit_compile": bool(getattr(model, "jit_compile", False)),
     }
 
 
@@ -181,4 +181,5 @@ def _compile_from_config(model: Any, config: dict[str, Any], custom_objects: Any
         weighted_metrics=config.get("weighted_metrics"),
         run_eagerly=config.get("run_eagerly", False),
         steps_per_execution=config.get("steps_per_execution", 1),
+        jit_compile=config.get("jit_compile", "auto"),
     )

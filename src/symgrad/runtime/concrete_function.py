@@ -233,31 +233,52 @@ class ConcreteFunction:
         run (made once per graph): they only route ``gradients(y, variable)`` to the
         variables.  So an eager call makes one op, not one per variable read.
         """
-        if self._routes is None or self._routes[0] is not graph:
-            with graph.as_default():
-                self._routes = (
-                    graph,
-                    [
-                        add_computed_op(
-                            "ReadVariableOp",
-                            [],
-                            {"var": v},
-                            [(v.shape, v.dtype)],
-                            None,
-                            "ReadVariableOp",
-                        ).output(0)
-                        for v in self.variables
-                    ],
-                )
-        variables = self.variables
-        before = [v._version for v in variables]
+        before = [v._version for v in self.variables]
         values = self.run_outputs([t.eager_value for t in inputs])
-        current = before == [v._version for v in variables]
+        return self._hold_call(graph, inputs, values, before)
+
+    def call_compiled(self, args: list[Tensor]) -> Any:
+        """``call_flat`` of a compiled trace (``self.compiled``) at the eager top level
+        with no tape active: the XLA program runs on the inputs' arrays and one call op
+        holds its outputs, as in ``_call_now``, with no other step on the way.  Else
+        ``call_flat`` chooses the route (a tape, a graph, a symbolic input)."""
+        graph = get_default_graph()
+        if context.current.recorders or not graph.eager:
+            return self.call_flat(args)
+        inputs = args + self.captured if self.captured else args
+        arrays = []
+        for t in inputs:
+            values = t.op.output_values
+            if values is None:
+                return self.call_flat(args)
+            arrays.append(values[t.value_index])
+        compiled = self.compiled
+        # A call that assigns leaves no recorded version current (see _hold_call).
+        before = None if compiled.written else [v._version for v in self.variables]
+        values = compiled.start(arrays)
+        # The call op is made while XLA computes; its values become NumPy arrays after.
+        outs = self._hold_call(graph, inputs, values, before)
+        try:
+            compiled.finish(values)  # in place: the op's output_values list
+        except BaseException:
+            if outs:
+                outs[0].op.output_values = None  # no values, and nothing holds it
+            raise
+        return self._pack(outs)
+
+    def _hold_call(
+        self, graph: Graph, inputs: list[Tensor], values: list[Any], before: list[int] | None
+    ) -> list[Tensor]:
+        """The call op of an eager call that computed ``values`` (see ``_call_now``);
+        ``before``: the variables' versions before it (None: known to have changed)."""
+        if self._routes is None or self._routes[0] is not graph:
+            self._routes = (graph, self._route_reads(graph))
+        current = before is not None and before == [v._version for v in self.variables]
         attrs = {
             "f": self,
             "n_feeds": len(inputs),
             "recorded": False,
-            "versions": tuple(before) if current else None,
+            "versions": tuple(before) if current and before is not None else None,
         }
         op = add_computed_op(
             "PartitionedCall",
@@ -268,6 +289,16 @@ class ConcreteFunction:
             "PartitionedCall",
         )
         return [op.output(i) for i in range(len(values))]
+
+    def _route_reads(self, graph: Graph) -> list[Tensor]:
+        """Reads of the variables that never run, as the inputs of eager call ops."""
+        with graph.as_default():
+            return [
+                add_computed_op(
+                    "ReadVariableOp", [], {"var": v}, [(v.shape, v.dtype)], None, "ReadVariableOp"
+                ).output(0)
+                for v in self.variables
+            ]
 
     def run_outputs(self, arrays: Sequence[Any]) -> list[Any]:
         """The outputs alone of one run on ``arrays`` (its effects all happen)."""

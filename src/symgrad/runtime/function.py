@@ -180,6 +180,8 @@ class Function:
         cf = self._by_tensors.get(key) if key is not None else None
         if cf is not None:  # the common call: positional tensors of a traced signature
             self._note_call(False)
+            if cf.compiled:  # XLA: at the eager top level with no tape, straight to it
+                return cf.call_compiled(list(args))
             return cf.call_flat(list(args))
         cf, flat = self._concrete(args, kwargs, record=True)
         if self.jit_compile is not False and cf.compiled is None:

@@ -6,11 +6,14 @@ input signature; the ``loss`` metric averages each batch's loss weighted by its 
 from __future__ import annotations
 
 import inspect
+import warnings
 from typing import Any
 
 import numpy as np
 
+from symgrad.api.config_extra import experimental as config_experimental
 from symgrad.autodiff.tape import GradientTape
+from symgrad.core import devices as config_devices
 from symgrad.core import nest
 from symgrad.distribute import keras_step
 from symgrad.keras import metrics as metrics_mod
@@ -59,7 +62,8 @@ class Trainer:
         self._loss_tracker = metrics_mod.Mean(name="loss")
         self._distribute_strategy = keras_step.strategy_for_model()
         self.loss = loss
-        self.run_eagerly, self.jit_compile = run_eagerly, jit_compile
+        self.run_eagerly = run_eagerly
+        self.jit_compile = _resolve_jit_compile(self, jit_compile, run_eagerly)
         self.steps_per_execution = steps_per_execution
         self.compiled, self.stop_training = True, False
         self._step_functions: dict[str, Any] = {}
@@ -160,11 +164,20 @@ class Trainer:
             self._step_functions = {}
         if kind not in self._step_functions:
             step = getattr(self, f"{kind}_step")
+            # As Keras: jit_compile=True compiles every step with XLA; otherwise train and
+            # test steps are tf.function(jit_compile=False), predict's jit_compile=None.
+            jit = (
+                True
+                if getattr(self, "jit_compile", False)
+                else None
+                if kind == "predict"
+                else False
+            )
             strategy = getattr(self, "_distribute_strategy", None)
             if kind != "predict" and strategy is not None and len(strategy._devices()) > 1:
                 step = keras_step.distributed_step(strategy, step)
             self._step_functions[kind] = (
-                step if getattr(self, "run_eagerly", False) else function(step)
+                step if getattr(self, "run_eagerly", False) else function(step, jit_compile=jit)
             )
         return self._step_functions[kind]
 
@@ -221,6 +234,28 @@ class Trainer:
     def predict_on_batch(self, x: Any) -> Any:
         self._prepare((x,), training=False)
         return nest.map_structure(np.asarray, self._step_function("predict")((x,)))
+
+
+def _resolve_jit_compile(model: Any, jit_compile: Any, run_eagerly: bool) -> bool:
+    """Keras 3's rule on the TF backend: ``"auto"`` compiles with XLA only where a device
+    other than the CPU is present, no strategy is in force and op determinism is off;
+    ``run_eagerly`` disables ``jit_compile`` (warning when it was asked for)."""
+    if jit_compile == "auto":
+        if run_eagerly:
+            return False
+        jit_compile = (
+            any(d.device_type != "CPU" for d in config_devices.list_physical_devices())
+            and model._distribute_strategy is None
+            and not config_experimental.op_determinism_enabled()
+        )
+    if jit_compile and run_eagerly:
+        warnings.warn(
+            "If `run_eagerly` is True, then `jit_compile` cannot also be True. "
+            "Disabling `jit_compile`.",
+            stacklevel=3,
+        )
+        return False
+    return bool(jit_compile)
 
 
 def _output_names(model: Any) -> list[str]:

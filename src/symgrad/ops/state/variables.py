@@ -504,6 +504,19 @@ class Variable:
     def is_initialized(self) -> bool:
         return self._value is not None
 
+    def __getattr__(self, name: str) -> Any:
+        """``_value`` of a variable a compiled XLA call wrote (``runtime.xla.compiled``).
+
+        That call leaves the new value on its device, ``_device_value = [None, array]``,
+        and removes ``_value``; the first read on the NumPy path lands here and makes it
+        a NumPy view of the buffer, once.  So NumPy-path reads stay a plain attribute
+        read, and a variable that only compiled calls use never leaves the device."""
+        held = self.__dict__.get("_device_value")
+        if name != "_value" or held is None:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        value = held[0] = self.__dict__["_value"] = np.asarray(held[1])
+        return value
+
     # -- reads
     def value(self) -> Tensor:
         """A read of the current value (an eager snapshot at top level)."""

@@ -1,18 +1,20 @@
 """A traced function as one ``jax.jit`` callable, and its call boundary.
 
 The jitted function takes ``(feeds, read variables, written variables)`` and returns
-``(fetches, new values of the written variables)``.  At each call the variables' values go
-in and the written ones come back into the ``Variable`` objects, so after a call every
-variable holds what the NumPy path would give it.  A value that came from the last call
-is passed back as the device array it was (no transfer); on an accelerator the written
-variables' buffers are donated (on the CPU the NumPy value is a view of the device
-buffer, so it is never donated).  64-bit types are on for the trace and the call
-(``jax.enable_x64``), so float64 and int64 keep their width.
+``(fetches, new values of the written variables)``.  The written values stay on the
+device: each variable holds its device array (``Variable.__getattr__``) and becomes a
+NumPy array only when something on the NumPy path reads it, so a loop of compiled calls
+never copies its variables.  The written variables' buffers are donated (XLA updates them
+in place) unless the program calls back to the host, whose kernels may raise after the
+buffers are gone; a buffer NumPy still views is kept by XLA, which then copies.  A call
+that raises writes nothing, so every variable keeps its old value.  64-bit types are on
+for the trace and the call (``jax.enable_x64``), so float64 and int64 keep their width.
 """
 
 from __future__ import annotations
 
 import contextlib
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -45,6 +47,10 @@ def _all_steps(prog: engine.Program) -> list[Any]:
     return steps
 
 
+_NO_MODE = contextlib.nullcontext()  # (reusable, and one less object per call)
+_LOCK = threading.Lock()  # a call reads, donates and writes its variables as one step
+
+
 class Compiled:
     """``Compiled(fetches, feeds, targets, name)(arrays) -> fetched arrays``."""
 
@@ -65,7 +71,6 @@ class Compiled:
         self.written = list(prog.written.values())
         self.read = [v for k, v in prog.variables.items() if k not in prog.written]
         ids = [id(v) for v in self.read + self.written]
-        self._cache: dict[int, tuple[Any, Any]] = {}  # id(var): (NumPy value, device array)
         n_written = len(self.written)
 
         def fn(feeds: list[Any], read: list[Any], written: list[Any]) -> Any:
@@ -74,26 +79,15 @@ class Compiled:
             new = [ctx.state[i] for i in ids[len(ids) - n_written :]]
             return [jax.numpy.asarray(o) for o in outs], new
 
+        steps = _all_steps(prog)
         # Host effects (prints, random draws) finish before the call returns, as in TF.
-        self._effects = any(step[0].type in host.EFFECTS for step in _all_steps(prog))
-        on_cpu = jax.default_backend() == "cpu"
+        self._effects = any(step[0].type in host.EFFECTS for step in steps)
+        on_host = (host.host, host.host_effect)
+        self._host = any(st[0].type in host.HOST_REASONS or st[1] in on_host for st in steps)
         self._jax = jax
         self._x64 = _wide(prog, feeds)
         self._fed: list[tuple[Any, Any] | None] = [None] * len(feeds)  # (array, on device)
-        self.jitted = jax.jit(fn, donate_argnums=() if on_cpu else (2,))
-
-    def _values(self, variables: list[Any]) -> list[Any]:
-        values = []
-        for v in variables:
-            cur = v._value
-            if cur is None:
-                raise FailedPreconditionError(
-                    f"Could not read variable '{v.name}': it is uninitialized. Run "
-                    "global_variables_initializer() (or the variable's initializer) first."
-                )
-            hit = self._cache.get(id(v))
-            values.append(hit[1] if hit is not None and hit[0] is cur else cur)
-        return values
+        self.jitted = jax.jit(fn, donate_argnums=() if self._host or not n_written else (2,))
 
     def _feeds(self, arrays: Sequence[Any]) -> list[Any]:
         """The feeds on the device: an array fed again (a constant's) is not sent again."""
@@ -108,39 +102,101 @@ class Compiled:
     def _mode(self) -> Any:
         """64-bit types on when the program has any (else JAX's default, whose dispatch
         is quicker); held until results are ready, as host callbacks read it."""
-        return self._jax.enable_x64(True) if self._x64 else contextlib.nullcontext()
+        return self._jax.enable_x64(True) if self._x64 else _NO_MODE
 
     def __call__(self, arrays: Sequence[Any]) -> list[Any]:
+        return self.finish(self.start(arrays))
+
+    def start(self, arrays: Sequence[Any]) -> list[Any]:
+        """Dispatch one run on ``arrays``; the written variables get their new values.
+
+        Returns the fetches as device arrays that may still be computing (JAX
+        dispatches asynchronously), so a caller can do its own bookkeeping meanwhile;
+        ``finish`` turns them into NumPy arrays.  A program with host kernels, which
+        may fail, is waited for before any variable is written."""
         try:
-            with self._mode():
+            with self._mode(), _LOCK:
                 outs, new = self.jitted(
-                    self._feeds(arrays), self._values(self.read), self._values(self.written)
+                    self._feeds(arrays), _values(self.read), _values(self.written)
                 )
-                results = [np.asarray(o) for o in outs]
-                if self._effects:
-                    self._jax.effects_barrier()
-        except OpError as e:  # raised while tracing: without JAX's frames and notes
-            raise type(e)(e.message, e.op) from None
-        except Exception:
-            if not host.FAILED:
+                if self._host:
+                    outs = self._wait(outs, new)
+                _hold(self.written, new)
+        except Exception as e:
+            err = _translated(e)
+            if err is e:
                 raise
-            op, cause = host.FAILED.pop()  # a host kernel raised: TF's error, naming its op
-            host.FAILED.clear()
-            raise InvalidArgumentError(
-                f"{op.type} op {op.describe()} failed: {type(cause).__name__}: {cause}", op
-            ) from None
-        for var, value in zip(self.written, new, strict=True):
-            view = np.asarray(value)
-            _remember(var)  # an atomic run that fails later puts the old value back
-            var._value = view
-            var._version += 1
-            self._cache[id(var)] = (view, value)
+            raise err from None
+        return outs  # type: ignore[no-any-return]
+
+    def finish(self, outs: list[Any]) -> list[Any]:
+        """``start``'s fetches as NumPy arrays, converted in place in ``outs``."""
+        try:
+            for i, o in enumerate(outs):
+                outs[i] = np.asarray(o)
+        except Exception as e:
+            err = _translated(e)
+            if err is e:
+                raise
+            raise err from None
+        return outs
+
+    def _wait(self, outs: list[Any], new: list[Any]) -> list[Any]:
+        """The results, once the program and its host effects are done."""
+        results = [np.asarray(o) for o in outs]
+        self._jax.block_until_ready(new)
+        if self._effects:
+            self._jax.effects_barrier()
         return results
 
     def lower_text(self, arrays: Sequence[Any]) -> str:
         """The StableHLO text of the program for these argument values (for inspection)."""
         with self._mode():
-            lowered = self.jitted.lower(
-                list(arrays), self._values(self.read), self._values(self.written)
-            )
+            lowered = self.jitted.lower(list(arrays), _values(self.read), _values(self.written))
         return str(lowered.as_text())
+
+
+def _translated(e: Exception) -> Exception:
+    """The error to raise for ``e``: an OpError raised while tracing, without JAX's
+    frames and notes; a host kernel's failure as TF's error naming its op; else ``e``."""
+    if isinstance(e, OpError):
+        return type(e)(e.message, e.op)
+    if not host.FAILED:
+        return e
+    op, cause = host.FAILED.pop()
+    host.FAILED.clear()
+    return InvalidArgumentError(
+        f"{op.type} op {op.describe()} failed: {type(cause).__name__}: {cause}", op
+    )
+
+
+def _values(variables: list[Any]) -> list[Any]:
+    """The variables' values for a call: the device array a compiled call left, unless
+    the NumPy path has assigned the variable since (then its NumPy value)."""
+    values = []
+    for v in variables:
+        state = v.__dict__
+        held = state.get("_device_value")
+        cur = state.get("_value", held)  # no _value: only the device has it
+        if held is not None:
+            if cur is held or (cur is not None and cur is held[0]):
+                values.append(held[1])
+                continue
+            del state["_device_value"]  # stale: free the buffer
+        if cur is None:
+            raise FailedPreconditionError(
+                f"Could not read variable '{v.name}': it is uninitialized. Run "
+                "global_variables_initializer() (or the variable's initializer) first."
+            )
+        values.append(cur)
+    return values
+
+
+def _hold(variables: list[Any], values: list[Any]) -> None:
+    """Give the variables their new values, left on the device (``Variable.__getattr__``)."""
+    for var, value in zip(variables, values, strict=True):
+        _remember(var)  # an atomic run that fails later puts the old value back
+        state = var.__dict__
+        state["_device_value"] = [None, value]  # first: a reader never finds neither
+        state.pop("_value", None)
+        var._version += 1

@@ -4,10 +4,11 @@
   scatter replaces it (the call boundary writes the final values back).
 * ``If``/``Case`` -> ``lax.switch`` over the branches' programs, the variables' values
   passed through so a branch may assign them.
-* ``While`` -> ``lax.while_loop``.  When its gradient needs the per-iteration stacks, the
-  loop needs a static ``maximum_iterations`` (as TF's XLA bridge does): the stacks are
-  fixed ``[maximum, ...]`` buffers written row by row, of which the gradient loop reads
-  only the rows the forward loop wrote.
+* ``While`` -> ``lax.while_loop``, or ``lax.fori_loop`` when its trip count is static
+  (``counted``).  When its gradient needs the per-iteration stacks, the loop needs that
+  trip count or a static ``maximum_iterations`` (as TF's XLA bridge does): the stacks
+  are fixed ``[trip count or maximum, ...]`` buffers written row by row, of which the
+  gradient loop reads only the rows the forward loop wrote.
 * TensorList buffers are fixed-size arrays: rows are read and written at run-time indices.
 """
 
@@ -21,6 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from symgrad.core.errors import InvalidArgumentError
+from symgrad.runtime.xla import counted
 from symgrad.runtime.xla.engine import XlaLimitError, is_const
 from symgrad.runtime.xla.host import static
 
@@ -151,14 +153,17 @@ def _while(ctx: Any, op: Any, *arrays: Any) -> Any:
     keep = [bool(k) for k in a["accumulate"]] if a["accumulate"] else [False] * n_vars
     stacked = any(keep) or bool(records)
     maximum = arrays[1]
-    if stacked and not (is_const(maximum) and int(maximum) >= 0):
+    trips = counted.trip_count(op, arrays)
+    if stacked and trips is None and not (is_const(maximum) and int(maximum) >= 0):
         raise XlaLimitError(
             f"XLA compiles the gradient of {op.describe()} only with a static "
-            "maximum_iterations (while_loop(..., maximum_iterations=n)).",
+            "maximum_iterations (while_loop(..., maximum_iterations=n)) or a counted "
+            "loop (i = constant; while i < constant; i += constant).",
             op,
         )
     limit = int(maximum) if is_const(maximum) and int(maximum) >= 0 else np.iinfo(np.int32).max
-    rows = int(maximum) if stacked else 0
+    # (at least one row: the gradient loop's body is traced even when it runs 0 times)
+    rows = max(1, int(maximum) if trips is None else trips) if stacked else 0
     stacks = [jnp.zeros((rows if k else 0, *v.shape), v.dtype) for k, v in zip(keep, vars0)]
     rec_stacks = [jnp.zeros((rows, *[d or 0 for d in s.dims or ()]), d_.np) for s, d_ in records]
 
@@ -179,14 +184,19 @@ def _while(ctx: Any, op: Any, *arrays: Any) -> Any:
 
     c0 = jnp.asarray(arrays[0], jnp.int32)
     carry = (c0, vars0, dict(ctx.state), stacks, rec_stacks)
-    c, vs, st, stk, rec = jax.lax.while_loop(go, step, carry)
+    count: Any
+    if trips is None:
+        count, vs, st, stk, rec = jax.lax.while_loop(go, step, carry)
+    else:  # a counted loop: no condition to evaluate (see counted.py)
+        _, vs, st, stk, rec = jax.lax.fori_loop(0, trips, lambda _, cr: step(cr), carry)
+        count = np.int32(int(arrays[0]) + trips)  # a constant: a gradient loop counts it down
     ctx.state.update(st)
     unrun = [
         jnp.zeros((0, *[d or 0 for d in s.dims or ()]), d_.np)
         for s, d_ in a["records"][len(records) :]
     ]
     accs = (stk if a["accumulate"] else []) + rec + unrun
-    return (c, jnp.asarray(arrays[1], jnp.int32), *vs, *accs)
+    return (count, jnp.asarray(arrays[1], jnp.int32), *vs, *accs)
 
 
 def _ctx(ctx: Any, state: dict[int, Any]) -> Any:

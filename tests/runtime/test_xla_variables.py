@@ -1,0 +1,133 @@
+"""Variables between compiled calls: kept on the device, seen right by every reader.
+
+A ``function(jit_compile=True)`` leaves the variables it writes as device arrays (their
+buffers donated to the next call); the NumPy path, ``numpy()``, eager snapshots,
+checkpoints and later NumPy-path assignments must all see the values TF gives, and a
+run that fails must leave every variable as it was.  TF 2.21's numbers where a float
+result goes through ``sin``: rtol 1e-6 (float32).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("jax")
+
+import symgrad as tf
+from symgrad.core.op_registry import OPS, apply_op, register_op
+from symgrad.runtime.xla.host import host
+
+
+def _doubler() -> tuple[tf.Variable, tf.Function]:
+    v = tf.Variable(np.array([1.0, 2.0], np.float32))
+
+    @tf.function(jit_compile=True)
+    def bump(x: tf.Tensor) -> tf.Tensor:
+        v.assign(v * 2.0 + x)
+        return v.read_value()
+
+    return v, bump
+
+
+def test_the_value_stays_on_the_device_until_the_numpy_path_reads_it() -> None:
+    v, bump = _doubler()
+    one = tf.constant([1.0, 1.0])
+    bump(one)
+    held = v.__dict__["_device_value"][1]
+    bump(one)
+    assert held.is_deleted()  # its buffer was donated to the update
+    assert "_value" not in v.__dict__  # only the device holds the value
+    assert v.numpy().tolist() == [7.0, 11.0]  # exact: * 2 and + of small integers
+    got = v.numpy()
+    got[0] = 99.0  # numpy() is the caller's copy
+    assert v.numpy().tolist() == [7.0, 11.0]
+    assert (v + 1.0).numpy().tolist() == [8.0, 12.0]  # the NumPy path reads it
+
+
+def test_snapshots_and_fed_values_survive_the_donated_update() -> None:
+    v, bump = _doubler()
+    one = tf.constant([1.0, 1.0])
+    before = v.value()  # an eager snapshot (a NumPy value)
+    first = bump(one)
+    snap = v.value()  # a view of the device buffer the next call donates
+    second = bump(snap)  # the same buffer as a feed, too
+    third = bump(one)
+    assert before.numpy().tolist() == [1.0, 2.0]
+    assert first.numpy().tolist() == snap.numpy().tolist() == [3.0, 5.0]
+    assert second.numpy().tolist() == [9.0, 15.0]
+    assert third.numpy().tolist() == [19.0, 31.0]
+    assert v.numpy().tolist() == [19.0, 31.0]
+
+
+def test_numpy_path_assignments_between_compiled_calls_are_seen() -> None:
+    v, bump = _doubler()
+    one = tf.constant([1.0, 1.0])
+    bump(one)
+    v.assign([10.0, 20.0])  # eager, on the NumPy path
+    assert bump(one).numpy().tolist() == [21.0, 41.0]
+    v.assign_add([1.0, 1.0])
+    assert v.numpy().tolist() == [22.0, 42.0]
+    assert bump(one).numpy().tolist() == [45.0, 85.0]
+
+
+def test_a_checkpoint_saves_the_compiled_value(tmp_path: object) -> None:
+    v, bump = _doubler()
+    bump(tf.constant([1.0, 1.0]))
+    path = tf.train.Checkpoint(v=v).save(f"{tmp_path}/ckpt")
+    bump(tf.constant([1.0, 1.0]))
+    tf.train.Checkpoint(v=v).restore(path)
+    assert v.numpy().tolist() == [3.0, 5.0]
+    assert bump(tf.constant([0.0, 0.0])).numpy().tolist() == [6.0, 10.0]
+
+
+def test_a_failed_run_leaves_every_variable_as_it_was() -> None:
+    def kernel(x: np.ndarray) -> np.ndarray:
+        if (x < 0).any():
+            raise ValueError("negative input")
+        return x
+
+    register_op(
+        "XlaTestCheckedOp",
+        lambda ins: (ins[0].shape, ins[0].dtype),
+        kernel,
+        lowerings={"jax": host},
+    )
+    try:
+        v = tf.Variable([1.0, 2.0])
+
+        @tf.function(jit_compile=True)
+        def step(x: tf.Tensor) -> tf.Tensor:
+            v.assign_add(x)
+            return apply_op("XlaTestCheckedOp", [v.read_value()]).output(0)
+
+        assert step(tf.constant([1.0, 1.0])).numpy().tolist() == [2.0, 3.0]
+        with pytest.raises(tf.errors.InvalidArgumentError, match="negative input"):
+            step(tf.constant([-5.0, 0.0]))
+        assert v.numpy().tolist() == [2.0, 3.0]
+        assert step(tf.constant([1.0, 1.0])).numpy().tolist() == [3.0, 4.0]
+    finally:
+        del OPS["XlaTestCheckedOp"]
+
+
+def test_a_tape_differentiates_through_a_compiled_function() -> None:
+    w = tf.Variable(np.array([0.5, -1.5, 2.0], np.float32))
+
+    @tf.function(jit_compile=True)
+    def f(x: tf.Tensor) -> tf.Tensor:
+        return tf.reduce_sum(tf.sin(x) * w * w)
+
+    x = tf.constant(np.array([0.25, 1.0, -2.0], np.float32))
+    assert f(x).numpy() == pytest.approx(-1.6820290088653564, rel=1e-6)  # compiled call
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    gx, gw = tape.gradient(y, [x, w])
+    # TF 2.21, tf.function(jit_compile=True) under a GradientTape
+    np.testing.assert_allclose(float(y), -1.6820290088653564, rtol=1e-6)
+    np.testing.assert_allclose(
+        gx.numpy(), [0.24222810566425323, 1.2156801223754883, -1.664587378501892], rtol=1e-6
+    )
+    np.testing.assert_allclose(
+        gw.numpy(), [0.24740396440029144, -2.5244128704071045, -3.6371896266937256], rtol=1e-6
+    )
