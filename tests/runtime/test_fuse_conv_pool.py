@@ -32,12 +32,12 @@ def _step(conv: dict, pool: list[int], bias: str, relu: bool):
     return step
 
 
-def _data(dtype, c_in: int, size: tuple[int, int], step, seed: int = 0):
+def _data(dtype, c_in: int, size: tuple[int, int], step, seed: int = 0, m: int = 5):
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((3, *size, c_in)).astype(dtype)
     x[x < -1.0] = 0.0
-    w = rng.standard_normal((3, 3, c_in, 5)).astype(dtype)
-    b = rng.standard_normal(5).astype(dtype)
+    w = rng.standard_normal((3, 3, c_in, m)).astype(dtype)
+    b = rng.standard_normal(m).astype(dtype)
     b[1] = -50  # a channel all <= 0 before the ReLU: every window ties
     p = step(tf.constant(x), tf.constant(w), tf.constant(b), None)[0]
     g = rng.standard_normal(p.shape).astype(dtype)
@@ -55,25 +55,26 @@ def _types(fn, *args) -> list[str]:
 
 
 GEOMETRIES = [
-    # (conv attrs, pool window, input channels, input size)
-    ({"strides": 1, "padding": "VALID"}, [2, 2], 1, (10, 11)),  # a VALID remainder
-    ({"strides": 2, "padding": "SAME"}, [2, 2], 3, (13, 12)),
-    ({"strides": 1, "padding": "VALID", "dilations": 2}, [3, 2], 2, (12, 9)),
+    # (conv attrs, pool window, input channels, input size, output channels)
+    ({"strides": 1, "padding": "VALID"}, [2, 2], 1, (10, 11), 5),  # a VALID remainder
+    ({"strides": 1, "padding": "VALID"}, [2, 2], 1, (9, 10), 12),  # the windows kept
+    ({"strides": 2, "padding": "SAME"}, [2, 2], 3, (13, 12), 5),
+    ({"strides": 1, "padding": "VALID", "dilations": 2}, [3, 2], 2, (12, 9), 5),
 ]
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-@pytest.mark.parametrize(("conv", "pool", "c_in", "size"), GEOMETRIES)
+@pytest.mark.parametrize(("conv", "pool", "c_in", "size", "m"), GEOMETRIES)
 @pytest.mark.parametrize(("bias", "relu"), [("add", True), ("bias_add", True), ("", False)])
 def test_fused_conv_pool_step_is_the_ops_run_apart(
-    dtype, conv, pool, c_in, size, bias, relu, monkeypatch
+    dtype, conv, pool, c_in, size, m, bias, relu, monkeypatch
 ):
     calls = []
     kernels = (conv_pool.forward, conv_pool.backward)
     monkeypatch.setattr(conv_pool, "forward", lambda *a: calls.append(1) or kernels[0](*a))
     monkeypatch.setattr(conv_pool, "backward", lambda *a: calls.append(2) or kernels[1](*a))
     step = _step(conv, pool, bias, relu)
-    x, w, b, g = _data(dtype, c_in, size, step)
+    x, w, b, g = _data(dtype, c_in, size, step, m=m)
     compiled = tf.function(step)
     types = _types(compiled, x, w, b, g)
     assert "Conv2D" not in types and "MaxPoolGrad" not in types  # both fused
@@ -84,11 +85,12 @@ def test_fused_conv_pool_step_is_the_ops_run_apart(
     assert calls == [1, 2]  # the fused kernels ran, not the ops' own
 
 
-def test_an_input_with_inf_gives_the_gradient_of_the_ops_run_apart():
+@pytest.mark.parametrize("m", [5, 12])  # the windows copied again, kept
+def test_an_input_with_inf_gives_the_gradient_of_the_ops_run_apart(m):
     """TF's filter gradient sums 0 times the input where no window reaches (a VALID
     remainder): nan for an inf there, which the fused step must keep."""
     step = _step(GEOMETRIES[0][0], [2, 2], "add", True)
-    x, w, b, g = _data(np.float32, 1, (10, 11), step, seed=3)
+    x, w, b, g = _data(np.float32, 1, (10, 11), step, seed=3, m=m)
     g[np.isnan(g) | np.isinf(g)] = 1.0
     x[:, :, -1] = np.inf  # the last column: read by no pool window (a VALID remainder)
     want = [t.numpy() for t in step(*map(tf.constant, (x, w, b, g)))]

@@ -306,7 +306,7 @@ def _conv_pool_grad(
     """The fused gradient step: (the filter's gradient, the bias's if asked)."""
     if isinstance(cols, conv_pool.Windows):
         if cols.finite:
-            dw, db = conv_pool.backward(g, pooled, hits, cols, relu)
+            dw, db = conv_pool.backward(x, g, pooled, hits, cols, relu)
             return dw if bias is None else (dw, db.reshape(shape))
         dy = conv_pool.conv_output_grad(g, pooled, hits, cols, relu)
     else:  # ``cols`` is the conv's output (``_conv_pool``)

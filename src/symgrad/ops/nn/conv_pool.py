@@ -68,11 +68,11 @@ class Layout:
 class Windows:
     """The conv's windows with a row of ones, [K+1, T, N, ph, wq] (``a``: as [rows,
     K+1]), kept from the forward step for the gradient, which gives ``buf`` back to
-    the plan's pool; ``finite``: the input had no inf or nan (so 0 times a junk
-    column's entry is 0)."""
+    the plan's pool (None: not kept, as when they are larger than the conv's output);
+    ``finite``: the input had no inf or nan (so 0 times a junk column's entry is 0)."""
 
-    buf: np.ndarray
-    a: np.ndarray
+    buf: Any
+    a: Any
     finite: bool
     lay: Layout
 
@@ -158,6 +158,9 @@ def forward(
     pooled = recycle.empty((x.shape[0], *lay.pout, m), x.dtype)
     np.copyto(pooled, wide[:, :, : lay.pout[1]])
     recycle.done(y, wide)
+    if cols.a.shape[1] > m:  # kept, the windows would outweigh the conv's output
+        recycle.done(cols.buf)
+        cols = Windows(None, None, cols.finite, lay)
     return pooled, hit, cols
 
 
@@ -192,8 +195,10 @@ def _masked_grad(
     gw[:, :, pw:] = 0
     valid = gw[:, :, :pw]
     np.add(g, g.dtype.type(0), out=valid)
-    if relu:
-        np.multiply(valid, pooled > 0, out=valid)  # ReluGrad's: inf * 0 is nan
+    if relu:  # ReluGrad's product: inf * 0 is nan
+        positive = recycle.scratch(pooled.shape, np.dtype(bool))
+        np.multiply(valid, np.greater(pooled, 0, out=positive), out=valid)
+        recycle.done(positive)
     # g where hit, else 0, as bits (``pool_tiles.grad_from_hits``): inf and nan untouched
     bits = np.dtype(f"i{g.dtype.itemsize}")
     mask = hit.view(np.int8).reshape(lay.t, -1, m)
@@ -202,7 +207,7 @@ def _masked_grad(
 
 
 def backward(
-    g: np.ndarray, pooled: np.ndarray, hit: np.ndarray, cols: Windows, relu: bool
+    x: np.ndarray, g: np.ndarray, pooled: np.ndarray, hit: np.ndarray, cols: Windows, relu: bool
 ) -> tuple[np.ndarray, np.ndarray]:
     """The filter's [*k, C, M] and the bias's [M] gradients from the pool's incoming
     gradient ``g`` (``forward``'s outputs; ``hit`` and ``cols`` are used up): the conv
@@ -210,6 +215,8 @@ def backward(
     input with no inf or nan (``cols.finite``: else 0 times the input at the junk and
     the dropped remainder would be nan in TF's sum, see ``conv_output_grad``)."""
     lay, m = cols.lay, g.shape[-1]
+    if cols.buf is None:  # not kept: copied again
+        cols = windows(x, lay)
     gm, mask, gw = _masked_grad(g, pooled, hit, lay, relu)
     p = gm.shape[0]
     step = max(1, BLOCK // (lay.t * m))
@@ -241,5 +248,5 @@ def conv_output_grad(
     (ph, pw), (kh, kw) = lay.pout, lay.pk
     for t, (a, b) in enumerate(np.ndindex(kh, kw)):
         dy[:, a : ph * kh : kh, b : pw * kw : kw] = wide[t, :, :, :pw]
-    recycle.done(gw, hit, cols.buf)
+    recycle.done(gw, hit, *(() if cols.buf is None else (cols.buf,)))
     return dy
