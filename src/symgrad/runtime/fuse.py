@@ -19,6 +19,13 @@
   gradient step reads instead of finding them again from x.  The hits are those the
   gradient would find (the same x, the same rule), so the values are the same.
 
+- ``MaxPool(Relu(Conv2D(x, w) + b))`` and, in its gradient, ``MaxPoolGrad`` (+ the
+  ``ReluGrad``) read only by the ``Conv2DBackpropFilter`` of x (and the bias's ``Sum``):
+  two steps (``ops.nn.conv_pool``) in which the conv's output and its gradient are never
+  made, for the first layer of a small CNN.  These alone are not bit for bit: the same
+  values within float rounding (the bias is summed inside the product, the gradients'
+  sums run in another order).
+
 A fusion applies only when the inner result has no other reader and is not fetched.
 """
 

@@ -97,13 +97,13 @@ def layout(x: np.ndarray, w: np.ndarray, conv: dict[str, Any], pool: dict[str, A
         return None
     (ph, pw), (kh, kw) = pgeo.out, pgeo.k
     ks = (kh * win.strides[0], kw * win.strides[1])
-    wide = x.shape[2] + sum(geo.pads[1])
+    # the largest run start, in phase rows and columns: a run reads ph rows of wq from
+    # there, one row more where it starts past a row's first column
     last = [
         (a * win.strides[i] + (geo.k[i] - 1) * win.dilations[i]) // ks[i]
         for i, a in ((0, kh - 1), (1, kw - 1))
     ]
-    wq = max(-(-wide // ks[1]), last[1] + pw)
-    return Layout(win, geo, (kh, kw), (ph, pw), ks, last[0] + ph + 1, wq)
+    return Layout(win, geo, (kh, kw), (ph, pw), ks, last[0] + ph + 1, last[1] + pw)
 
 
 def windows(x: np.ndarray, lay: Layout) -> Windows:
