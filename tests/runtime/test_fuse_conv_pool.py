@@ -60,6 +60,7 @@ GEOMETRIES = [
     ({"strides": 1, "padding": "VALID"}, [2, 2], 1, (9, 10), 12),  # the windows kept
     ({"strides": 2, "padding": "SAME"}, [2, 2], 3, (13, 12), 5),
     ({"strides": 1, "padding": "VALID", "dilations": 2}, [3, 2], 2, (12, 9), 5),
+    ({"strides": 1, "padding": "SAME"}, [1, 1], 1, (6, 7), 4),  # one tap
 ]
 
 
