@@ -142,3 +142,23 @@ def test_a_conv_whose_input_needs_a_gradient_keeps_the_pool_gradient():
     want = [t.numpy() for t in step(tf.constant(x), tf.constant(w), tf.constant(g))]
     for got, ref in zip(compiled(x, w, g), want):
         np.testing.assert_array_equal(got.numpy(), ref)
+
+
+def test_the_memory_estimate_sizes_the_fused_steps_from_their_ops_inputs():
+    """A fused step reads other inputs than its op's (the pool's step reads the conv's
+    x, w, b): runtime.memory sizes its output from the op's static input shape, not
+    from those slots (the pooled values, then everything after them, came out 16× small:
+    MaxPool's rule on x [4, 10, 10, 1])."""
+    from symgrad.runtime.memory import estimate_memory
+
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [4, 10, 10, 1])
+        w = tf.Variable(np.ones((3, 3, 1, 16), np.float32))
+        b = tf.Variable(np.zeros(16, np.float32))
+        y = tf.nn.relu(tf.nn.conv2d(x, w, 1, "VALID", name="conv") + b, name="act")
+        y = tf.nn.max_pool2d(y, 2, 2, "VALID", name="pool")
+        z = tf.multiply(y, y, name="square")
+        grads = tf.gradients(tf.reduce_sum(z), [w, b])
+        est = estimate_memory(grads, {x: np.ones((4, 10, 10, 1), np.float32)})
+    # the square's rule holds the pooled values [4, 4, 4, 16]
+    assert dict(est.held_for_backward)["pool"] == 4 * 4 * 4 * 16 * 4
