@@ -131,7 +131,10 @@ def _infer(
         out = OPS[op.type].infer(specs, **attrs)
     except Exception:
         return list(op.output_shapes)
-    return [s for s, _ in (out if isinstance(out, list) else [out])]
+    got = [s for s, _ in (out if isinstance(out, list) else [out])]
+    # a fused step reads other slots than its op's inputs (runtime.fuse: a MaxPool's step
+    # reads the conv's x): a shape its op's graph contradicts is not this step's
+    return [g if g.is_compatible_with(s) else s for g, s in zip(got, op.output_shapes)]
 
 
 def _nbytes(shape: TensorShape, d: Any) -> int:

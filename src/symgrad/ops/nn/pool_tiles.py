@@ -78,7 +78,7 @@ def _taps_order(n: int) -> tuple[int, ...]:
     return (*range(2, 2 * n + 1, 2), 0, *range(1, 2 * n, 2))
 
 
-def _first_only(hit: np.ndarray) -> None:
+def first_only(hit: np.ndarray) -> None:
     """Keeps, in each window, only its first hit in row-major tap order (TF's tie rule):
     a tap's hits (``hit[t]``) lose to any earlier tap's; in place."""
     taken = hit[0].copy()
@@ -112,7 +112,7 @@ def tiled_hits(
     np.equal(cols, best, out=hit)
     # Always: on tap-major rows it costs what finding out whether there are ties costs
     # (a count and a nan check), and ReLU zeros make ties common.
-    _first_only(hit)
+    first_only(hit)
     recycle.done(cols)
     return out, hit
 
