@@ -266,7 +266,7 @@ def _eager_scalar(value: Any, d: dt.DType | None) -> Tensor:
     if not graph.eager:
         return constant(value, d)
     sign = math.copysign(1.0, value) if type(value) is float else 0.0  # -0.0 is not 0.0
-    key = (type(value), value, d, sign)
+    key = (type(value), value, id(d), sign)  # dtypes are singletons: id hashes in C
     cache = graph.scalar_cache
     t = cache.get(key)
     if t is None:
@@ -480,12 +480,12 @@ def _prevent_gradient_grad(op: Any, grad: Tensor) -> Tensor:
 def _unary_infer(
     op_type: str, allowed: Sequence[dt.DType], out: Callable[[dt.DType], dt.DType] | None
 ) -> Callable[..., Spec]:
-    ok = frozenset(allowed)
+    ok = frozenset(map(id, allowed))  # dtypes are singletons; DType's hash is Python code
 
     def infer(inputs: Sequence[Tensor], **_: Any) -> Spec:
         x = inputs[0]
         d = x.dtype
-        if d not in ok:
+        if id(d) not in ok:
             check_dtype(op_type, x, allowed)
         return x.shape, out(d) if out else d
 
@@ -549,12 +549,12 @@ def broadcast_infer(op_type: str, inputs: Sequence[Tensor]) -> TensorShape:
 def _binary_infer(
     op_type: str, allowed: Sequence[dt.DType], out: dt.DType | None
 ) -> Callable[..., Spec]:
-    ok = frozenset(allowed)
+    ok = frozenset(map(id, allowed))  # dtypes are singletons; DType's hash is Python code
 
     def infer(inputs: Sequence[Tensor], **_: Any) -> Spec:
         x, y = inputs
         d = x.dtype
-        if y.dtype is not d or d not in ok:
+        if y.dtype is not d or id(d) not in ok:
             same_dtype(inputs)
             check_dtype(op_type, x, allowed)
         return broadcast_infer(op_type, inputs), out or d
