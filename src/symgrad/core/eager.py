@@ -99,9 +99,22 @@ class EagerTensor(Tensor):
         "shape",
     )
     value_index = 0  # one output (shadows Tensor's slot, which stays unset)
+    _attrs: dict[str, Any]
+    _control: tuple[Operation, ...]
+    _device: str
+    _inputs: tuple[Tensor, ...] | None
+    _name: str
+    _op: Operation | None
+    _override: str | None
+    _tb: tuple[str, int]
+    _type: str
+    _value: Any
+    dtype: Any
+    graph: Graph
+    shape: TensorShape
 
-    @property  # type: ignore[override]
-    def op(self) -> Operation:
+    @property
+    def op(self) -> Operation:  # type: ignore[override]
         op = self._op
         return op if op is not None else materialize(self)
 
@@ -138,7 +151,7 @@ def materialize(t: EagerTensor) -> Operation:
     op.graph = graph = t.graph
     op.type = t._type
     op.name = name = t._name
-    op.inputs = t._inputs
+    op.inputs = t._inputs  # type: ignore[assignment]  # not None until built
     op._attrs = t._attrs
     op.output_dtypes = [t.dtype]
     op.output_shapes = [t.shape]

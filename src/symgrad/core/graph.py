@@ -409,7 +409,7 @@ class Graph:
         self.scalar_cache: dict[Any, Any] = {}  # eager only: Python scalars as constants
         # Eager only: weak references to the ops created, oldest first (a producer before
         # its consumers); swept, with history no one can differentiate through, by add_op.
-        self._live: list[weakref.ref[Operation]] = []
+        self._live: list[weakref.ref[Any]] = []  # ops and light tensors (core/eager.py)
         self._sweep_at = _SWEEP_MIN
         self._sweeping = threading.Lock()
 

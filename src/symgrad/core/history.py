@@ -130,7 +130,7 @@ def _light_source(
         if cache and id(t) in cached:
             cache.pop(cached[id(t)], None)
         return True
-    return any(id(_node(i)) in marked for i in t._inputs)
+    return any(id(_node(i)) in marked for i in t._inputs)  # type: ignore[union-attr]
 
 
 def _cut(ops: list[Any], marked: set[int]) -> None:
