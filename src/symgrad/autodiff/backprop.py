@@ -222,7 +222,9 @@ def apply_rule(
     fn = entry[0]
     if fn is None:
         return [None] * len(op.inputs)
-    builtin = _is_builtin(fn)
+    builtin = _BUILTIN.get(fn)
+    if builtin is None:
+        builtin = _is_builtin(fn)
     if len(out_grads) != 1 or type(out_grads[0]) not in _TENSORS:  # else: nothing to adapt
         out_grads, fn = rule_input(op_type, fn, out_grads, builtin)
         builtin = _is_builtin(fn)
@@ -241,15 +243,16 @@ def apply_rule(
     # the name: an eager op's name is unique already (its gradient ops are named unique
     # among live ops within the scope); in a graph it is made unique.
     scope = f"{op.name}_grad"
+    scopes = graph._scopes  # set_name_scope's work, inlined: this runs for every rule
+    outer = scopes.name
     if graph.eager:
-        outer = graph.get_name_scope()
-        graph.set_name_scope(f"{outer}/{scope}" if outer else scope)
+        scopes.name = f"{outer}/{scope}" if outer else scope
     else:
-        outer = graph.set_name_scope(graph.unique_name(scope))
+        scopes.name = graph.unique_name(scope)
     try:
         result = fn(op, *out_grads)
     finally:
-        graph.set_name_scope(outer)
+        scopes.name = outer
         ctx.frame = frame
         op.skip_input_indices = None
     checked = _check_rule_result(op, op_type, result, static=use_override)

@@ -106,10 +106,12 @@ def release_history(ops: list[Any], cache: dict[Any, Tensor] | None = None) -> N
             if getrefcount(op) > held:
                 source = True
             else:
-                for i in op.inputs:
-                    if id(_node(i)) in marked:
+                for i in op.inputs:  # ``_node``, inlined
+                    p = i.op if type(i) is not EagerTensor else (i._op or i)
+                    if id(p) in marked:
                         source = True
                         break
+                p = None
         if source:
             mark(id(op))
     _cut(ops, marked)
@@ -145,8 +147,8 @@ def _cut(ops: list[Any], marked: set[int]) -> None:
             continue
         light = type(op) is EagerTensor
         ins = op._inputs if light else op.inputs
-        for i in ins:
-            if id(_node(i)) not in marked:
+        for i in ins:  # ``_node``, inlined
+            if id(i.op if type(i) is not EagerTensor else (i._op or i)) not in marked:
                 break
         else:
             continue
