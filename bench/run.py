@@ -32,6 +32,7 @@ import wl_cnn
 import wl_gradient_build
 import wl_keras
 import wl_keras_fit
+import wl_layer_call
 import wl_memory
 import wl_mirrored
 import wl_per_op
@@ -50,6 +51,7 @@ WORKLOADS = {
         wl_while,
         wl_keras,
         wl_keras_fit,
+        wl_layer_call,
         wl_xla,
         wl_mirrored,
     )

@@ -145,3 +145,67 @@ def test_the_fast_path_sets_every_field_the_constructor_sets():
 
     assert fields(fast) == fields(built)
     assert fast.device == built.device == ""
+
+
+def test_a_light_tensor_builds_its_op_once_on_first_access(fresh_names):
+    from symgrad.core.eager import EagerTensor
+
+    x = tf.constant([1.0, 2.0], name="x")
+    y = tf.sin(x)
+    assert type(y) is EagerTensor and y._op is None  # no Operation yet
+    assert (y.name, y.shape.as_list(), y.dtype.name) == ("Sin:0", [2], "float32")
+    assert y._op is None  # reading those built nothing
+    g = tf.compat.v1.get_default_graph()
+    op = g.get_operation_by_name("Sin")  # the name index builds it
+    assert op is y.op is y.op and op.outputs[0] is y and op.inputs[0] is x
+    np.testing.assert_allclose(op.output_values[0], np.sin([1.0, 2.0]), rtol=1e-6)
+
+
+def test_scoped_names_stay_unique_among_light_tensors(fresh_names):
+    # Literals from main before light tensors (a scoped eager name is unique among live ops).
+    x = tf.constant([1.0, 2.0], name="x")
+    with tf.name_scope("s"):
+        a, b = tf.sin(x), tf.sin(x)
+    with tf.name_scope("s"):
+        c = tf.sin(x)
+    g = tf.compat.v1.get_default_graph()
+    assert [t.name for t in (a, b, c)] == ["s/Sin:0", "s/Sin_1:0", "s_1/Sin:0"]
+    assert g.get_tensor_by_name("s_1/Sin:0") is c
+    assert sorted(op.name for op in g.get_operations() if op.name[0] == "s") == [
+        "s/Sin",
+        "s/Sin_1",
+        "s_1/Sin",
+    ]
+
+
+def test_set_shape_on_a_light_tensor_before_and_after_its_op(fresh_names):
+    x = tf.constant(np.ones((2, 3), np.float32))
+    y = tf.sin(x)
+    y.set_shape([2, None])
+    assert y.shape.as_list() == [2, 3]
+    with pytest.raises(ValueError):
+        y.set_shape([3, 3])
+    op = y.op
+    y.set_shape([None, 3])
+    assert op.output_shapes[0].as_list() == [2, 3] and y.shape.as_list() == [2, 3]
+
+
+def test_light_history_is_kept_when_a_source_is_upstream(fresh_names):
+    held = tf.constant(0.5)
+    y = held
+    for _ in range(3000):  # several sweeps: every op here is a light tensor
+        y = y * 1.0
+    # The held start is a source: the whole chain stays, and the gradient goes through it.
+    assert y.op.inputs[0].op.inputs[0].op.type == "Mul"
+    assert float(tf.gradients(y, held)[0]) == 1.0
+
+
+def test_light_history_nobody_can_differentiate_is_cut_by_the_sweep(fresh_names):
+    z = tf.constant(0.5) * 1.0  # nobody holds the start
+    for _ in range(3000):
+        z = z * 1.0
+    # Cut at a sweep: z's history ends in a frozen Const within the last sweep's ops.
+    ops, op = 0, z.op
+    while op.inputs and op.type == "Mul":
+        op, ops = op.inputs[0].op, ops + 1
+    assert op.type == "Const" and ops < 3000

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from symgrad.core.context import current
+from symgrad.core.eager import EagerTensor
 from symgrad.core.gradient_registry import USER_CODE_RULES, gradient_registry
 from symgrad.core.graph import PACKAGE_DIR, Operation, Tensor, user_frame, walk_ops
 from symgrad.ops.array.structure import zeros_like
@@ -34,6 +35,8 @@ from symgrad.ops.sparse.indexed_slices import (
 
 Key = tuple[int, int]
 Edge = tuple[Operation, int]
+
+_TENSORS = frozenset({Tensor, EagerTensor})  # a light eager tensor is a Tensor too
 
 
 def key(t: Tensor) -> Key:
@@ -219,8 +222,10 @@ def apply_rule(
     fn = entry[0]
     if fn is None:
         return [None] * len(op.inputs)
-    builtin = _is_builtin(fn)
-    if len(out_grads) != 1 or type(out_grads[0]) is not Tensor:  # else: nothing to adapt
+    builtin = _BUILTIN.get(fn)
+    if builtin is None:
+        builtin = _is_builtin(fn)
+    if len(out_grads) != 1 or type(out_grads[0]) not in _TENSORS:  # else: nothing to adapt
         out_grads, fn = rule_input(op_type, fn, out_grads, builtin)
         builtin = _is_builtin(fn)
         if any(g is None for g in out_grads):  # an output nobody differentiated: zeros
@@ -238,15 +243,16 @@ def apply_rule(
     # the name: an eager op's name is unique already (its gradient ops are named unique
     # among live ops within the scope); in a graph it is made unique.
     scope = f"{op.name}_grad"
+    scopes = graph._scopes  # set_name_scope's work, inlined: this runs for every rule
+    outer = scopes.name
     if graph.eager:
-        outer = graph.get_name_scope()
-        graph.set_name_scope(f"{outer}/{scope}" if outer else scope)
+        scopes.name = f"{outer}/{scope}" if outer else scope
     else:
-        outer = graph.set_name_scope(graph.unique_name(scope))
+        scopes.name = graph.unique_name(scope)
     try:
         result = fn(op, *out_grads)
     finally:
-        graph.set_name_scope(outer)
+        scopes.name = outer
         ctx.frame = frame
         op.skip_input_indices = None
     checked = _check_rule_result(op, op_type, result, static=use_override)
@@ -286,7 +292,7 @@ def _check_rule_result(op: Operation, op_type: str, result: Any, static: bool) -
         if g is None or isinstance(g, IndexedSlices):
             checked.append(g if g is None else check_slices(op, op_type, i, g))
             continue
-        if type(g) is Tensor and g.dtype is t.dtype and g.shape.dims == t.shape.dims:
+        if type(g) in _TENSORS and g.dtype is t.dtype and g.shape.dims == t.shape.dims:
             checked.append(g)  # the common case, nothing to check further
             continue
         if not isinstance(g, Tensor):

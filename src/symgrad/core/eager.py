@@ -1,9 +1,9 @@
-"""The eager fast path: a pure op run at the top level, at the lowest cost the IR allows.
+"""The eager fast path: a pure op run at the top level costs a kernel call and a light tensor.
 
-``apply_op`` hands an op here when the default graph is the eager one, no output check
-is installed and the op is pure.  The fast path does what the general path does for such
-an op, with the same results (the same op name, traceback, shapes, values, graph entry),
-minus the general path's branches:
+``apply_op1`` (and ``apply_op``) hand an op here when the default graph is the eager one,
+no output check is installed and the op is pure.  The fast path does what the general
+path does for such an op, with the same results (the same op name, traceback, shapes,
+values, graph entry), minus the general path's branches:
 
 * the inputs' values are gathered; an input without one, or of another graph, returns
   None and the general path takes the op (it captures, refuses or stays symbolic);
@@ -12,13 +12,17 @@ minus the general path's branches:
   (so a failing call leaves the name counters exactly as the general path would);
 * the kernel runs with NumPy's floating-point warnings off; if it raises, None is
   returned, and the general path (which creates the op to name it in the error) reruns it:
-  only pure ops come here, so running a failing kernel twice changes nothing;
-* the ``Operation`` is built field by field (``Operation.__new__``), and added to the
-  graph's weak name index and live list as ``Graph.add_op`` does, sweep included.
+  only pure ops come here, so running a failing kernel twice changes nothing.
 
-``apply_op`` then hands the op to the thread's recorders (tapes) as for any other op.
-The op is still a full graph node: nothing here is lazy (docs/design.md, "What an eager
-op costs").
+What it returns.  Where no tape records on this thread and the caller wants one tensor
+(``apply_op1``), an ``EagerTensor``: the value, dtype, shape and name, and what its
+``Operation`` needs (type, inputs, attrs, traceback, device, override, control inputs).
+Its ``op`` is built on first access (``materialize``), with the fields and graph entry
+the op would have had if built at once; until then nothing else is built.  The name is
+taken at once (the counters' order is the program's), and the tensor has one weak entry
+in the graph's name index and live list, as an op has, so names in a scope stay unique
+among live ops and the memory sweep sees it (``symgrad.core.history``).  Under a tape,
+or for ``apply_op``'s callers (who want the op), the ``Operation`` is built at once.
 """
 
 from __future__ import annotations
@@ -30,8 +34,9 @@ from typing import Any
 import numpy as np
 
 from symgrad.core.context import current
+from symgrad.core.devices import eager_name
 from symgrad.core.graph import Graph, Operation, Tensor, user_frame
-from symgrad.core.shapes import TensorShape
+from symgrad.core.shapes import TensorShape, as_shape
 
 
 def _errstate_var() -> tuple[Any, Any]:
@@ -67,6 +72,114 @@ _new_op = Operation.__new__
 _ndarray = np.ndarray
 
 
+class EagerTensor(Tensor):
+    """An eager op's one output, whose ``Operation`` is built when first read (``op``).
+
+    Reads that need no op (value, dtype, shape, name, graph, device, printing, operators)
+    are answered from the tensor's own fields.  ``_inputs`` is None once the op exists:
+    the op holds the inputs then, and the memory sweep cuts the op's edges.
+    """
+
+    # ``dtype``, ``shape`` and ``graph`` are slots here, where Tensor has properties that
+    # read the op: the shape rules read them for every op.  ``set_shape`` keeps the
+    # shape and the op's (once built) the same.
+    __slots__ = (
+        "_attrs",
+        "_control",
+        "_device",
+        "_inputs",
+        "_name",
+        "_op",
+        "_override",
+        "_tb",
+        "_type",
+        "_value",
+        "dtype",
+        "graph",
+        "shape",
+    )
+    value_index = 0  # one output (shadows Tensor's slot, which stays unset)
+    _attrs: dict[str, Any]
+    _control: tuple[Operation, ...]
+    _device: str
+    _inputs: tuple[Tensor, ...] | None
+    _name: str
+    _op: Operation | None
+    _override: str | None
+    _tb: tuple[str, int]
+    _type: str
+    _value: Any
+    dtype: Any
+    graph: Graph
+    shape: TensorShape
+
+    @property
+    def op(self) -> Operation:  # type: ignore[override]
+        op = self._op
+        return op if op is not None else materialize(self)
+
+    def set_shape(self, shape: Any) -> None:
+        self.shape = self.shape.merge_with(as_shape(shape))
+        if self._op is not None:
+            self._op.output_shapes[0] = self.shape
+
+    @property
+    def name(self) -> str:
+        return self._name + ":0"
+
+    @property
+    def device(self) -> str:
+        return eager_name(self._device)  # type: ignore[no-any-return]
+
+    @property
+    def eager_value(self) -> Any:
+        return self._value
+
+    def has_value(self) -> bool:
+        return True
+
+
+_new_tensor = EagerTensor.__new__
+
+
+def materialize(t: EagerTensor) -> Operation:
+    """``t``'s op, built now as ``Operation(...)`` would have built it when ``t`` was made.
+
+    No lock: two threads reading a new tensor's ``op`` at once may, rarely, each build
+    one (as eager names, these are labels); each is a correct op."""
+    op = _new_op(Operation)
+    op.graph = graph = t.graph
+    op.type = t._type
+    op.name = name = t._name
+    op.inputs = t._inputs  # type: ignore[assignment]  # not None until built
+    op._attrs = t._attrs
+    op.output_dtypes = [t.dtype]
+    op.output_shapes = [t.shape]
+    op.output_values = [t._value]
+    op._outs = [weakref.ref(t)]
+    op._gradient_op_type = t._override
+    op.control_inputs = t._control
+    op.traceback = t._tb
+    op.device = t._device
+    op.skip_input_indices = None
+    t._op, t._inputs = op, None
+    by_name = graph._by_name
+    ref = by_name.get(name)
+    if ref is not None and ref() is t:  # the name now finds the op, held or not by t
+        by_name[name] = weakref.ref(op)
+    return op
+
+
+def frozen_light(t: EagerTensor) -> EagerTensor:
+    """A Const standing for ``t`` (not materialised) in the sweep: same name and value."""
+    c = _new_tensor(EagerTensor)
+    c._op, c._value, c.dtype, c.shape = None, t._value, t.dtype, t.shape
+    c._name, c._type, c._inputs, c.graph = t._name, "Const", (), t.graph
+    c._attrs = {"value": t._value, "dtype": t.dtype}
+    c._override, c._control, c._tb, c._device = None, (), t._tb, t._device
+    return c
+
+
 def run_now(
     graph: Graph,
     opdef: Any,
@@ -75,13 +188,20 @@ def run_now(
     name: str,
     errstate: Any,
     ignore: Any,
-) -> Operation | None:
-    """The op, created and run eagerly; None where the general path must take it.
+    light: bool = False,
+) -> Any:
+    """The op (``light``: its light tensor, when no tape records), created and run
+    eagerly; None where the general path must take it.
 
     ``name`` is the name asked for (or the default); ``errstate``/``ignore`` are NumPy's
     error-state variable and its all-"ignore" value (``op_registry.ERRSTATE``)."""
     args = []
     for t in inputs:
+        if type(t) is EagerTensor:
+            if t.graph is not graph:
+                return None
+            args.append(t._value)
+            continue
         p = t.op
         values = p.output_values
         if values is None or p.graph is not graph:
@@ -107,10 +227,63 @@ def run_now(
         out = np.asarray(out, dtype=dtype.np)
     if shape.dims != out.shape:  # the rule left a size open (or no rule ran)
         shape = TensorShape.of_array(out.shape)
+    recorders = current.recorders
+    if light and not recorders:
+        return _light(graph, opdef.type, graph.unique_name(name), inputs, attrs, dtype, shape, out)
     op = _make(graph, opdef.type, graph.unique_name(name), inputs, attrs, dtype, shape, out)
-    for recorder in current.recorders:  # a tape sees the op as the general path hands it
+    for recorder in recorders:  # a tape sees the op as the general path hands it
         recorder.record(op)
     return op
+
+
+def _light(
+    graph: Graph,
+    op_type: str,
+    name: str,
+    inputs: Sequence[Tensor],
+    attrs: dict[str, Any],
+    dtype: Any,
+    shape: TensorShape,
+    value: Any,
+) -> EagerTensor:
+    """A light tensor, entered in the graph's name index and live list as an op is."""
+    t = _new_tensor(EagerTensor)
+    t._op = None
+    t._value = value
+    t.dtype = dtype
+    t.shape = shape
+    t._name = name
+    t._type = op_type
+    t._inputs = tuple(inputs)
+    t._attrs = attrs
+    t.graph = graph
+    scopes = graph._scopes
+    override = scopes.override
+    t._override = override.get(op_type) if override else None
+    deps = scopes.control_deps
+    t._control = tuple(deps) if deps else ()
+    t._tb = current.frame or user_frame(_FRAMES_IN)
+    t._device = current.device
+    ref = weakref.ref(t)  # as _enter does (inlined: this runs for every light op)
+    graph._by_name[name] = ref
+    live = graph._live
+    live.append(ref)
+    if len(live) >= graph._sweep_at:
+        graph.sweep()
+    return t
+
+
+# The package's frames between user_frame and the wrapper: _light, run_now, apply_op1.
+_FRAMES_IN = 3
+
+
+def _enter(graph: Graph, name: str, ref: Any) -> None:
+    """``Graph.add_op``'s eager branch: the weak entries, and the sweep when due."""
+    graph._by_name[name] = ref
+    live = graph._live
+    live.append(ref)
+    if len(live) >= graph._sweep_at:
+        graph.sweep()
 
 
 def _make(
@@ -142,10 +315,5 @@ def _make(
     op.traceback = current.frame or user_frame()
     op.device = current.device
     op.skip_input_indices = None
-    ref = weakref.ref(op)
-    graph._by_name[name] = ref
-    live = graph._live
-    live.append(ref)
-    if len(live) >= graph._sweep_at:
-        graph.sweep()
+    _enter(graph, name, weakref.ref(op))
     return op

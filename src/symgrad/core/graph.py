@@ -41,9 +41,10 @@ PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.s
 _VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")
 
 
-def user_frame() -> tuple[str, int]:
-    """(file, line) of the innermost caller outside the symgrad package."""
-    frame = sys._getframe(1)
+def user_frame(skip: int = 0) -> tuple[str, int]:
+    """(file, line) of the innermost caller outside the symgrad package; ``skip``: the
+    number of callers known to be inside it, not looked at."""
+    frame = sys._getframe(1 + skip)
     inside = _IN_PACKAGE
     while frame.f_back is not None:
         filename = frame.f_code.co_filename
@@ -408,7 +409,7 @@ class Graph:
         self.scalar_cache: dict[Any, Any] = {}  # eager only: Python scalars as constants
         # Eager only: weak references to the ops created, oldest first (a producer before
         # its consumers); swept, with history no one can differentiate through, by add_op.
-        self._live: list[weakref.ref[Operation]] = []
+        self._live: list[weakref.ref[Any]] = []  # ops and light tensors (core/eager.py)
         self._sweep_at = _SWEEP_MIN
         self._sweeping = threading.Lock()
 
@@ -503,7 +504,9 @@ class Graph:
             return  # an explicit graph keeps its ops; another thread is sweeping
         try:
             if not _keep_history and refcounts.trusted():  # else history is kept: correct
-                ops = [op for op in (r() for r in self._live) if op is not None]
+                from symgrad.core.history import live_nodes, release_history
+
+                ops = live_nodes(self._live)
                 release_history(ops, self.scalar_cache)
                 del ops  # ops whose last references were the edges just dropped die here
             by_name = self._by_name
@@ -519,12 +522,14 @@ class Graph:
         entry = self._by_name.get(name)
         if entry is None or self._ops is not None:
             return entry  # type: ignore[no-any-return]
-        return entry()  # type: ignore[no-any-return]
+        entry = entry()  # an op, or a light eager tensor (core/eager.py): its op
+        return entry if entry is None or type(entry) is Operation else entry.op
 
     # -- lookup
     def get_operations(self) -> list[Operation]:
         if self._ops is None:
-            return [op for op in (r() for r in list(self._by_name.values())) if op is not None]
+            live = [e for e in (r() for r in list(self._by_name.values())) if e is not None]
+            return [e if type(e) is Operation else e.op for e in live]
         return list(self._ops)
 
     def get_operation_by_name(self, name: str) -> Operation:
@@ -665,117 +670,6 @@ def keep_eager_history(keep: bool = True) -> None:
     ``compat.v1.disable_eager_execution`` calls it."""
     global _keep_history
     _keep_history = bool(keep)
-
-
-def release_history(ops: list[Operation], cache: dict[Any, Tensor] | None = None) -> None:  # noqa: C901
-    """Replace each input edge of ``ops`` that no source is at or upstream of by a frozen
-    constant of its value, dropping the reference to its producer.
-
-    ``ops``: every live op of an eager graph, oldest first (so a producer comes before
-    its consumers), held by this list only besides the graph's own references.
-    ``cache`` maps keys to tensors the graph holds that are not sources (the eager
-    scalar cache): a cached tensor that looks held from outside is evicted from it, since
-    the calls that use it hold it too; it is a source this time, and the next sweep
-    sees whether the user really holds it.
-
-    Sources (the ops "marked" below) are the ops with a tensor the user holds, ops some
-    object outside the graph holds (a tape that recorded or watches them, a plan, a user
-    reference to the op), symbolic ops (no value: fed by a placeholder), ops of a
-    ``SOURCE_TYPES`` type, and every op downstream of a source.  Whether an object is held
-    from outside is read from its reference count: the references the graph itself holds
-    (a tensor in its consumers' input tuples and in ``cached``; an op by its live output
-    tensors and other ops' control inputs) are counted and subtracted.  An input tuple
-    referenced from outside (a user kept ``op.inputs``) makes its tensors held.
-    """
-    getrefcount, local_refs = sys.getrefcount, refcounts.LOCAL_REFS
-    # References the graph holds to each tensor and to each op, by id.
-    tensor_refs: dict[int, int] = {}
-    op_refs: dict[int, int] = {}
-    cached: dict[int, Any] = {}
-    if cache:
-        for key, tensor in cache.items():
-            cached[id(tensor)] = key
-            tensor_refs[id(tensor)] = tensor_refs.get(id(tensor), 0) + 1
-    own_tuple = refcounts.LOCAL_REFS + 1  # an input tuple held by its op only (and the local)
-    for op in ops:
-        ins = op.inputs
-        if getrefcount(ins) <= own_tuple:
-            for k in map(id, ins):
-                tensor_refs[k] = tensor_refs.get(k, 0) + 1
-        for k in map(id, op.control_inputs):
-            op_refs[k] = op_refs.get(k, 0) + 1
-    # No local may still hold a tensor or an op (a stray reference reads as "held").
-    ins = tensor = None  # type: ignore[assignment]
-    marked: set[int] = set()
-    mark = marked.add
-    for op in ops:
-        if op.output_values is None or op.type in SOURCE_TYPES:
-            mark(id(op))
-            continue
-        held = refcounts.LISTED_REFS + op_refs.get(id(op), 0)
-        source = False
-        for ref in op._outs:
-            if ref is not None:
-                t = ref()
-                if t is not None:
-                    held += 1  # the tensor's ``op``
-                    if getrefcount(t) > local_refs + tensor_refs.get(id(t), 0):
-                        source = True
-                        if cache and id(t) in cached:
-                            cache.pop(cached[id(t)], None)
-                        t = None
-                        break
-                    t = None
-        if not source:
-            if getrefcount(op) > held:
-                source = True
-            else:
-                for i in op.inputs:
-                    if id(i.op) in marked:
-                        source = True
-                        break
-        if source:
-            mark(id(op))
-    # Only marked consumers need their edges cut: an unmarked op is held by nothing but
-    # its consumers' edges (else it would be marked), so cutting the marked ones' frees
-    # every unmarked op at once.
-    frozen: dict[tuple[int, int], Tensor] = {}
-    for op in ops:
-        if id(op) not in marked:
-            continue
-        ins = op.inputs
-        for i in ins:
-            if id(i.op) not in marked:
-                break
-        else:
-            continue
-        new = []
-        for i in ins:
-            if id(i.op) not in marked:
-                k2 = (id(i.op), i.value_index)
-                const = frozen.get(k2)
-                if const is None:
-                    const = frozen[k2] = _frozen(i)
-                i = const
-            new.append(i)
-        op.inputs = tuple(new)
-
-
-def _frozen(t: Tensor) -> Tensor:
-    """A Const standing for eager tensor ``t``: same value (not copied), dtype, shape."""
-    p = t.op
-    i = t.value_index
-    value = p.output_values[i]  # type: ignore[index]
-    c = Operation.__new__(Operation)
-    c.graph, c.type = p.graph, "Const"
-    c.name = p.name if p.num_outputs == 1 else f"{p.name}/output_{i}"
-    c.inputs = ()
-    c._attrs = {"value": value, "dtype": p.output_dtypes[i]}
-    c.output_dtypes, c.output_shapes = [p.output_dtypes[i]], [p.output_shapes[i]]
-    c.output_values, c._outs = [value], [None]
-    c._gradient_op_type, c.control_inputs = None, ()
-    c.traceback, c.skip_input_indices = p.traceback, None
-    return c.output(0)
 
 
 class NameScope:

@@ -17,7 +17,13 @@ import numpy as np
 from symgrad.core import dtypes as dt
 from symgrad.core.cases import Case
 from symgrad.core.context import current
-from symgrad.core.eager import ERRSTATE, ERRSTATE_IGNORE, _errstate_var, run_now  # noqa: F401
+from symgrad.core.eager import (  # noqa: F401
+    ERRSTATE,
+    ERRSTATE_IGNORE,
+    EagerTensor,
+    _errstate_var,
+    run_now,
+)
 from symgrad.core.errors import InvalidArgumentError, OpError
 from symgrad.core.gradient_registry import GradFn, RegisterGradient, no_gradient
 from symgrad.core.graph import SOURCE_TYPES, Graph, Operation, Tensor, get_default_graph, user_frame
@@ -196,9 +202,36 @@ def apply_op(
     if attrs is None:
         attrs = {}
     if opdef.fast and graph.eager:
-        op = _now(graph, opdef, inputs, attrs, name)
+        op = _now(graph, opdef, inputs, attrs, name, False)
         if op is not None:
-            return op
+            return op  # type: ignore[no-any-return]
+    return _general(graph, opdef, inputs, attrs, name)
+
+
+def apply_op1(
+    op_type: str,
+    inputs: Sequence[Tensor],
+    attrs: dict[str, Any] | None = None,
+    name: str | None = None,
+) -> Tensor:
+    """``apply_op(...).output(0)`` for a one-output op; at the top level with no tape
+    recording, a light eager tensor whose ``Operation`` is built when first read."""
+    opdef = OPS[op_type]
+    graph = get_default_graph()
+    if attrs is None:
+        attrs = {}
+    if opdef.fast and graph.eager and output_check is None and ERRSTATE is not None:
+        # ``_now``, inlined: core/eager.py's user_frame skips this frame as the package's
+        name = name or _DEFAULT_NAMES.get(op_type, op_type)
+        t = run_now(graph, opdef, inputs, attrs, name, ERRSTATE, ERRSTATE_IGNORE, True)
+        if t is not None:
+            return t if type(t) is EagerTensor else t.output(0)  # type: ignore[no-any-return]
+    return _general(graph, opdef, inputs, attrs, name).output(0)
+
+
+def _general(graph: Graph, opdef: OpDef, inputs: Any, attrs: Any, name: str | None) -> Operation:
+    """``apply_op``'s general path: every mode, every kind of op."""
+    op_type = opdef.type
     inputs = _own_graph(graph, inputs, op_type)
     op_name = graph.unique_name(name or _DEFAULT_NAMES.get(op_type, op_type))
     try:
@@ -214,11 +247,11 @@ def apply_op(
     if graph.eager and not opdef.symbolic:
         args = []
         for t in inputs:
-            ins = t.op.output_values
-            if ins is None:
+            v = t.eager_value
+            if v is None:
                 args = None  # fed by a placeholder: the op stays symbolic
                 break
-            args.append(ins[t.value_index])
+            args.append(v)
         else:
             try:
                 values = run_kernel(opdef.kernel, args, attrs, dtypes)
@@ -242,17 +275,18 @@ def apply_op(
 def _own_graph(graph: Graph, inputs: Sequence[Tensor], op_type: str) -> Sequence[Tensor]:
     """``inputs``, each of ``graph``: another graph's tensors captured (or refused)."""
     for t in inputs:
-        if t.op.graph is not graph:
-            return [t if t.op.graph is graph else _cross_graph(graph, t, op_type) for t in inputs]
+        if t.graph is not graph:
+            return [t if t.graph is graph else _cross_graph(graph, t, op_type) for t in inputs]
     return inputs
 
 
-def _now(graph: Graph, opdef: OpDef, inputs: Any, attrs: Any, name: str | None) -> Any:
-    """The eager fast path's op (``symgrad.core.eager``), or None: take the general path."""
+def _now(graph: Graph, opdef: OpDef, inputs: Any, attrs: Any, name: Any, light: bool) -> Any:
+    """The eager fast path's op or light tensor (``symgrad.core.eager``), or None: take
+    the general path."""
     if output_check is not None or ERRSTATE is None:
         return None
     name = name or _DEFAULT_NAMES.get(opdef.type, opdef.type)
-    return run_now(graph, opdef, inputs, attrs, name, ERRSTATE, ERRSTATE_IGNORE)
+    return run_now(graph, opdef, inputs, attrs, name, ERRSTATE, ERRSTATE_IGNORE, light)
 
 
 def add_computed_op(

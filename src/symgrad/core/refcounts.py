@@ -1,7 +1,7 @@
 """Whether reference counts may decide that nothing else holds an object.
 
 symgrad writes a result over an array in place (a plan step's dying input, a list's row
-write, a variable's own update) and drops eager history (``graph.release_history``) when
+write, a variable's own update) and drops eager history (``history.release_history``) when
 ``sys.getrefcount`` says that only the running code holds the object.  The counts those
 decisions compare with depend on how the interpreter holds locals, parameters and call
 arguments: CPython 3.11 to 3.13 count one reference for each.  An interpreter that

@@ -21,7 +21,7 @@ import numpy as np
 from symgrad.core import dtypes as dt
 from symgrad.core import nest
 from symgrad.core.context import executing_eagerly
-from symgrad.core.op_registry import apply_op, register_op
+from symgrad.core.op_registry import apply_op, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.data import structure
 from symgrad.data.base import scoped
@@ -107,10 +107,10 @@ def dataset_for_stmt(
     key = id(dataset)
     _DATASETS[key] = dataset
     spec = dataset.element_spec
-    handle = apply_op("DatasetLoopIterator", [], {"key": key}).output(0)
+    handle = apply_op1("DatasetLoopIterator", [], {"key": key})
 
     def test(h: Any) -> Any:
-        more = apply_op("DatasetLoopHasNext", [h], {"key": key}).output(0)
+        more = apply_op1("DatasetLoopHasNext", [h], {"key": key})
         if extra_test is None:
             return more
         from symgrad.ops.math import elementwise as m

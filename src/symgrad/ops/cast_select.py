@@ -17,7 +17,7 @@ from symgrad.core import batching
 from symgrad.core import dtypes as dt
 from symgrad.core.cases import Case, fixed, randn, uniform
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import Spec, apply_op, constant_value, register_op
+from symgrad.core.op_registry import Spec, apply_op1, constant_value, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.core import (
     ALL,
@@ -61,7 +61,7 @@ def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
     d = dt.as_dtype(dtype)
     if t.dtype is d:
         return t
-    return apply_op("Cast", [t], {"SrcT": t.dtype, "DstT": d}, name).output(0)
+    return apply_op1("Cast", [t], {"SrcT": t.dtype, "DstT": d}, name)
 
 
 CAST.add_cases(
@@ -139,7 +139,7 @@ def filled(dims: Sequence[Any], value: int, d: dt.DType, name: str) -> Tensor:
     if math.prod(dims) < _SMALL:
         return constant(np.full(dims, value, d.np), name=name)
     shape = convert_to_tensor(dims, dtype_hint=dt.int32)  # int64 where a size needs it
-    return apply_op("Fill", [shape, constant(np.array(value, d.np))], name=name).output(0)
+    return apply_op1("Fill", [shape, constant(np.array(value, d.np))], name=name)
 
 
 def is_zeros(t: Tensor) -> bool:
@@ -161,7 +161,7 @@ def zeros_like(
     d = dt.as_dtype(dtype) if dtype is not None else t.dtype
     if t.shape.is_fully_defined() and not t.graph.eager:
         return filled(t.shape.as_list(), 0, d, name or "zeros_like")  # Fill if big, as TF
-    out = apply_op("ZerosLike", [t], name=name).output(0)
+    out = apply_op1("ZerosLike", [t], name=name)
     return cast(out, d) if d is not t.dtype else out
 
 
@@ -171,7 +171,7 @@ def ones_like(input: Any, dtype: Any = None, name: str | None = None, layout: An
     d = dt.as_dtype(dtype) if dtype is not None else t.dtype
     if t.shape.is_fully_defined() and not t.graph.eager:
         return filled(t.shape.as_list(), 1, d, name or "ones_like")  # Fill if big, as TF
-    out = apply_op("OnesLike", [t], name=name).output(0)
+    out = apply_op1("OnesLike", [t], name=name)
     return cast(out, d) if d is not t.dtype else out
 
 
@@ -211,7 +211,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
         raise ValueError("x and y must both be given, or neither")
     c = convert_to_tensor(condition)
     a, b = convert_n((x, y))
-    return apply_op("SelectV2", [c, a, b], name=name).output(0)
+    return apply_op1("SelectV2", [c, a, b], name=name)
 
 
 @SELECT_V2.gradient
@@ -244,7 +244,7 @@ WHERE.no_gradient()
 
 
 def _where_indices(condition: Any, name: str | None) -> Tensor:
-    return apply_op("Where", [convert_to_tensor(condition)], name=name).output(0)
+    return apply_op1("Where", [convert_to_tensor(condition)], name=name)
 
 
 WHERE.add_cases(

@@ -23,6 +23,7 @@ import numpy as np
 from symgrad.core import batching
 from symgrad.core import dtypes as dt
 from symgrad.core.cases import Case, ints, randn
+from symgrad.core.eager import EagerTensor
 from symgrad.core.errors import InvalidArgumentError, ResourceExhaustedError
 from symgrad.core.gradient_registry import RegisterGradient, no_gradient
 from symgrad.core.graph import Tensor, get_default_graph
@@ -30,6 +31,7 @@ from symgrad.core.op_registry import (
     ShapeError,
     Spec,
     apply_op,
+    apply_op1,
     constant_value,
     default_name,
     register_op,
@@ -180,7 +182,7 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str = "Cons
             )
     arr = np.array(arr, copy=True)
     arr.flags.writeable = False
-    return apply_op("Const", [], {"value": arr, "dtype": dt.as_dtype(arr.dtype)}, name).output(0)
+    return apply_op1("Const", [], {"value": arr, "dtype": dt.as_dtype(arr.dtype)}, name)
 
 
 def convert_to_tensor(
@@ -232,7 +234,7 @@ def _autopack(values: Sequence[Any], d: dt.DType | None, name: str | None) -> Te
     if d is None:
         d = _first_dtype(values)
     items = [_autopack(v, d, None) if _holds_tensor(v) else convert_to_tensor(v, d) for v in values]
-    return apply_op("Pack", items, {"N": len(items), "axis": 0}, name or "packed").output(0)
+    return apply_op1("Pack", items, {"N": len(items), "axis": 0}, name or "packed")
 
 
 def _first_dtype(values: Any) -> dt.DType | None:
@@ -250,6 +252,7 @@ def _first_dtype(values: Any) -> dt.DType | None:
 
 
 _SCALARS = frozenset({int, float, bool})
+_TENSORS = frozenset({Tensor, EagerTensor})
 _SCALAR_CACHE_SIZE = 1024
 
 
@@ -263,7 +266,7 @@ def _eager_scalar(value: Any, d: dt.DType | None) -> Tensor:
     if not graph.eager:
         return constant(value, d)
     sign = math.copysign(1.0, value) if type(value) is float else 0.0  # -0.0 is not 0.0
-    key = (type(value), value, d, sign)
+    key = (type(value), value, id(d), sign)  # dtypes are singletons: id hashes in C
     cache = graph.scalar_cache
     t = cache.get(key)
     if t is None:
@@ -387,9 +390,9 @@ def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> Tenso
             f"Error converting shape to a TensorShape: {e} (placeholder argument "
             f"`shape` = {shape!r})."
         ) from None
-    return apply_op(
+    return apply_op1(
         "Placeholder", [], {"dtype": dt.as_dtype(dtype), "shape": static}, name or "Placeholder"
-    ).output(0)
+    )
 
 
 def _same_infer(inputs: Sequence[Tensor], **_: Any) -> Spec:
@@ -413,7 +416,7 @@ register_op(
 
 
 def identity(input: Any, name: str | None = None) -> Tensor:
-    return apply_op("Identity", [convert_to_tensor(input)], name=name).output(0)
+    return apply_op1("Identity", [convert_to_tensor(input)], name=name)
 
 
 @RegisterGradient("Identity")
@@ -437,7 +440,7 @@ no_gradient("StopGradient")
 
 def stop_gradient(input: Any, name: str | None = None) -> Tensor:
     """Identity forward; no gradient flows back through it (the result acts as a constant)."""
-    return apply_op("StopGradient", [convert_to_tensor(input)], name=name).output(0)
+    return apply_op1("StopGradient", [convert_to_tensor(input)], name=name)
 
 
 register_op(
@@ -461,9 +464,7 @@ register_op(
 
 
 def prevent_gradient(input: Any, message: str = "", name: str | None = None) -> Tensor:
-    return apply_op(
-        "PreventGradient", [convert_to_tensor(input)], {"message": message}, name
-    ).output(0)
+    return apply_op1("PreventGradient", [convert_to_tensor(input)], {"message": message}, name)
 
 
 @RegisterGradient("PreventGradient")
@@ -479,12 +480,12 @@ def _prevent_gradient_grad(op: Any, grad: Tensor) -> Tensor:
 def _unary_infer(
     op_type: str, allowed: Sequence[dt.DType], out: Callable[[dt.DType], dt.DType] | None
 ) -> Callable[..., Spec]:
-    ok = frozenset(allowed)
+    ok = frozenset(map(id, allowed))  # dtypes are singletons; DType's hash is Python code
 
     def infer(inputs: Sequence[Tensor], **_: Any) -> Spec:
         x = inputs[0]
         d = x.dtype
-        if d not in ok:
+        if id(d) not in ok:
             check_dtype(op_type, x, allowed)
         return x.shape, out(d) if out else d
 
@@ -508,9 +509,9 @@ def unary_op(
     """
 
     def wrapper(x: Any, name: str | None = None) -> Tensor:
-        if type(x) is not Tensor:
+        if type(x) is not EagerTensor and type(x) is not Tensor:
             x = convert_to_tensor(x)
-        return apply_op(op_type, [x], name=name).output(0)
+        return apply_op1(op_type, [x], name=name)
 
     wrapper.__name__ = api_name
     wrapper.__doc__ = f"Elementwise ``{api_name}`` (op type ``{op_type}``)."
@@ -548,12 +549,12 @@ def broadcast_infer(op_type: str, inputs: Sequence[Tensor]) -> TensorShape:
 def _binary_infer(
     op_type: str, allowed: Sequence[dt.DType], out: dt.DType | None
 ) -> Callable[..., Spec]:
-    ok = frozenset(allowed)
+    ok = frozenset(map(id, allowed))  # dtypes are singletons; DType's hash is Python code
 
     def infer(inputs: Sequence[Tensor], **_: Any) -> Spec:
         x, y = inputs
         d = x.dtype
-        if y.dtype is not d or d not in ok:
+        if y.dtype is not d or id(d) not in ok:
             same_dtype(inputs)
             check_dtype(op_type, x, allowed)
         return broadcast_infer(op_type, inputs), out or d
@@ -580,13 +581,13 @@ def binary_op(
     """
 
     def wrapper(x: Any, y: Any, name: str | None = None) -> Tensor:
-        if type(x) is Tensor:  # the common cases, as convert_n converts them
-            if type(y) is Tensor:
-                return apply_op(op_type, [x, y], name=name).output(0)
+        if type(x) in _TENSORS:  # the common cases, as convert_n converts them
+            if type(y) in _TENSORS:
+                return apply_op1(op_type, [x, y], name=name)
             if type(y) in _SCALARS:  # ``x * 1.01``
-                return apply_op(op_type, [x, _eager_scalar(y, x.dtype)], name=name).output(0)
+                return apply_op1(op_type, [x, _eager_scalar(y, x.dtype)], name=name)
         a, b = convert_n((x, y))
-        return apply_op(op_type, [a, b], name=name).output(0)
+        return apply_op1(op_type, [a, b], name=name)
 
     wrapper.__name__ = api_name
     wrapper.__doc__ = f"Elementwise ``{api_name}`` with broadcasting (op type ``{op_type}``)."
@@ -722,24 +723,24 @@ def reduce(op_type: str, x: Tensor, axes: Any = None, keep_dims: bool = False) -
     if axes is None:
         rank = x.shape.rank
         if rank is None:
-            n = apply_op("Rank", [x]).output(0)
-            axes = apply_op("Range", [constant(0), n, constant(1)], {"Tidx": dt.int32}).output(0)
+            n = apply_op1("Rank", [x])
+            axes = apply_op1("Range", [constant(0), n, constant(1)], {"Tidx": dt.int32})
         else:
             axes = constant(list(range(rank)), dt.int32)
     elif not isinstance(axes, Tensor):
         axes = constant(axes, dt.int32)
-    return apply_op(op_type, [x, axes], {"keep_dims": keep_dims}).output(0)
+    return apply_op1(op_type, [x, axes], {"keep_dims": keep_dims})
 
 
 def _reshape(x: Tensor, shape: Tensor) -> Tensor:
-    return apply_op("Reshape", [x, shape]).output(0)
+    return apply_op1("Reshape", [x, shape])
 
 
 def _shape(x: Tensor) -> Tensor:
     """A constant when the shape is static in a graph (eager shapes are always values)."""
     if x.shape.is_fully_defined() and not x.graph.eager:
         return constant(x.shape.as_list(), dt.int32, name="Shape")
-    return apply_op("Shape", [x], {"out_type": dt.int32}).output(0)
+    return apply_op1("Shape", [x], {"out_type": dt.int32})
 
 
 def wanted(op: Any, *makers: Callable[[], Any]) -> tuple[Any, ...]:

@@ -15,7 +15,7 @@ from typing import Any
 from symgrad.core.batching import Call
 from symgrad.core.cases import Case, randn
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape, as_shape
 from symgrad.ops.core import convert_to_tensor
 
@@ -61,6 +61,6 @@ def _placeholder_with_default_grad(op: Any, grad: Tensor) -> Tensor:
 def placeholder_with_default(input: Any, shape: Any, name: str | None = None) -> Tensor:
     """``input`` unless fed: ``sess.run(y, {p: value})`` overrides it for one run."""
     x = convert_to_tensor(input)
-    return apply_op(
+    return apply_op1(
         "PlaceholderWithDefault", [x], {"shape": as_shape(shape)}, name or "PlaceholderWithDefault"
-    ).output(0)
+    )

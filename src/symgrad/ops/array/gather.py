@@ -19,7 +19,13 @@ from symgrad.core.batching import Call, NotVectorizable, const
 from symgrad.core.cases import Case, ints, randn
 from symgrad.core.errors import InvalidArgumentError
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
+from symgrad.core.op_registry import (
+    ShapeError,
+    Spec,
+    apply_op1,
+    constant_value,
+    register_op,
+)
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import joining, slicing
 from symgrad.ops.array import structure as array
@@ -106,7 +112,7 @@ def gather(
         array.int_tensor(indices, "indices"),
         array.int_tensor(0 if axis is None else axis, "axis"),
     ]
-    return apply_op("GatherV2", ins, {"batch_dims": 0}, name).output(0)
+    return apply_op1("GatherV2", ins, {"batch_dims": 0}, name)
 
 
 def _batch_axis(pd: list[int], idd: list[int], axis: Any, batch_dims: int) -> tuple[int, int]:
@@ -327,7 +333,7 @@ def unsorted_segment_sum(
     """``out[i] = sum of data[j] with segment_ids[j] == i``; negative ids are dropped."""
     ids = array.int_tensor(segment_ids, "segment_ids")
     n = convert_to_tensor(num_segments, None if isinstance(num_segments, Tensor) else ids.dtype)
-    return apply_op("UnsortedSegmentSum", [convert_to_tensor(data), ids, n], name=name).output(0)
+    return apply_op1("UnsortedSegmentSum", [convert_to_tensor(data), ids, n], name=name)
 
 
 @UNSORTED_SEGMENT_SUM.gradient
@@ -434,7 +440,7 @@ def gather_nd(
     if batch_dims:
         raise NotImplementedError("gather_nd with batch_dims != 0 is not implemented")
     ins = [convert_to_tensor(params), array.int_tensor(indices, "indices")]
-    return apply_op("GatherNd", ins, {"batch_dims": 0}, name).output(0)
+    return apply_op1("GatherNd", ins, {"batch_dims": 0}, name)
 
 
 @GATHER_ND.gradient
@@ -502,7 +508,7 @@ def scatter_nd(
     """Zeros of ``shape`` with ``updates`` added at ``indices`` (duplicates add)."""
     idx = array.int_tensor(indices, "indices")
     s = convert_to_tensor(shape, None if isinstance(shape, Tensor) else idx.dtype)
-    return apply_op("ScatterNd", [idx, convert_to_tensor(updates), s], name=name).output(0)
+    return apply_op1("ScatterNd", [idx, convert_to_tensor(updates), s], name=name)
 
 
 @SCATTER_ND.gradient

@@ -15,7 +15,14 @@ import numpy as np
 from symgrad.core.batching import Call, NotVectorizable, const
 from symgrad.core.cases import Case, ints, randn
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, default_name, register_op
+from symgrad.core.op_registry import (
+    ShapeError,
+    Spec,
+    apply_op,
+    apply_op1,
+    default_name,
+    register_op,
+)
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import gather, slicing
 from symgrad.ops.array import structure as array
@@ -98,9 +105,7 @@ def concat(values: Sequence[Any], axis: Any, name: str = "concat") -> Tensor:
         raise ValueError("concat needs at least one value")
     if len(ts) == 1:
         return identity(ts[0], name=name)
-    return apply_op("ConcatV2", [*ts, array.int_tensor(axis, "axis")], {"N": len(ts)}, name).output(
-        0
-    )
+    return apply_op1("ConcatV2", [*ts, array.int_tensor(axis, "axis")], {"N": len(ts)}, name)
 
 
 @CONCAT_V2.gradient
@@ -192,7 +197,7 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Tensor:
     ):  # (a Variable has _as_tensor, an IndexedSlices _dense_tensor)
         return constant(values, name=name)  # TF folds a list of plain values to a Const
     ts = convert_n(values, "values")
-    return apply_op("Pack", ts, {"N": len(ts), "axis": int(axis)}, name).output(0)
+    return apply_op1("Pack", ts, {"N": len(ts), "axis": int(axis)}, name)
 
 
 @PACK.gradient

@@ -27,7 +27,13 @@ from symgrad.core.batching import Call, NotVectorizable
 from symgrad.core.cases import Case, ints, randn
 from symgrad.core.errors import InvalidArgumentError
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
+from symgrad.core.op_registry import (
+    ShapeError,
+    Spec,
+    apply_op1,
+    constant_value,
+    register_op,
+)
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import gather, shape, slicing
 from symgrad.ops.array import structure as array
@@ -249,25 +255,25 @@ SCATTER = register_op(
 
 
 def get_item(buf: Tensor, index: Any, name: str | None = None) -> Tensor:
-    return apply_op("TensorListGetItem", [buf, _index(index)], name=name).output(0)
+    return apply_op1("TensorListGetItem", [buf, _index(index)], name=name)
 
 
 def set_item(buf: Tensor, index: Any, item: Tensor, resize: bool = False) -> Tensor:
-    return apply_op("TensorListSetItem", [buf, _index(index), item], {"resize": resize}).output(0)
+    return apply_op1("TensorListSetItem", [buf, _index(index), item], {"resize": resize})
 
 
 def add_item(buf: Tensor, index: Any, item: Tensor) -> Tensor:
     """``buf`` with ``item`` added to row ``index``."""
-    return apply_op("TensorListAddItem", [buf, _index(index), item]).output(0)
+    return apply_op1("TensorListAddItem", [buf, _index(index), item])
 
 
 def gather_items(buf: Tensor, indices: Any, name: str | None = None) -> Tensor:
-    return apply_op("TensorListGather", [buf, _index(indices)], name=name).output(0)
+    return apply_op1("TensorListGather", [buf, _index(indices)], name=name)
 
 
 def scatter_items(buf: Tensor, values: Tensor, indices: Any, resize: bool = False) -> Tensor:
     ins = [buf, values, _index(indices)]
-    return apply_op("TensorListScatterIntoExistingList", ins, {"resize": resize}).output(0)
+    return apply_op1("TensorListScatterIntoExistingList", ins, {"resize": resize})
 
 
 def _index(value: Any) -> Tensor:

@@ -17,7 +17,13 @@ from symgrad.core.batching import Call, const
 from symgrad.core.cases import Case, ints, randn
 from symgrad.core.errors import InvalidArgumentError
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
+from symgrad.core.op_registry import (
+    ShapeError,
+    Spec,
+    apply_op1,
+    constant_value,
+    register_op,
+)
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
@@ -164,16 +170,16 @@ MIRROR_PAD_GRAD = register_op(
 def _mirror_pad_gradient(op: Any, grad: Tensor) -> tuple[Tensor, None]:
     """dx = MirrorPadGrad(g): each padded element's gradient goes to the one it copies."""
     p = op.inputs[1]
-    return apply_op("MirrorPadGrad", [grad, p], op.attrs).output(0), None
+    return apply_op1("MirrorPadGrad", [grad, p], op.attrs), None
 
 
 @MIRROR_PAD_GRAD.gradient
 def _mirror_pad_grad_gradient(op: Any, grad: Tensor) -> tuple[Tensor, None]:
     """The adjoint of folding is mirroring: d g = MirrorPad(grad)."""
-    return apply_op("MirrorPad", [grad, op.inputs[1]], op.attrs).output(0), None
+    return apply_op1("MirrorPad", [grad, op.inputs[1]], op.attrs), None
 
 
 def mirror_pad(x: Any, paddings: Any, mode: str, name: str | None = None) -> Tensor:
     """``tf.pad`` in mode REFLECT or SYMMETRIC (op type ``MirrorPad``)."""
     x, p = convert_to_tensor(x), array.int_tensor(paddings, "paddings")
-    return apply_op("MirrorPad", [x, p], {"mode": mode}, name=name).output(0)
+    return apply_op1("MirrorPad", [x, p], {"mode": mode}, name=name)

@@ -13,7 +13,13 @@ import numpy as np
 from symgrad.core.batching import Call, const
 from symgrad.core.cases import Case, ints, randn
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
+from symgrad.core.op_registry import (
+    ShapeError,
+    Spec,
+    apply_op1,
+    constant_value,
+    register_op,
+)
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
 
@@ -65,10 +71,10 @@ REVERSE = register_op(
 @REVERSE.gradient
 def _reverse_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
     """dx = reverse(g, axis): a flip is its own transpose."""
-    return apply_op("ReverseV2", [grad, op.inputs[1]]).output(0), None
+    return apply_op1("ReverseV2", [grad, op.inputs[1]]), None
 
 
 def reverse(tensor: Any, axis: Any, name: str | None = None) -> Tensor:
     """Reverse ``tensor`` along each axis in the 1-D list ``axis`` (op type ``ReverseV2``)."""
     x, a = convert_to_tensor(tensor), array.int_tensor(axis, "axis")
-    return apply_op("ReverseV2", [x, a], name=name).output(0)
+    return apply_op1("ReverseV2", [x, a], name=name)

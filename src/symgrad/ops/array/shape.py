@@ -18,7 +18,7 @@ from symgrad.core import dtypes as dt
 from symgrad.core.batching import Call, const
 from symgrad.core.cases import Case, ints, randn
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import (
@@ -70,17 +70,17 @@ def shape(input: Any, out_type: Any = None, name: str | None = None) -> Tensor:
     out = dt.int32 if out_type is None else dt.as_dtype(out_type)
     if t.shape.is_fully_defined() and not t.graph.eager:
         return constant(t.shape.as_list(), out, name=name or "Shape")
-    return apply_op("Shape", [t], {"out_type": out}, name).output(0)
+    return apply_op1("Shape", [t], {"out_type": out}, name)
 
 
 def size(input: Any, out_type: Any = None, name: str | None = None) -> Tensor:
     t = convert_to_tensor(input)
     out = dt.int32 if out_type is None else dt.as_dtype(out_type)
-    return apply_op("Size", [t], {"out_type": out}, name).output(0)
+    return apply_op1("Size", [t], {"out_type": out}, name)
 
 
 def rank(input: Any, name: str | None = None) -> Tensor:
-    return apply_op("Rank", [convert_to_tensor(input)], name=name).output(0)
+    return apply_op1("Rank", [convert_to_tensor(input)], name=name)
 
 
 # Every example of a batch has the same shape: the unbatched answer, K times.
@@ -170,9 +170,9 @@ RESHAPE = register_op(
 
 def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     """``tensor`` with a new shape of the same number of elements; one -1 is inferred."""
-    return apply_op(
+    return apply_op1(
         "Reshape", [convert_to_tensor(tensor), array.int_tensor(shape, "shape")], name=name
-    ).output(0)
+    )
 
 
 @RESHAPE.gradient
@@ -216,9 +216,9 @@ EXPAND_DIMS = register_op(
 
 def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:
     """Insert a dimension of size 1 at ``axis`` (negative counts from the end)."""
-    return apply_op(
+    return apply_op1(
         "ExpandDims", [convert_to_tensor(input), array.int_tensor(axis, "axis")], name=name
-    ).output(0)
+    )
 
 
 @EXPAND_DIMS.gradient
@@ -279,7 +279,7 @@ def squeeze(input: Any, axis: Any = None, name: str | None = None) -> Tensor:
         raise TypeError(
             f"squeeze argument `axis` must be an int or a list of ints, got {axis!r}"
         ) from None
-    return apply_op("Squeeze", [convert_to_tensor(input)], {"squeeze_dims": axes}, name).output(0)
+    return apply_op1("Squeeze", [convert_to_tensor(input)], {"squeeze_dims": axes}, name)
 
 
 @SQUEEZE.gradient
@@ -332,7 +332,7 @@ def transpose(
     if perm is None:
         r = x.shape.rank
         perm = list(range(r))[::-1] if r is not None else _reversed_axes(x)
-    out = apply_op("Transpose", [x, array.int_tensor(perm, "perm")], name=name).output(0)
+    out = apply_op1("Transpose", [x, array.int_tensor(perm, "perm")], name=name)
     return complex_ops.conj(out) if conjugate else out
 
 
@@ -369,7 +369,7 @@ INVERT_PERMUTATION.no_gradient()
 
 def invert_permutation(x: Any, name: str | None = None) -> Tensor:
     """``y[x[i]] = i``: the inverse of a permutation of ``0 .. n-1``."""
-    return apply_op("InvertPermutation", [array.int_tensor(x, "x")], name=name).output(0)
+    return apply_op1("InvertPermutation", [array.int_tensor(x, "x")], name=name)
 
 
 INVERT_PERMUTATION.add_cases(

@@ -17,7 +17,14 @@ from symgrad.core import dtypes as dt
 from symgrad.core.batching import Call, const
 from symgrad.core.cases import Case, ints, randn
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
+from symgrad.core.op_registry import (
+    ShapeError,
+    Spec,
+    apply_op,
+    apply_op1,
+    constant_value,
+    register_op,
+)
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import joining, mirror_pad
 from symgrad.ops.array import structure as array
@@ -91,7 +98,7 @@ SLICE = register_op(
 def slice(input_: Any, begin: Any, size: Any, name: str | None = None) -> Tensor:
     """``input_[begin[i] : begin[i] + size[i]]`` along every axis; size -1 means "to the end"."""
     b, s = convert_n([array.int_tensor(begin, "begin"), size])
-    return apply_op("Slice", [convert_to_tensor(input_), b, s], name=name).output(0)
+    return apply_op1("Slice", [convert_to_tensor(input_), b, s], name=name)
 
 
 @SLICE.gradient
@@ -191,9 +198,9 @@ def pad(
         and np.ndim(constant_values) == 0
         and constant_values == 0
     ):
-        return apply_op("Pad", [x, p], name=name).output(0)
+        return apply_op1("Pad", [x, p], name=name)
     c = convert_to_tensor(constant_values, None if isinstance(constant_values, Tensor) else x.dtype)
-    return apply_op("PadV2", [x, p, c], name=name).output(0)
+    return apply_op1("PadV2", [x, p, c], name=name)
 
 
 @PAD.gradient
@@ -439,7 +446,7 @@ def strided_slice(
 
 def _strided_slice(x: Any, bes: list[Tensor], masks: dict[str, int], name: str | None) -> Tensor:
     attrs = {k: int(v) for k, v in masks.items()}
-    return apply_op("StridedSlice", [convert_to_tensor(x), *bes], attrs, name).output(0)
+    return apply_op1("StridedSlice", [convert_to_tensor(x), *bes], attrs, name)
 
 
 @STRIDED_SLICE.gradient

@@ -20,7 +20,7 @@ import numpy as np
 from symgrad.core.batching import Call, NotVectorizable
 from symgrad.core.cases import Case, ints, randn
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array.slicing import _index, _plan, _prefixed_spec, _strided_slice
 from symgrad.ops.core import static_ints
@@ -94,7 +94,7 @@ def strided_slice_add(total: Tensor, grad_of_slice: Tensor) -> Tensor:
     ``total``'s shape: one op that adds only its slice."""
     op = grad_of_slice.op
     _, b, e, s, dy = op.inputs
-    return apply_op("StridedSliceAdd", [total, b, e, s, dy], op.attrs).output(0)
+    return apply_op1("StridedSliceAdd", [total, b, e, s, dy], op.attrs)
 
 
 @STRIDED_SLICE_ADD.gradient

@@ -26,7 +26,7 @@ from symgrad.core.graph import Tensor, get_default_graph
 from symgrad.core.op_registry import (
     ShapeError,
     Spec,
-    apply_op,
+    apply_op1,
     constant_value,
     default_name,
     register_op,
@@ -124,9 +124,7 @@ FILL = register_op(
 
 def fill(dims: Any, value: Any, name: str | None = None, layout: Any = None) -> Tensor:
     """A tensor of shape ``dims`` filled with the scalar ``value``."""
-    return apply_op("Fill", [int_tensor(dims, "dims"), convert_to_tensor(value)], name=name).output(
-        0
-    )
+    return apply_op1("Fill", [int_tensor(dims, "dims"), convert_to_tensor(value)], name=name)
 
 
 @FILL.gradient
@@ -230,9 +228,9 @@ TILE = register_op(
 
 def tile(input: Any, multiples: Any, name: str | None = None) -> Tensor:
     """Repeat ``input`` ``multiples[i]`` times along each axis ``i``."""
-    return apply_op(
+    return apply_op1(
         "Tile", [convert_to_tensor(input), int_tensor(multiples, "multiples")], name=name
-    ).output(0)
+    )
 
 
 @TILE.gradient
@@ -297,9 +295,9 @@ BROADCAST_TO = register_op(
 
 def broadcast_to(input: Any, shape: Any, name: str | None = None) -> Tensor:
     """``input`` broadcast to ``shape`` (NumPy's rules)."""
-    return apply_op(
+    return apply_op1(
         "BroadcastTo", [convert_to_tensor(input), int_tensor(shape, "shape")], name=name
-    ).output(0)
+    )
 
 
 @BROADCAST_TO.gradient
@@ -377,7 +375,7 @@ def range(
         else max((t.dtype for t in ts), key=_RANGE_DTYPES.index)
     )
     ts = [cast(t, d) for t in ts]
-    return apply_op("Range", ts, {"Tidx": d}, name).output(0)
+    return apply_op1("Range", ts, {"Tidx": d}, name)
 
 
 _ARANGE = "a sequence of values, not a function of them"
@@ -456,7 +454,7 @@ def one_hot(
     except (TypeError, ValueError) as e:
         raise type(e)(f"one_hot argument `depth` must be an int32 scalar: {e}") from None
     ins = [int_tensor(indices, "indices"), depth_t, on, off]
-    return apply_op("OneHot", ins, {"axis": -1 if axis is None else int(axis)}, name).output(0)
+    return apply_op1("OneHot", ins, {"axis": -1 if axis is None else int(axis)}, name)
 
 
 @ONE_HOT.batching

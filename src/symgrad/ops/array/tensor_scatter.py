@@ -20,7 +20,7 @@ from symgrad.core.batching import Call, const
 from symgrad.core.cases import Case, ints, randn
 from symgrad.core.errors import InvalidArgumentError
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import joining
 from symgrad.ops.array import structure as array
@@ -172,7 +172,7 @@ def _apply(op_type: str, tensor: Any, indices: Any, updates: Any, name: str | No
     t = convert_to_tensor(tensor)
     u = updates if isinstance(updates, Tensor) else convert_to_tensor(updates, t.dtype)
     ins = [t, array.int_tensor(indices, "indices"), u]
-    return apply_op(op_type, ins, name=name).output(0)
+    return apply_op1(op_type, ins, name=name)
 
 
 def tensor_scatter_nd_update(

@@ -20,7 +20,7 @@ from symgrad.core import batching
 from symgrad.core.cases import Case, randn
 from symgrad.core.errors import InvalidArgumentError
 from symgrad.core.graph import Operation, Tensor, get_default_graph
-from symgrad.core.op_registry import Spec, apply_op, register_op
+from symgrad.core.op_registry import Spec, apply_op, apply_op1, register_op
 from symgrad.ops.core import convert_to_tensor
 
 
@@ -172,9 +172,9 @@ def check_numerics(tensor: Any, message: str, name: str | None = None) -> Tensor
     """``tensor``, after failing with ``InvalidArgumentError`` if it has a NaN or an Inf."""
     t = convert_to_tensor(tensor)
     if not (get_default_graph().eager and t.has_value()):
-        return apply_op("CheckNumerics", [t], {"message": str(message)}, name).output(0)
+        return apply_op1("CheckNumerics", [t], {"message": str(message)}, name)
     try:
-        return apply_op("CheckNumerics", [t], {"message": str(message)}, name).output(0)
+        return apply_op1("CheckNumerics", [t], {"message": str(message)}, name)
     except InvalidArgumentError as e:
         if e.message.startswith(f"{message} : Tensor had "):
             # TF's eager text adds the op and the name given (and, before, the device

@@ -20,7 +20,7 @@ import numpy as np
 from symgrad.core.batching import Call, const
 from symgrad.core.cases import COMPLEX, Case, complex_randn, ints, randn
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import OPS, ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import OPS, ShapeError, Spec, apply_op1, register_op
 from symgrad.ops.array import joining
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import check_dtype, convert_to_tensor, static_ints
@@ -112,7 +112,7 @@ def _conjugate_transpose_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
         if perm is None
         else np.argsort(perm).astype(np.int32)
     )
-    return apply_op("ConjugateTranspose", [grad, array.int_tensor(inverse, "perm")]).output(0), None
+    return apply_op1("ConjugateTranspose", [grad, array.int_tensor(inverse, "perm")]), None
 
 
 @CONJUGATE_TRANSPOSE.batching
@@ -139,7 +139,7 @@ def matrix_transpose(a: Any, name: str = "matrix_transpose", conjugate: bool = F
             [array.range(0, n - 2, 1), array.reshape(n - 1, [1]), array.reshape(n - 2, [1])], 0
         )
     op_type = "ConjugateTranspose" if conjugate and x.dtype.is_complex else "Transpose"
-    return apply_op(op_type, [x, perm], name=name).output(0)
+    return apply_op1(op_type, [x, perm], name=name)
 
 
 def adjoint(matrix: Any, name: str | None = None) -> Tensor:
@@ -201,11 +201,11 @@ def band_part(input: Any, num_lower: Any, num_upper: Any, name: str | None = Non
     """Zero everything outside the band of ``num_lower`` sub- and ``num_upper``
     super-diagonals (a negative count keeps that whole triangle)."""
     x = convert_to_tensor(input)
-    return apply_op(
+    return apply_op1(
         "MatrixBandPart",
         [x, array.int_tensor(num_lower, "num_lower"), array.int_tensor(num_upper, "num_upper")],
         name=name,
-    ).output(0)
+    )
 
 
 @BAND_PART.gradient

@@ -22,7 +22,7 @@ from symgrad.core import dtypes as dt
 from symgrad.core.batching import Call, NotVectorizable
 from symgrad.core.cases import Case, randn
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape, broadcast_shapes
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import NUMERIC, check_dtype, convert_n, same_dtype
@@ -214,9 +214,7 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Tensor:
 
 
 def _einsum_op(ts: list[Tensor], eq: str, name: str | None) -> Tensor:
-    return apply_op("Einsum", ts, {"equation": eq.replace(_ELL, "..."), "N": len(ts)}, name).output(
-        0
-    )
+    return apply_op1("Einsum", ts, {"equation": eq.replace(_ELL, "..."), "N": len(ts)}, name)
 
 
 # --------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import numpy as np
 from symgrad.core.batching import Call
 from symgrad.core.cases import COMPLEX, Case
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import Spec, apply_op, register_op
+from symgrad.core.op_registry import Spec, apply_op, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import joining
 from symgrad.ops.array import structure as array
@@ -291,9 +291,7 @@ def eigh(tensor: Any, name: str | None = None) -> tuple[Tensor, Tensor]:
 
 
 def eigvalsh(tensor: Any, name: str | None = None) -> Tensor:
-    return apply_op(
-        "SelfAdjointEigV2", [convert_to_tensor(tensor)], {"compute_v": False}, name
-    ).output(0)
+    return apply_op1("SelfAdjointEigV2", [convert_to_tensor(tensor)], {"compute_v": False}, name)
 
 
 @EIGH.gradient

@@ -17,7 +17,7 @@ from symgrad.core import dtypes as dt
 from symgrad.core.batching import Call, NotVectorizable
 from symgrad.core.cases import COMPLEX, Case, complex_randn, fixed, ints, randn
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import check_dtype, convert_to_tensor, same_dtype, static_ints
@@ -263,7 +263,7 @@ def diag_part(
     """The diagonal ``k`` (or the band of diagonals ``k = (k0, k1)``) of each matrix."""
     x = convert_to_tensor(input)
     pad = convert_to_tensor(padding_value, x.dtype)
-    return apply_op("MatrixDiagPartV3", [x, _k_tensor(k), pad], {"align": align}, name).output(0)
+    return apply_op1("MatrixDiagPartV3", [x, _k_tensor(k), pad], {"align": align}, name)
 
 
 def diag(
@@ -284,7 +284,7 @@ def diag(
         array.int_tensor(num_cols, "num_cols"),
         convert_to_tensor(padding_value, d.dtype),
     ]
-    return apply_op("MatrixDiagV3", ins, {"align": align}, name).output(0)
+    return apply_op1("MatrixDiagV3", ins, {"align": align}, name)
 
 
 def set_diag(
@@ -293,7 +293,7 @@ def set_diag(
     """``input`` with its diagonal(s) ``k`` replaced by ``diagonal``."""
     x = convert_to_tensor(input)
     d = convert_to_tensor(diagonal, None if isinstance(diagonal, Tensor) else x.dtype)
-    return apply_op("MatrixSetDiagV3", [x, d, _k_tensor(k)], {"align": align}, name).output(0)
+    return apply_op1("MatrixSetDiagV3", [x, d, _k_tensor(k)], {"align": align}, name)
 
 
 @DIAG_PART.gradient

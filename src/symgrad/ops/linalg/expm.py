@@ -14,7 +14,7 @@ import numpy as np
 
 from symgrad.core.cases import COMPLEX, Case
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import apply_op, register_op
+from symgrad.core.op_registry import apply_op1, register_op
 from symgrad.ops.array import joining, slicing
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
@@ -91,7 +91,7 @@ EXPM = register_op(
 
 def expm(input: Any, name: str | None = None) -> Tensor:
     """exp(A) = Σ Aⁿ/n! of each square matrix (one MatrixExponential op; see docs/linalg.md)."""
-    return apply_op("MatrixExponential", [convert_to_tensor(input)], name=name).output(0)
+    return apply_op1("MatrixExponential", [convert_to_tensor(input)], name=name)
 
 
 @EXPM.gradient

@@ -14,7 +14,7 @@ from symgrad.core import hooks
 from symgrad.core.batching import Call, NotVectorizable
 from symgrad.core.cases import COMPLEX, Case, fixed
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import FLOAT_COMPLEX, check_dtype, convert_n, convert_to_tensor, same_dtype
@@ -92,7 +92,7 @@ def lstsq(
         chol = _gramian_cholesky(a, l2_regularizer, False)
         return matmul(a, cholesky_solve(chol, b), adjoint_a=True, name=name)
     l2 = convert_to_tensor(l2_regularizer, dt.float64)
-    return apply_op("MatrixSolveLs", [a, b, l2], {"fast": fast}, name).output(0)
+    return apply_op1("MatrixSolveLs", [a, b, l2], {"fast": fast}, name)
 
 
 def _overdetermined_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:

@@ -14,7 +14,7 @@ import numpy as np
 from symgrad.core.batching import Call
 from symgrad.core.cases import COMPLEX, Case, complex_randn, randn
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape, broadcast_shapes
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import NUMERIC, binary_grad, check_dtype, convert_n, same_dtype, wanted
@@ -49,22 +49,22 @@ def matmul(
             x = conj(x)
         if adjoint_b and y.dtype.is_complex:
             y = conj(y)
-        return apply_op(
+        return apply_op1(
             "MatMul",
             [x, y],
             {"transpose_a": transpose_a or adjoint_a, "transpose_b": transpose_b or adjoint_b},
             name,
-        ).output(0)
+        )
     if transpose_a and x.dtype.is_complex:
         x = conj(x)  # transpose = adjoint of the conjugate
     if transpose_b and y.dtype.is_complex:
         y = conj(y)
-    return apply_op(
+    return apply_op1(
         "BatchMatMulV2",
         [x, y],
         {"adj_x": transpose_a or adjoint_a, "adj_y": transpose_b or adjoint_b},
         name,
-    ).output(0)
+    )
 
 
 def matvec(
@@ -85,11 +85,11 @@ def matvec(
 
 
 def _mm(a: Tensor, b: Tensor, ta: bool = False, tb: bool = False) -> Tensor:
-    return apply_op("MatMul", [a, b], {"transpose_a": ta, "transpose_b": tb}).output(0)
+    return apply_op1("MatMul", [a, b], {"transpose_a": ta, "transpose_b": tb})
 
 
 def _bmm(x: Tensor, y: Tensor, adj_x: bool = False, adj_y: bool = False) -> Tensor:
-    return apply_op("BatchMatMulV2", [x, y], {"adj_x": adj_x, "adj_y": adj_y}).output(0)
+    return apply_op1("BatchMatMulV2", [x, y], {"adj_x": adj_x, "adj_y": adj_y})
 
 
 # --------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import numpy as np
 from symgrad.core.batching import Call
 from symgrad.core.cases import COMPLEX, Case
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, apply_op1, register_op
 from symgrad.core.shapes import TensorShape, broadcast_shapes
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import (
@@ -88,9 +88,7 @@ INVERSE = register_op(
 
 def inv(input: Any, adjoint: bool = False, name: str | None = None) -> Tensor:
     """The inverse of each square matrix (of its adjoint, with ``adjoint``)."""
-    return apply_op("MatrixInverse", [convert_to_tensor(input)], {"adjoint": adjoint}, name).output(
-        0
-    )
+    return apply_op1("MatrixInverse", [convert_to_tensor(input)], {"adjoint": adjoint}, name)
 
 
 @INVERSE.gradient
@@ -109,7 +107,7 @@ DET = register_op("MatrixDeterminant", _det_infer, in_dtype(np.linalg.det), batc
 
 
 def det(input: Any, name: str | None = None) -> Tensor:
-    return apply_op("MatrixDeterminant", [convert_to_tensor(input)], name=name).output(0)
+    return apply_op1("MatrixDeterminant", [convert_to_tensor(input)], name=name)
 
 
 @DET.gradient
@@ -176,7 +174,7 @@ CHOLESKY = register_op(
 
 def cholesky(input: Any, name: str | None = None) -> Tensor:
     """Lower-triangular L with L Lᴴ = input; only the lower triangle of input is read."""
-    return apply_op("Cholesky", [convert_to_tensor(input)], name=name).output(0)
+    return apply_op1("Cholesky", [convert_to_tensor(input)], name=name)
 
 
 @CHOLESKY.gradient
@@ -308,19 +306,19 @@ TRIANGULAR_SOLVE = register_op(
 
 def solve(matrix: Any, rhs: Any, adjoint: bool = False, name: str | None = None) -> Tensor:
     """X with matrix X = rhs (matrixᴴ X = rhs with ``adjoint``); batch shapes must match."""
-    return apply_op("MatrixSolve", convert_n((matrix, rhs)), {"adjoint": adjoint}, name).output(0)
+    return apply_op1("MatrixSolve", convert_n((matrix, rhs)), {"adjoint": adjoint}, name)
 
 
 def triangular_solve(
     matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = False, name: str | None = None
 ) -> Tensor:
     """Solve with the lower (or upper) triangle of ``matrix``; batch axes broadcast."""
-    return apply_op(
+    return apply_op1(
         "MatrixTriangularSolve",
         convert_n((matrix, rhs)),
         {"lower": lower, "adjoint": adjoint},
         name,
-    ).output(0)
+    )
 
 
 def _solve_grads(op: Any, grad_b: Tensor) -> Tensor:

@@ -18,7 +18,7 @@ import numpy as np
 from symgrad.core.batching import Call
 from symgrad.core.cases import Case, randn
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import NUMERIC, check_dtype, convert_to_tensor
@@ -91,12 +91,12 @@ DIAG_PART = register_op(
 
 def tensor_diag(diagonal: Any, name: str | None = None) -> Tensor:
     """The rank-2k tensor with ``diagonal`` (rank k) on its diagonal (TF1's ``tf.diag``)."""
-    return apply_op("Diag", [convert_to_tensor(diagonal)], name=name).output(0)
+    return apply_op1("Diag", [convert_to_tensor(diagonal)], name=name)
 
 
 def tensor_diag_part(input: Any, name: str | None = None) -> Tensor:
     """The diagonal of a rank-2k tensor of shape ``s + s`` (TF1's ``tf.diag_part``)."""
-    return apply_op("DiagPart", [convert_to_tensor(input)], name=name).output(0)
+    return apply_op1("DiagPart", [convert_to_tensor(input)], name=name)
 
 
 @DIAG.gradient

@@ -13,7 +13,7 @@ import numpy as np
 from symgrad.core import batching
 from symgrad.core.cases import Case, randn
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.ops.core import NUMERIC, check_dtype, convert_n, same_dtype
 
 
@@ -41,7 +41,7 @@ def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
     """Sum of a list of same-shaped tensors (op type ``AddN``)."""
     if not isinstance(inputs, list | tuple) or not inputs:
         raise ValueError("inputs must be a non-empty list of tensors of the same shape")
-    return apply_op("AddN", convert_n(inputs), name=name).output(0)
+    return apply_op1("AddN", convert_n(inputs), name=name)
 
 
 ADDN_DEF = register_op(

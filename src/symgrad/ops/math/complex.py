@@ -18,7 +18,7 @@ from symgrad.core import batching
 from symgrad.core import dtypes as dt
 from symgrad.core.cases import COMPLEX, Case, complex_randn, randn
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import Spec, apply_op, register_op
+from symgrad.core.op_registry import Spec, apply_op1, register_op
 from symgrad.ops import cast_select
 from symgrad.ops.core import (
     NUMERIC,
@@ -44,7 +44,7 @@ def conj(x: Any, name: str | None = None) -> Tensor:
     t = convert_to_tensor(x)
     if not t.dtype.is_complex:
         return t
-    return apply_op("Conj", [t], name=name).output(0)
+    return apply_op1("Conj", [t], name=name)
 
 
 CONJ_DEF = register_op(
@@ -76,7 +76,7 @@ def part_infer(op_type: str) -> Callable[..., Spec]:
 def real(input: Any, name: str | None = None) -> Tensor:
     """Real part; a real tensor is returned as is."""
     t = convert_to_tensor(input)
-    return apply_op("Real", [t], name=name).output(0) if t.dtype.is_complex else t
+    return apply_op1("Real", [t], name=name) if t.dtype.is_complex else t
 
 
 REAL_DEF = register_op(
@@ -100,7 +100,7 @@ def imag(input: Any, name: str | None = None) -> Tensor:
     t = convert_to_tensor(input)
     if not t.dtype.is_complex:
         return cast_select.zeros_like(t)
-    return apply_op("Imag", [t], name=name).output(0)
+    return apply_op1("Imag", [t], name=name)
 
 
 IMAG_DEF = register_op(
@@ -120,7 +120,7 @@ def _imag_grad(op: Any, grad: Tensor) -> Tensor:
 
 
 def angle(input: Any, name: str | None = None) -> Tensor:
-    return apply_op("Angle", [convert_to_tensor(input)], name=name).output(0)
+    return apply_op1("Angle", [convert_to_tensor(input)], name=name)
 
 
 ANGLE_DEF = register_op(
@@ -149,7 +149,7 @@ def _complex_infer(inputs: Sequence[Tensor], **_: Any) -> Spec:
 
 def complex(real: Any, imag: Any, name: str | None = None) -> Tensor:
     """``real + i·imag`` (float32 -> complex64, float64 -> complex128)."""
-    return apply_op("Complex", convert_n((real, imag)), name=name).output(0)
+    return apply_op1("Complex", convert_n((real, imag)), name=name)
 
 
 register_op(

@@ -33,7 +33,7 @@ from symgrad.core.cases import (
 )
 from symgrad.core.gradient_registry import RegisterGradient, no_gradient
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.ops import cast_select
 from symgrad.ops.core import (
     ALL,
@@ -74,7 +74,7 @@ def _backward_op(
         return y.shape.merge_with(dy.shape), d
 
     def apply(y: Tensor, dy: Tensor) -> Tensor:
-        return apply_op(op_type, [y, dy]).output(0)
+        return apply_op1(op_type, [y, dy])
 
     register_op(op_type, infer, kernel, elementwise=True, batch=batching.same_shape, cases=[case])
     return apply
@@ -231,7 +231,7 @@ def abs(x: Any, name: str | None = None) -> Tensor:
     """|x|; for complex x the magnitude (op type ComplexAbs), real-valued, as TF."""
     t = convert_to_tensor(x)
     if t.dtype.is_complex:
-        return apply_op("ComplexAbs", [t], name=name).output(0)
+        return apply_op1("ComplexAbs", [t], name=name)
     return _real_abs(t, name=name)
 
 

@@ -18,7 +18,7 @@ from symgrad.core import dtypes as dt
 from symgrad.core.cases import Case, fixed, ints, uniform
 from symgrad.core.gradient_registry import no_gradient
 from symgrad.core.graph import Tensor, name_scope
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.core import FLOATS, REAL, check_dtype, convert_to_tensor, unary_op
 from symgrad.ops.math import elementwise as math
@@ -133,7 +133,7 @@ def in_top_k(targets: Any, predictions: Any, k: Any, name: str | None = None) ->
         if t.dtype.is_floating and p.dtype.is_integer:
             t, p = p, t
         k_t = convert_to_tensor(k, dtype=t.dtype if t.dtype in (dt.int32, dt.int64) else None)
-        return apply_op("InTopKV2", [p, t, k_t]).output(0)
+        return apply_op1("InTopKV2", [p, t, k_t])
 
 
 # --------------------------------------------------------------------------------------

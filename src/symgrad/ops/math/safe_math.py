@@ -21,7 +21,7 @@ from symgrad.core import dtypes as dt
 from symgrad.core.cases import COMPLEX, Case, complex_randn, fixed, positive, randn, uniform
 from symgrad.core.gradient_registry import RegisterGradient, no_gradient
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.ops import cast_select
 from symgrad.ops.core import (
     FLOAT_COMPLEX,
@@ -318,7 +318,7 @@ SOFTSIGN_GRAD = register_op(
 
 
 def _softsign_grad_op(g: Tensor, x: Tensor) -> Tensor:
-    return apply_op("SoftsignGrad", [g, x]).output(0)
+    return apply_op1("SoftsignGrad", [g, x])
 
 
 @RegisterGradient("Softsign")

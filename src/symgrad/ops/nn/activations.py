@@ -17,7 +17,7 @@ from symgrad.core import batching
 from symgrad.core import dtypes as dt
 from symgrad.core.cases import Case, away, randn
 from symgrad.core.graph import Tensor, name_scope
-from symgrad.core.op_registry import Spec, apply_op, register_op
+from symgrad.core.op_registry import Spec, apply_op1, register_op
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import FLOATS, REAL, check_dtype, convert_to_tensor, same_dtype
 from symgrad.ops.math import elementwise as math
@@ -84,7 +84,7 @@ def _apply(
     attrs: dict[str, Any] | None = None,
     name: str | None = None,
 ) -> Tensor:
-    return apply_op(op_type, inputs, attrs, name).output(0)
+    return apply_op1(op_type, inputs, attrs, name)
 
 
 def _kinks(*shape: int) -> Any:

@@ -18,7 +18,7 @@ from symgrad.core.batching import Call
 from symgrad.core.cases import Case, away, ints, labels, randn, uniform
 from symgrad.core.errors import InvalidArgumentError
 from symgrad.core.graph import Tensor, name_scope
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import slicing
 from symgrad.ops.array import structure as array
@@ -41,7 +41,7 @@ def _elementwise_infer(op_type: str, allowed: Sequence[dt.DType], min_rank: int 
 
 
 def _unary(op_type: str, x: Any, name: str | None) -> Tensor:
-    return apply_op(op_type, [convert_to_tensor(x)], name=name).output(0)
+    return apply_op1(op_type, [convert_to_tensor(x)], name=name)
 
 
 # NumPy references for the op-table rows
@@ -110,14 +110,14 @@ def relu(features: Any, name: str | None = None) -> Tensor:
 @RELU.gradient
 def _relu_grad(op: Any, grad: Tensor) -> Tensor:
     """dx = g where y > 0 else 0; relu'(0) = 0, as TF (a unit at 0 stays off)."""
-    return apply_op("ReluGrad", [grad, op.outputs[0]]).output(0)
+    return apply_op1("ReluGrad", [grad, op.outputs[0]])
 
 
 @RELU_GRAD.gradient
 def _relu_grad_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     """d gradients = ReluGrad(g, features); d features = 0 (piecewise constant)."""
     features = op.inputs[1]
-    return apply_op("ReluGrad", [grad, features]).output(0), array.zeros_like(features)
+    return apply_op1("ReluGrad", [grad, features]), array.zeros_like(features)
 
 
 # --------------------------------------------------------------------------------------
@@ -231,7 +231,7 @@ def _on_last_axis(op_type: str, logits: Any, axis: Any, name: str | None) -> Ten
     n = x.shape.rank
     ax = -1 if axis is None else int(axis)
     if ax == -1 or (n is not None and ax == n - 1):
-        return apply_op(op_type, [x], name=name).output(0)
+        return apply_op1(op_type, [x], name=name)
     if n is None:
         raise ValueError(f"{op_type} along axis {ax} needs a tensor of known rank")
     if not -n <= ax < n:
@@ -241,7 +241,7 @@ def _on_last_axis(op_type: str, logits: Any, axis: Any, name: str | None) -> Ten
         )
     perm = list(range(n))
     perm[ax], perm[-1] = perm[-1], perm[ax]
-    y = apply_op(op_type, [array.transpose(x, perm)]).output(0)
+    y = apply_op1(op_type, [array.transpose(x, perm)])
     return array.transpose(y, perm, name=name)
 
 
@@ -437,13 +437,13 @@ def softmax_cross_entropy_with_logits(
                 f"{_tf_list(px.shape)} labels_size={_tf_list(y.shape)}"
             )
         if px.shape.rank == 2 and y.shape.rank == 2:  # already [batch, classes]
-            cost = apply_op("SoftmaxCrossEntropyWithLogits", [px, y]).output(0)
+            cost = apply_op1("SoftmaxCrossEntropyWithLogits", [px, y])
         else:
             out_shape = _outer_shape(px)
-            cost = apply_op(
+            cost = apply_op1(
                 "SoftmaxCrossEntropyWithLogits",
                 [array.reshape(px, _flat_shape(px)), array.reshape(y, _flat_shape(px))],
-            ).output(0)
+            )
             cost = array.reshape(cost, out_shape)
             if px.shape.rank is not None and cost.shape.rank is None:
                 cost.set_shape(px.shape[:-1])  # as TF: the loss keeps the outer axes' rank
@@ -477,10 +477,10 @@ def sparse_softmax_cross_entropy_with_logits(
                 f"logits.shape={x.shape}"
             )
         if rx == 2:
-            cost = apply_op("SparseSoftmaxCrossEntropyWithLogits", [px, y], name=name).output(0)
+            cost = apply_op1("SparseSoftmaxCrossEntropyWithLogits", [px, y], name=name)
         else:
             flat = [array.reshape(px, _flat_shape(px)), array.reshape(y, [-1])]
-            cost = apply_op("SparseSoftmaxCrossEntropyWithLogits", flat, name=name).output(0)
+            cost = apply_op1("SparseSoftmaxCrossEntropyWithLogits", flat, name=name)
             cost = array.reshape(
                 cost, y.shape.as_list() if y.shape.is_fully_defined() else array.shape(y)
             )

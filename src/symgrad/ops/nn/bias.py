@@ -15,7 +15,7 @@ import numpy as np
 from symgrad.core.batching import Call, NotVectorizable, const
 from symgrad.core.cases import Case, randn
 from symgrad.core.graph import Tensor, name_scope
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import NUMERIC, check_dtype, convert_to_tensor, same_dtype
@@ -120,7 +120,7 @@ BIAS_ADD_GRAD = register_op(
 @BIAS_ADD.gradient
 def _bias_add_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     """d value = g; d bias = BiasAddGrad(g): g summed over every axis but the channel's."""
-    return grad, apply_op("BiasAddGrad", [grad], op.attrs).output(0)
+    return grad, apply_op1("BiasAddGrad", [grad], op.attrs)
 
 
 @BIAS_ADD_GRAD.gradient
@@ -182,7 +182,7 @@ def bias_add(
                 )
         x = convert_to_tensor(value)
         b = convert_to_tensor(bias, dtype_hint=x.dtype)
-        return apply_op("BiasAdd", [x, b], attrs or {"data_format": "NHWC"}).output(0)
+        return apply_op1("BiasAdd", [x, b], attrs or {"data_format": "NHWC"})
 
 
 def xw_plus_b(x: Any, weights: Any, biases: Any, name: str | None = None) -> Tensor:

@@ -20,7 +20,7 @@ import numpy as np
 from symgrad.core import dtypes as dt
 from symgrad.core.errors import InvalidArgumentError
 from symgrad.core.graph import Tensor, name_scope
-from symgrad.core.op_registry import OPS, ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import OPS, ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import joining
 from symgrad.ops.array import structure as array
@@ -177,7 +177,7 @@ class Generator:
         """Advance the counter as a draw of ``delta`` numbers would; returns the old state."""
         d = array.cast(convert_to_tensor(delta), dt.int64)
         alg = convert_to_tensor(np.int32(self._alg))
-        return apply_op("RngReadAndSkip", [alg, d], {"var": self._state_var}).output(0)
+        return apply_op1("RngReadAndSkip", [alg, d], {"var": self._state_var})
 
     def _key_counter(self, shape: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         state = self.skip(reduction.reduce_prod(shape))
@@ -186,7 +186,7 @@ class Generator:
     def _v2(self, op_type: str, shape: Any, dtype: dt.DType) -> Tensor:
         s = rnd.shape_tensor(shape)
         key, counter, alg = self._key_counter(s)
-        return apply_op(op_type, [s, key, counter, alg], {"dtype": dtype}).output(0)
+        return apply_op1(op_type, [s, key, counter, alg], {"dtype": dtype})
 
     def normal(
         self,
@@ -242,9 +242,7 @@ class Generator:
             if d.is_integer:
                 s = rnd.shape_tensor(shape)
                 key, counter, alg = self._key_counter(s)
-                return apply_op(
-                    "StatelessRandomUniformIntV2", [s, key, counter, alg, lo, hi]
-                ).output(0)
+                return apply_op1("StatelessRandomUniformIntV2", [s, key, counter, alg, lo, hi])
             r = self._v2("StatelessRandomUniformV2", shape, d)
             return math.add(math.multiply(r, math.subtract(hi, lo)), lo)
 

@@ -38,7 +38,14 @@ from symgrad.core.graph import (
     get_default_session,
     name_scope,
 )
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, constant_value, register_op
+from symgrad.core.op_registry import (
+    ShapeError,
+    Spec,
+    apply_op,
+    apply_op1,
+    constant_value,
+    register_op,
+)
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.core import FLOATS, check_dtype, convert_to_tensor
 from symgrad.ops.math import elementwise as math
@@ -499,8 +506,8 @@ def random_uniform(
         one = type(maxval) is int and maxval == 1
         if d.is_integer:
             lo, hi = convert_to_tensor(minval, dtype=d), convert_to_tensor(maxval, dtype=d)
-            return apply_op("RandomUniformInt", [s, lo, hi], _seed_attrs(seed)).output(0)
-        rnd = apply_op("RandomUniform", [s], {"dtype": d, **_seed_attrs(seed)}).output(0)
+            return apply_op1("RandomUniformInt", [s, lo, hi], _seed_attrs(seed))
+        rnd = apply_op1("RandomUniform", [s], {"dtype": d, **_seed_attrs(seed)})
         if zero:
             return rnd if one else math.multiply(rnd, convert_to_tensor(maxval, dtype=d))
         lo, hi = convert_to_tensor(minval, dtype=d), convert_to_tensor(maxval, dtype=d)
@@ -524,7 +531,7 @@ def categorical(
         x = convert_to_tensor(logits)
         n = convert_to_tensor(num_samples, dtype=dt.int32)
         attrs = {"output_dtype": d, **_seed_attrs(seed)}
-        return apply_op("Multinomial", [x, n], attrs).output(0)
+        return apply_op1("Multinomial", [x, n], attrs)
 
 
 def multinomial(
@@ -541,4 +548,4 @@ def multinomial(
 def shuffle(value: Any, seed: int | None = None, name: str | None = None) -> Tensor:
     """``value`` with its first dimension permuted (``RandomShuffle``)."""
     x = convert_to_tensor(value)
-    return apply_op("RandomShuffle", [x], _seed_attrs(seed), name).output(0)
+    return apply_op1("RandomShuffle", [x], _seed_attrs(seed), name)

@@ -21,7 +21,7 @@ from symgrad.core import dtypes as dt
 from symgrad.core.cases import Case, ints
 from symgrad.core.errors import InvalidArgumentError
 from symgrad.core.graph import Tensor, name_scope
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import ShapeError, Spec, apply_op, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import joining
 from symgrad.ops.core import FLOATS, check_dtype, convert_to_tensor
@@ -331,7 +331,7 @@ def alg_id(alg: Any) -> int:
 def _v2(op_type: str, shape: Any, seed: Any, dtype: dt.DType, alg: Any) -> Tensor:
     key, counter, a = key_counter_alg(seed, alg)
     s = rnd.shape_tensor(shape)
-    return apply_op(op_type, [s, key, counter, a], {"dtype": dtype}).output(0)
+    return apply_op1(op_type, [s, key, counter, a], {"dtype": dtype})
 
 
 def stateless_random_normal(
@@ -398,7 +398,7 @@ def stateless_random_uniform(
         if d.is_integer:
             key, counter, a = key_counter_alg(seed, alg)
             args = [rnd.shape_tensor(shape), key, counter, a, lo, hi]
-            return apply_op("StatelessRandomUniformIntV2", args).output(0)
+            return apply_op1("StatelessRandomUniformIntV2", args)
         r = _v2("StatelessRandomUniformV2", shape, seed, d, alg)
         return math.add(math.multiply(r, math.subtract(hi, lo)), lo)
 
@@ -418,7 +418,7 @@ def stateless_categorical(
             convert_to_tensor(num_samples, dtype=dt.int32),
             convert_to_tensor(seed),
         ]
-        return apply_op("StatelessMultinomial", args, {"output_dtype": d}).output(0)
+        return apply_op1("StatelessMultinomial", args, {"output_dtype": d})
 
 
 def stateless_multinomial(

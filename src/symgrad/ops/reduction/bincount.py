@@ -17,7 +17,7 @@ from symgrad.core import dtypes as dt
 from symgrad.core.batching import Call
 from symgrad.core.cases import Case, ints, randn
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import check_dtype, convert_to_tensor, static_ints
@@ -138,9 +138,7 @@ def bincount(
         w = None if w is None else array.reshape(w, [-1])
     if w is None:
         w = convert_to_tensor(np.zeros(0, dt.as_dtype(dtype).np))
-    return apply_op(
-        "DenseBincount", [a, size, w], {"binary_output": bool(binary_output)}, name
-    ).output(0)
+    return apply_op1("DenseBincount", [a, size, w], {"binary_output": bool(binary_output)}, name)
 
 
 @DENSE_BINCOUNT.gradient

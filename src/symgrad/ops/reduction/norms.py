@@ -16,7 +16,7 @@ import numpy as np
 from symgrad.core import dtypes as dt
 from symgrad.core.cases import Case, ints, randn
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import apply_op
+from symgrad.core.op_registry import apply_op1
 from symgrad.ops.array import joining
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import NUMERIC, convert_to_tensor
@@ -144,9 +144,9 @@ def norm(
 def _matrix_two_norm(x: Tensor, axes: tuple[int, int]) -> Tensor:
     """The largest singular value over ``axes``, kept as size-1 axes (TF's construction)."""
     before = _axes_last(x, axes)
-    s = apply_op(
+    s = apply_op1(
         "Svd", [array.transpose(x, before)], {"compute_uv": False, "full_matrices": False}
-    ).output(0)
+    )
     top = array.expand_dims(reduction.reduce_max(_abs(s), -1, keepdims=True), -1)
     after: Any = (
         np.argsort(before).tolist()

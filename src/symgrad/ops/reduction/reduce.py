@@ -30,7 +30,7 @@ from symgrad.core.cases import (
 )
 from symgrad.core.gradient_registry import no_gradient
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import OpDef, ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import OpDef, ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import gather as gather_ops
 from symgrad.ops.array import joining
@@ -170,9 +170,7 @@ def axis_tensor(input: Tensor, axis: Any) -> Tensor:
 
 def reduce(op_type: str, input: Any, axis: Any, keepdims: bool, name: str | None) -> Tensor:
     x = convert_to_tensor(input)
-    return apply_op(op_type, [x, axis_tensor(x, axis)], {"keep_dims": bool(keepdims)}, name).output(
-        0
-    )
+    return apply_op1(op_type, [x, axis_tensor(x, axis)], {"keep_dims": bool(keepdims)}, name)
 
 
 def _mean(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:
@@ -418,7 +416,7 @@ def kept_dims_shape(x: Tensor, axis: Tensor) -> list[int] | Tensor:
         kept = [1 if i in norm else d for i, d in enumerate(dims)]
         if kept.count(None) <= 1:  # one unknown size: reshape infers it
             return [-1 if d is None else d for d in kept]  # type: ignore[misc]
-    return apply_op("ReducedShape", [array.shape(x), axis]).output(0)
+    return apply_op1("ReducedShape", [array.shape(x), axis])
 
 
 def _reduced_shape_kernel(s: np.ndarray, a: np.ndarray) -> np.ndarray:
@@ -627,7 +625,7 @@ def _arg(op_type: str, input: Any, axis: Any, output_type: Any, name: str | None
         if isinstance(axis, Tensor)
         else convert_to_tensor(0 if axis is None else axis, dt.int32)
     )
-    return apply_op(op_type, [x, a], {"output_type": dt.as_dtype(output_type)}, name).output(0)
+    return apply_op1(op_type, [x, a], {"output_type": dt.as_dtype(output_type)}, name)
 
 
 def argmax(
@@ -732,12 +730,12 @@ def _scan(
     op_type: str, x: Any, axis: Any, exclusive: bool, reverse: bool, name: str | None
 ) -> Tensor:
     a = axis if isinstance(axis, Tensor) else convert_to_tensor(axis, dt.int32)
-    return apply_op(
+    return apply_op1(
         op_type,
         [convert_to_tensor(x), a],
         {"exclusive": bool(exclusive), "reverse": bool(reverse)},
         name,
-    ).output(0)
+    )
 
 
 def cumsum(

@@ -18,7 +18,7 @@ from symgrad.core import dtypes as dt
 from symgrad.core.batching import Call, const
 from symgrad.core.cases import Case, ints, randn
 from symgrad.core.graph import Tensor, name_scope
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import (
     FLOATS,
@@ -161,12 +161,12 @@ def cumulative_logsumexp(
 ) -> Tensor:
     """log(cumsum(exp(x))) along ``axis``, without overflow (op type CumulativeLogsumexp)."""
     a = axis if isinstance(axis, Tensor) else convert_to_tensor(axis, dt.int32)
-    return apply_op(
+    return apply_op1(
         "CumulativeLogsumexp",
         [convert_to_tensor(x), a],
         {"exclusive": bool(exclusive), "reverse": bool(reverse)},
         name,
-    ).output(0)
+    )
 
 
 @CUMULATIVE_LOGSUMEXP.gradient

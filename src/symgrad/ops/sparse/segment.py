@@ -20,7 +20,7 @@ from symgrad.core import dtypes as dt
 from symgrad.core.batching import Call
 from symgrad.core.cases import Case, distinct, ints, randn, uniform
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import OpDef, ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import OpDef, ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import gather, joining
 from symgrad.ops.array import structure as array
@@ -257,7 +257,7 @@ UNSORTED_PROD = _register("UnsortedSegmentProd", "prod", False, _unsorted_cases(
 
 def _sorted(op_type: str, data: Any, segment_ids: Any, name: str | None) -> Tensor:
     ids = array.int_tensor(segment_ids, "segment_ids")
-    return apply_op(op_type, [convert_to_tensor(data), ids], name=name).output(0)
+    return apply_op1(op_type, [convert_to_tensor(data), ids], name=name)
 
 
 def _unsorted(
@@ -265,7 +265,7 @@ def _unsorted(
 ) -> Tensor:
     ids = array.int_tensor(segment_ids, "segment_ids")
     n = convert_to_tensor(num_segments, None if isinstance(num_segments, Tensor) else ids.dtype)
-    return apply_op(op_type, [convert_to_tensor(data), ids, n], name=name).output(0)
+    return apply_op1(op_type, [convert_to_tensor(data), ids, n], name=name)
 
 
 def segment_sum(data: Any, segment_ids: Any, name: str | None = None) -> Tensor:

@@ -20,7 +20,7 @@ from symgrad.core import dtypes as dt
 from symgrad.core.cases import Case, ints
 from symgrad.core.errors import InvalidArgumentError
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import Spec, apply_op, constant_value, register_op
+from symgrad.core.op_registry import Spec, apply_op, apply_op1, constant_value, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import structure as array
 from symgrad.ops.array import tensor_scatter
@@ -115,7 +115,7 @@ def scatter(var: Any, sparse_delta: Any, op_type: str, name: str | None = None) 
         )
     idx = array.int_tensor(indices, "indices")
     updates = convert_to_tensor(values, dtype=var.dtype)
-    return apply_op(op_type, [idx, updates], {"var": var}, name or op_type).output(0)
+    return apply_op1(op_type, [idx, updates], {"var": var}, name or op_type)
 
 
 def scatter_nd(var: Any, indices: Any, updates: Any, mode: str, name: Any = None) -> Any:
