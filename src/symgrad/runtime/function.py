@@ -306,6 +306,7 @@ class Function:
     def _trace(self, structure: Any, leaves: list[Any], rule: str | None) -> ConcreteFunction:
         qualname = getattr(self.python_function, "__qualname__", None)
         graph = FuncGraph(self._name, rule, qualname)
+        graph.jit_compile = bool(self.jit_compile)
         specs = nest.flatten(self.input_signature) if self.input_signature is not None else None
         self._tracing_count += 1
         try:
