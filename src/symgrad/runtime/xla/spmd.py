@@ -8,7 +8,9 @@ stacked the same way.  The op lowers to ``jax.shard_map`` over the strategy's on
 ``"replica"`` mesh: each device runs the step on its own slice, the variables are
 replicated (every device holds the same value, as TF's mirrored copies), and the step's
 all-reduce is a ``CrossReplicaSum`` op, ``lax.psum`` over the mesh axis.  Because every
-replica applies the same summed gradients, the variables stay equal on all devices.
+replica applies the same summed gradients, the variables stay equal on all devices; a
+variable each replica writes on its own (``ON_READ``, a metric's total) gets the sum of
+the replicas' changes.
 
 These ops run only on XLA: their NumPy kernels raise (the NumPy path runs the replicas
 one after another, ``symgrad.distribute.mirrored_run``).
@@ -88,11 +90,18 @@ def _replica_call(ctx: Any, op: Any, *arrays: Any) -> Any:
     prog = engine.program_of(f)
     keys, written = list(prog.variables), list(prog.written)
 
+    summed = [_on_read(prog.written[k]) for k in written]
+
     def body(xs: list[Any], state: list[Any]) -> Any:
-        inner = engine.Ctx(dict(zip(keys, state, strict=True)))
+        old = dict(zip(keys, state, strict=True))
+        inner = engine.Ctx(dict(old))
         feeds = [x[0] if s else x for x, s in zip(xs, sharded, strict=True)]
         outs = engine.run(prog, inner, feeds)
-        return [jnp.asarray(o)[None] for o in outs], [inner.state[k] for k in written]
+        new = [
+            old[k] + jax.lax.psum(inner.state[k] - old[k], AXIS) if on_read else inner.state[k]
+            for k, on_read in zip(written, summed, strict=True)
+        ]
+        return [jnp.asarray(o)[None] for o in outs], new
 
     specs = ([P(AXIS) if s else P() for s in sharded], [P()] * len(keys))
     run = jax.shard_map(
@@ -105,6 +114,13 @@ def _replica_call(ctx: Any, op: Any, *arrays: Any) -> Any:
     outs, new = run(list(arrays), [ctx.state[k] for k in keys])
     ctx.state.update(zip(written, new, strict=True))
     return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def _on_read(var: Any) -> bool:
+    """A variable each replica writes on its own (``synchronization=ON_READ``, a Keras
+    metric's total): its value after the step is the old one plus every replica's change,
+    as the NumPy path's replicas, writing it in turn, leave it."""
+    return getattr(getattr(var, "_synchronization", None), "name", None) == "ON_READ"
 
 
 def _cross_replica_sum(ctx: Any, op: Any, x: Any) -> Any:
