@@ -6,7 +6,8 @@ device_count=4`` (on this 2-core host they share the cores, so this measures the
 running data parallel, not a speed-up).  Frameworks: ``symgrad_single`` (one device, the
 NumPy path: the floor), ``symgrad_mirrored`` (``MirroredStrategy``: ``strategy.run`` in a
 ``function``, gradients summed by ``apply_gradients``), ``symgrad_mirrored_xla`` (the
-same ``function`` with ``jit_compile=True``: every replica's ops in one XLA program),
+same ``function`` with ``jit_compile=True``: one replica's step run by ``jax.shard_map``
+over the 4 devices, the batch split, the variables replicated, the gradients psum'd),
 and ``jax_sharded`` (``jax.jit`` with the batch sharded over a 4-device mesh, the
 parameters replicated: XLA's own data parallelism).  The ``symgrad_mirrored_xla`` row
 also times the others interleaved in its process (``paired_*``: its time / the peer's).

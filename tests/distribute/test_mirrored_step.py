@@ -83,3 +83,20 @@ def test_four_jax_cpu_devices_from_xla_flags(single):
     assert got["jax_all_reduce"]  # the replicas are JAX devices: XLA sums the values
     check_tf_numbers(got)
     np.testing.assert_allclose(got["w"], single["w"], rtol=1e-6)
+
+
+def test_jit_compiled_step_runs_sharded_over_four_jax_devices(single):
+    """``strategy.run`` in a ``function(jit_compile=True)``: one replica's step traced
+    once and run as one XLA program sharded over the 4 devices (a ``ReplicaCall``, not
+    4 replicas' ops); TF's numbers, and the variables replicated on all 4 devices."""
+    pytest.importorskip("jax")
+    got = run("xla_jit", XLA_FLAGS="--xla_force_host_platform_device_count=4")
+    check_tf_numbers(got)
+    assert got["op_types"] == ["AddN", "Pack", "Placeholder", "ReplicaCall", "Unpack"]
+    assert got["replica_calls"] == 1
+    assert got["w_devices"] == 4
+    one = run("single_jit")
+    assert one["op_types"].count("ReplicaCall") == 0
+    np.testing.assert_allclose(one["losses"], TF_LOSSES, rtol=1e-6)
+    np.testing.assert_allclose(got["w"], one["w"], rtol=1e-6)
+    np.testing.assert_allclose(got["b"], one["b"], rtol=1e-6)

@@ -268,3 +268,20 @@ def test_variables_live_on_the_strategys_first_device():
         "/device:CPU:1",
         "/job:localhost/replica:0/task:0/device:CPU:0",
     )
+
+
+def test_per_replica_arguments_take_functions_quick_key_and_retrace_by_shape():
+    """A PerReplica of tensors keys a trace by its parts' dtypes and shapes (the quick
+    key of a call of tensors): same shapes, one trace; another shape, a new one; a plain
+    tuple of the same tensors is another structure."""
+    from symgrad.distribute.values import PerReplica
+
+    f = tf.function(lambda v: v[0] + v[1])
+    a, b = tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])
+    np.testing.assert_array_equal(f(PerReplica([a, b])).numpy(), [4.0, 6.0])
+    np.testing.assert_array_equal(f(PerReplica([b, b])).numpy(), [6.0, 8.0])
+    assert f.experimental_get_tracing_count() == 1
+    np.testing.assert_array_equal(f(PerReplica([a[:1], b[:1]])).numpy(), [4.0])
+    assert f.experimental_get_tracing_count() == 2
+    np.testing.assert_array_equal(f((a, b)).numpy(), [4.0, 6.0])
+    assert f.experimental_get_tracing_count() == 3

@@ -10,7 +10,7 @@ collectives where the replicas are JAX devices, with symgrad's own ops otherwise
 from __future__ import annotations
 
 from symgrad.core import missing as _missing
-from symgrad.distribute import cluster_resolver, experimental, mirrored_vars  # noqa: F401  (installs its hooks)
+from symgrad.distribute import cluster_resolver, experimental, mirrored_vars, sharded  # noqa: F401  (installs its hooks)
 from symgrad.distribute.distribute_lib import (
     InputContext,
     ReplicaContext,

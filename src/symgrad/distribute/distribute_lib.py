@@ -23,6 +23,7 @@ class _Local(threading.local):
     def __init__(self) -> None:
         self.scopes: list[Any] = []  # strategies whose scope() this thread is in
         self.replica: ReplicaContext | None = None  # set on a replica's thread
+        self.spmd = False  # tracing one replica's step for all (``sharded``)
 
 
 local = _Local()

@@ -55,6 +55,10 @@ class StrategyExtended:
         from symgrad.ops.core import constant, convert_to_tensor
 
         tensors = [convert_to_tensor(v) for v in local_results(value)]
+        if distribute_lib.local.spmd:  # one replica's step traced for all: XLA's psum
+            from symgrad.distribute.sharded import all_reduce
+
+            return all_reduce(op, tensors[0], self._num_replicas)
         if self._collective is not None and all(t.has_value() for t in tensors):
             arrays = [t.eager_value for t in tensors]
             return constant(self._collective.reduce(op, arrays))

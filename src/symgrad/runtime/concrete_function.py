@@ -59,6 +59,7 @@ class FuncGraph(Graph):
         super().__init__()
         self.name = name
         self.is_control_flow_graph = control_flow  # a cond branch or a loop's cond/body
+        self.jit_compile = False  # a function(jit_compile=True)'s trace (XLA runs it)
         self.qualname = qualname or name
         self.building_function = True
         self.tracing = True

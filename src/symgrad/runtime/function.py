@@ -97,14 +97,42 @@ def _leaf_key(x: Any) -> tuple[Any, ...]:
 
 
 def _tensors_key(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
-    """The dtypes and shapes of ``args`` if every one is a Tensor, else None."""
+    """The dtypes and shapes of ``args`` if every one is a Tensor (or a composite tuple
+    of tensors, such as a strategy's ``PerReplica``: its type, then its parts'), else
+    None."""
     key: list[Any] = []
     for a in args:
-        if not isinstance(a, Tensor):
+        if isinstance(a, Tensor):
+            key.append(a.dtype.name)  # a str: hashed once, where a DType hashes in Python
+            key.append(a.shape.dims)
+        elif _composite(a):
+            key.append(type(a))  # a type, never equal to a dtype's name
+            key += [(p.dtype.name, p.shape.dims) for p in a]
+        else:
             return None
-        key.append(a.dtype.name)  # a str: hashed once, where a DType hashes in Python
-        key.append(a.shape.dims)
     return tuple(key)
+
+
+def _composite(a: Any) -> bool:
+    """A tuple subclass of tensors (not a plain tuple: its type is part of the key)."""
+    return (
+        isinstance(a, tuple)
+        and type(a) is not tuple
+        and not hasattr(a, "_fields")
+        and bool(a)
+        and all(isinstance(p, Tensor) for p in a)
+    )
+
+
+def _flat(args: tuple[Any, ...]) -> list[Any]:
+    """``args`` (of a ``_tensors_key``) as the trace's flat tensor inputs."""
+    flat: list[Any] = []
+    for a in args:
+        if isinstance(a, Tensor):
+            flat.append(a)
+        else:
+            flat += a
+    return flat
 
 
 def _arg_names(fn: Any, structure: Any) -> list[str]:
@@ -180,9 +208,10 @@ class Function:
         cf = self._by_tensors.get(key) if key is not None else None
         if cf is not None:  # the common call: positional tensors of a traced signature
             self._note_call(False)
+            flat = _flat(args)
             if cf.compiled:  # XLA: at the eager top level with no tape, straight to it
-                return cf.call_compiled(list(args))
-            return cf.call_flat(list(args))
+                return cf.call_compiled(flat)
+            return cf.call_flat(flat)
         cf, flat = self._concrete(args, kwargs, record=True)
         if self.jit_compile is not False and cf.compiled is None:
             from symgrad.runtime.xla.jit_call import attach
@@ -306,6 +335,7 @@ class Function:
     def _trace(self, structure: Any, leaves: list[Any], rule: str | None) -> ConcreteFunction:
         qualname = getattr(self.python_function, "__qualname__", None)
         graph = FuncGraph(self._name, rule, qualname)
+        graph.jit_compile = bool(self.jit_compile)
         specs = nest.flatten(self.input_signature) if self.input_signature is not None else None
         self._tracing_count += 1
         try:

@@ -1,5 +1,6 @@
 """Keras compile/fit/evaluate under MirroredStrategy.scope(); prints JSON.
-``python keras_fit.py 4 eager|graph``: 4 logical CPUs; ``1 graph``: one device."""
+``python keras_fit.py 4 eager|graph|jit``: 4 logical CPUs (``jit``: compile(jit_compile=True),
+each step one XLA program sharded over the 4 devices); ``1 graph``: one device."""
 
 import json
 import sys
@@ -25,6 +26,7 @@ with strategy.scope():
         loss="mse",
         metrics=["mae"],
         run_eagerly=sys.argv[2] == "eager",
+        jit_compile=sys.argv[2] == "jit",
     )
 seen = []
 model.train_step = (lambda step: lambda data: seen.append(int(data[0].shape[0])) or step(data))(

@@ -2,7 +2,9 @@
 
 ``python mirrored_step.py config``: the 4 CPUs made by tf.config (TF's way);
 ``python mirrored_step.py xla``: made by XLA_FLAGS (the caller sets it);
-``python mirrored_step.py single``: the same two steps on one device, the global batch.
+``python mirrored_step.py single``: the same two steps on one device, the global batch;
+``python mirrored_step.py xla_jit``: as ``xla``, the traced step ``jit_compile=True`` (one
+sharded XLA program; ``single_jit``: on one device).
 """
 
 import json
@@ -16,7 +18,8 @@ mode = sys.argv[1]
 if mode == "config":
     cpu = tf.config.list_physical_devices("CPU")
     tf.config.set_logical_device_configuration(cpu[0], [tf.config.LogicalDeviceConfiguration()] * 4)
-strategy = tf.distribute.MirroredStrategy() if mode != "single" else tf.distribute.get_strategy()
+single = mode.startswith("single")
+strategy = tf.distribute.get_strategy() if single else tf.distribute.MirroredStrategy()
 with strategy.scope():
     w = tf.Variable([[0.5], [-0.25], [1.0]])
     b = tf.Variable([0.1])
@@ -34,7 +37,7 @@ def step(xb, yb):
     return loss
 
 
-@tf.function
+@tf.function(jit_compile=mode.endswith("_jit") or None)
 def traced(xb, yb):
     return strategy.reduce("SUM", strategy.run(step, args=(xb, yb)), axis=None)
 
@@ -52,5 +55,11 @@ for xb, yb in strategy.experimental_distribute_dataset(ds):
 out["w"] = w.numpy().ravel().tolist()
 out["b"] = b.numpy().tolist()
 out["iterations"] = int(opt.iterations.numpy())
-out["jax_all_reduce"] = strategy.extended._collective is not None if mode != "single" else False
+out["jax_all_reduce"] = strategy.extended._collective is not None if not single else False
+if mode.endswith("_jit"):  # the trace's ops, and the devices the variables are on
+    graph = traced.get_concrete_function(xb, yb).graph
+    out["op_types"] = sorted({op.type for op in graph.get_operations()})
+    held = w.__dict__.get("_device_value")
+    out["w_devices"] = len(held[1].sharding.device_set) if held else 0
+    out["replica_calls"] = sum(op.type == "ReplicaCall" for op in graph.get_operations())
 print(json.dumps(out))

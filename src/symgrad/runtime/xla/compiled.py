@@ -87,7 +87,12 @@ class Compiled:
         self._jax = jax
         self._x64 = _wide(prog, feeds)
         self._fed: list[tuple[Any, Any] | None] = [None] * len(feeds)  # (array, on device)
-        self.jitted = jax.jit(fn, donate_argnums=() if self._host or not n_written else (2,))
+        donate = () if self._host or not n_written else (2,)
+        # A strategy step sharded over a mesh (``spmd``): every value the call takes or
+        # gives is on all of the mesh's devices (the variables replicated, as mirrored
+        # copies), so no call moves them to one device and back.
+        self._on: Any = _replicated([st[0] for st in steps])
+        self.jitted = jax.jit(fn, donate_argnums=donate, **_shardings(self._on))
 
     def _feeds(self, arrays: Sequence[Any]) -> list[Any]:
         """The feeds on the device: an array fed again (a constant's) is not sent again."""
@@ -95,7 +100,7 @@ class Compiled:
         for i, a in enumerate(arrays):
             hit = self._fed[i]
             if hit is None or hit[0] is not a:
-                hit = self._fed[i] = (a, self._jax.device_put(a))
+                hit = self._fed[i] = (a, self._jax.device_put(a, self._on))
             out.append(hit[1])
         return out
 
@@ -154,6 +159,20 @@ class Compiled:
         with self._mode():
             lowered = self.jitted.lower(list(arrays), _values(self.read), _values(self.written))
         return str(lowered.as_text())
+
+
+def _replicated(ops: list[Any]) -> Any:
+    """Replicated on the mesh of the program's sharded strategy step (None: no mesh)."""
+    mesh = next((op.get_attr("mesh") for op in ops if op.type == "ReplicaCall"), None)
+    if mesh is None:
+        return None
+    from jax.sharding import NamedSharding, PartitionSpec
+
+    return NamedSharding(mesh, PartitionSpec())
+
+
+def _shardings(on: Any) -> dict[str, Any]:
+    return {} if on is None else {"in_shardings": on, "out_shardings": on}
 
 
 def _translated(e: Exception) -> Exception:

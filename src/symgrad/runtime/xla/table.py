@@ -31,10 +31,10 @@ _DONE = False
 
 def lowerings() -> dict[str, object]:
     """Every family's table, merged (later families refine earlier ones)."""
-    from symgrad.runtime.xla import control, elementwise, host, linalg, structural, windowed
+    from symgrad.runtime.xla import control, elementwise, host, linalg, spmd, structural, windowed
 
     table: dict[str, object] = {}
-    for family in (elementwise, structural, windowed, linalg, control, host):
+    for family in (elementwise, structural, windowed, linalg, control, host, spmd):
         table.update(family.table())
     return table
 
