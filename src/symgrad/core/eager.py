@@ -145,8 +145,15 @@ _new_tensor = EagerTensor.__new__
 def materialize(t: EagerTensor) -> Operation:
     """``t``'s op, built now as ``Operation(...)`` would have built it when ``t`` was made.
 
-    No lock: two threads reading a new tensor's ``op`` at once may, rarely, each build
-    one (as eager names, these are labels); each is a correct op."""
+    Under the graph's sweep lock: the sweep reads and cuts ``t._inputs``, which building
+    the op hands to it, so a build waits for a sweep in another thread to finish (and
+    a second reader finds the op the first one built)."""
+    with t.graph._sweeping:
+        op = t._op
+        return op if op is not None else _build(t)
+
+
+def _build(t: EagerTensor) -> Operation:
     op = _new_op(Operation)
     op.graph = graph = t.graph
     op.type = t._type

@@ -411,7 +411,7 @@ class Graph:
         # its consumers); swept, with history no one can differentiate through, by add_op.
         self._live: list[weakref.ref[Any]] = []  # ops and light tensors (core/eager.py)
         self._sweep_at = _SWEEP_MIN
-        self._sweeping = threading.Lock()
+        self._sweeping = threading.RLock()  # held by sweep, and by eager.materialize
 
     # -- per-thread scope state
     def get_name_scope(self) -> str:
