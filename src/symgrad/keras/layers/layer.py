@@ -10,6 +10,7 @@ that a functional ``Model`` replays on real tensors (see :mod:`.keras_tensor`).
 from __future__ import annotations
 
 import inspect
+import weakref
 from typing import Any
 
 from symgrad.core import nest
@@ -21,6 +22,10 @@ from symgrad.ops.core import convert_to_tensor
 from symgrad.ops.state.variables import Variable
 
 _CALL: dict[str, Any] = {"ctx": None}
+# Layers that may hold losses from an earlier call, by id (``add_loss`` puts them here; a
+# weak reference, since a user's layer may be unhashable): while it is empty, an outermost
+# call has no losses to clear and skips the walk over its sub-layers.
+_WITH_LOSSES: dict[int, weakref.ref[Any]] = {}
 
 
 class CallContext:
@@ -249,11 +254,23 @@ class Layer:
     # -- losses
     def add_loss(self, loss: Any) -> None:
         self._losses.extend(nest.flatten(loss))
+        key = id(self)
+        if key not in _WITH_LOSSES:
+            _WITH_LOSSES[key] = weakref.ref(self, _forgetter(key))
 
     def _clear_losses(self) -> None:
+        if not _WITH_LOSSES:  # no layer holds losses: nothing to clear, no walk
+            return
+        self._clear_own_and_sub_losses()
+        for key, ref in list(_WITH_LOSSES.items()):
+            layer = ref()
+            if layer is None or not layer._losses:
+                del _WITH_LOSSES[key]
+
+    def _clear_own_and_sub_losses(self) -> None:
         self._losses.clear()
         for layer in self._layers:
-            layer._clear_losses()
+            layer._clear_own_and_sub_losses()
 
     @property
     def losses(self) -> list[Any]:
@@ -280,26 +297,25 @@ class Layer:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         from symgrad.keras.layers import keras_tensor
 
-        if any(isinstance(x, keras_tensor.KerasTensor) for x in nest.flatten([args, kwargs])):
+        if _has_keras_tensor(args, kwargs, keras_tensor.KerasTensor):
             return keras_tensor.symbolic_call(self, args, kwargs)
         args = tuple(self._convert(a) for a in args)
-        bound = self._bind(args, kwargs)
-        with name_scope(self.name, caller=self):
-            self._maybe_build(bound)
+        if not self.built:  # a built layer skips binding and the build's name scope
+            bound = self._bind(args, kwargs)
+            with name_scope(self.name, caller=self):
+                self._maybe_build(bound)
         ctx = _CALL["ctx"]
         entry = ctx is None
         if entry:
             ctx = _CALL["ctx"] = CallContext(self)
             self._clear_losses()
         try:
-            return self._call_in_context(ctx, args, kwargs, bound)
+            return self._call_in_context(ctx, args, kwargs)
         finally:
             if entry:
                 _CALL["ctx"] = None
 
-    def _call_in_context(
-        self, ctx: CallContext, args: Any, kwargs: dict[str, Any], bound: Any
-    ) -> Any:
+    def _call_in_context(self, ctx: CallContext, args: Any, kwargs: dict[str, Any]) -> Any:
         params = self._call_signature.parameters
         previous_training = ctx.training
         if "training" in params:
@@ -329,7 +345,11 @@ class Layer:
             with name_scope(self.name, caller=self):
                 outputs = self.call(*args, **kwargs)
                 self.built = True
-                self._output_shape_seen = nest.map_structure(_shape_of, outputs)
+                self._output_shape_seen = (
+                    nest.map_structure(_shape_of, outputs)
+                    if nest.is_nested(outputs)
+                    else _shape_of(outputs)
+                )
                 self._activity_loss(outputs)
         finally:
             ctx.training = previous_training
@@ -445,6 +465,23 @@ def clone_layer(layer: Layer, **overrides: Any) -> Any:
 
 def _overrides(obj: Any, method: str) -> bool:
     return getattr(type(obj), method) is not getattr(Layer, method)
+
+
+def _forgetter(key: int) -> Any:
+    def forget(_: Any) -> None:
+        _WITH_LOSSES.pop(key, None)
+
+    return forget
+
+
+def _has_keras_tensor(args: Any, kwargs: dict[str, Any], keras_tensor_type: type) -> bool:
+    """Whether any argument is symbolic; plain tensors as arguments skip the flattening."""
+    for a in (*args, *kwargs.values()):
+        if isinstance(a, keras_tensor_type):
+            return True
+        if nest.is_nested(a) and any(isinstance(x, keras_tensor_type) for x in nest.flatten(a)):
+            return True
+    return False
 
 
 def _has_tensor(v: Any) -> bool:
