@@ -285,3 +285,15 @@ def test_per_replica_arguments_take_functions_quick_key_and_retrace_by_shape():
     assert f.experimental_get_tracing_count() == 2
     np.testing.assert_array_equal(f((a, b)).numpy(), [4.0, 6.0])
     assert f.experimental_get_tracing_count() == 3
+
+
+@pytest.mark.parametrize("op_type", ["ReplicaCall", "CrossReplicaSum", "ReplicaId"])
+def test_the_sharded_steps_ops_refuse_the_numpy_path(op_type):
+    # They exist only inside a jit_compile=True strategy step (runtime/xla/spmd.py); a
+    # NumPy run of one says so instead of computing a wrong number.
+    from symgrad.core.errors import UnimplementedError
+    from symgrad.core.op_registry import OPS
+    from symgrad.runtime.xla import spmd  # noqa: F401  (registers them)
+
+    with pytest.raises(UnimplementedError, match=r"jit_compile=True\) runs only compiled"):
+        OPS[op_type].kernel(np.ones(2, np.float32))
