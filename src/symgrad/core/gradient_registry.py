@@ -100,3 +100,41 @@ def no_gradient(op_type: str) -> None:
 
 NoGradient = no_gradient
 NotDifferentiable = no_gradient
+
+
+# --- array rules: a built-in gradient rule's NumPy form, for the eager tape -------------------
+#
+# ``@array_rule("Sin")`` on ``fn(xs, ys, attrs, grads, needs)`` declares the NumPy form of
+# the built-in rule registered for "Sin": ``xs``/``ys`` are the op's input/output arrays,
+# ``attrs`` its attrs, ``grads`` one array per output (None where no gradient flows), and
+# ``needs[i]`` says whether input i's gradient is wanted (the fn may return None for
+# others).  It returns one array (or None) per input, equal bit for bit, in dtype and
+# shape, to what the registered rule gives when its ops run eagerly; a test checks
+# each against its rule.  The eager tape calls it instead of the rule only where the
+# rule would build ops nobody reads: no tape records the backward pass, no gradient
+# override names the op, and the registry still holds the rule it was declared beside.
+
+ArrayRule = Callable[..., Any]
+ARRAY_RULES: dict[str, tuple[GradFn | None, ArrayRule]] = {}
+
+
+def array_rule(op_type: str) -> Callable[[ArrayRule], ArrayRule]:
+    """Decorator: ``fn`` is the NumPy form of ``op_type``'s registered gradient rule."""
+
+    def register(fn: ArrayRule) -> ArrayRule:
+        entry = gradient_registry.entry(op_type)
+        if entry is None:
+            raise LookupError(f"array_rule({op_type!r}): register its gradient rule first")
+        ARRAY_RULES[op_type] = (entry[0], fn)
+        return fn
+
+    return register
+
+
+def array_rule_for(op_type: str) -> ArrayRule | None:
+    """The NumPy form of ``op_type``'s rule, while the registry still holds that rule."""
+    pair = ARRAY_RULES.get(op_type)
+    if pair is None:
+        return None
+    entry = gradient_registry.entry(op_type)
+    return pair[1] if entry is not None and entry[0] is pair[0] else None
