@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
+from symgrad.core import dtypes as dt
 from symgrad.core.gradient_registry import ARRAY_RULES, array_rule_for, gradient_registry
 from symgrad.core.op_registry import apply_op
 from symgrad.ops.core import constant
@@ -59,6 +60,40 @@ def ins(*shapes: tuple[int, ...], **attrs: Any) -> Maker:
     return lambda rng, d: ([values(rng, s, d) for s in shapes], dict(attrs))
 
 
+def with_ints(shape: tuple[int, ...], ints: Any, d: Any = np.int32, **attrs: Any) -> Maker:
+    """An input of ``shape`` and an integer one (axis, shape, perm, multiples)."""
+    return lambda rng, dtype: ([values(rng, shape, dtype), np.asarray(ints, d)], dict(attrs))
+
+
+def _cast(src: Any, dst: Any, shape: tuple[int, ...] = (3, 4)) -> Maker:
+    attrs = {"SrcT": dt.as_dtype(src), "DstT": dt.as_dtype(dst)}
+    return lambda rng, dtype: ([values(rng, shape, src)], attrs)
+
+
+_CASTS = [
+    _cast(a, b)
+    for a, b in [
+        (np.float32, np.float64),
+        (np.float64, np.float16),
+        (np.float16, np.float32),
+        (np.float32, np.complex64),
+        (np.complex128, np.float32),
+        (np.complex64, np.complex128),
+        (np.int32, np.float32),
+        (np.float32, np.int32),
+    ]
+] + [_cast(np.float64, np.float32, ()), _cast(np.float64, np.float32, (0, 2))]
+_REDUCTIONS = [
+    with_ints((2, 3, 4), axes, d, keep_dims=keep)
+    for axes, d in (([1], np.int32), ([0, 2], np.int64), (-1, np.int32), ([], np.int32))
+    for keep in (False, True)
+] + [
+    with_ints((2, 3, 4), [0, 1, 2]),
+    with_ints((), []),
+    with_ints((0, 3), [0]),
+    with_ints((0, 3), [1], keep_dims=True),
+]
+_SOFTMAX = ("Softmax", "LogSoftmax")
 _UNARY = [ins((3, 4)), ins(()), ins((0, 5)), ins((2, 3, 4))]
 _BINARY = [
     ins((3, 4), (3, 4)),
@@ -83,6 +118,69 @@ ROWS: dict[str, tuple[tuple[Any, ...], list[Maker]]] = {
         for t in ("AddV2", "Sub", "Mul", "RealDiv", "Pow", "Maximum", "Minimum")
     },
     "SquaredDifference": (NUMERIC, _BINARY),
+    "Identity": (NUMERIC, _UNARY),
+    "Relu": (FLOATS + INTS, _UNARY),
+    **{t: (FLOATS, [ins((3, 4)), ins((2, 3, 4)), ins((0, 4)), ins((4,))]) for t in _SOFTMAX},
+    "SoftmaxCrossEntropyWithLogits": (
+        FLOATS,
+        [ins((3, 4), (3, 4)), ins((0, 4), (0, 4)), ins((8, 5), (8, 5)), ins((12, 3), (12, 3))],
+    ),
+    "MatMul": (
+        NUMERIC,
+        [
+            ins((4, 3) if ta else (3, 4), (5, 4) if tb else (4, 5), transpose_a=ta, transpose_b=tb)
+            for ta in (False, True)
+            for tb in (False, True)
+        ]
+        + [ins((0, 4), (4, 5), transpose_a=False, transpose_b=False)]
+        + [ins((3, 0), (5, 0), transpose_a=False, transpose_b=True)],
+    ),
+    "BiasAdd": (
+        NUMERIC,
+        [
+            ins((2, 3, 4), (4,)),
+            ins((2, 3, 4, 2), (3,), data_format="NCHW"),
+            ins((5, 4), (4,), data_format="NHWC"),
+            ins((0, 4), (4,)),
+        ],
+    ),
+    **{t: (NUMERIC, _REDUCTIONS) for t in ("Sum", "Mean")},
+    "Cast": ((np.float32,), _CASTS),
+    "Reshape": (
+        NUMERIC,
+        [
+            with_ints((2, 3, 4), [6, 4]),
+            with_ints((), [1, 1]),
+            with_ints((0, 3), [3, 0]),
+            with_ints((2, 3), [-1], np.int64),
+        ],
+    ),
+    "ExpandDims": (NUMERIC, [with_ints((3, 4), -1), with_ints((3, 4), 0), with_ints((), 0)]),
+    "Squeeze": (NUMERIC, [ins((3, 1, 4), squeeze_dims=(1,)), ins((1, 3, 1)), ins((1,))]),
+    "Transpose": (
+        NUMERIC,
+        [
+            with_ints((2, 3, 4), [2, 0, 1]),
+            with_ints((3, 4), [1, 0], np.int64),
+            with_ints((0, 3), [1, 0]),
+            with_ints((), []),
+        ],
+    ),
+    "Tile": (
+        NUMERIC,
+        [
+            with_ints((2, 3), [2, 1]),
+            with_ints((2, 1, 3), [2, 2, 1]),
+            with_ints((3,), [0]),
+            with_ints((), []),
+        ],
+    ),
+}
+
+# Gradient variants for ops of several outputs: an output's gradient None (the rule is
+# handed zeros) or zero-valued (a rule may skip it).
+VARIANTS: dict[str, list[tuple[str, int]]] = {
+    "SoftmaxCrossEntropyWithLogits": [("none", 1), ("none", 0), ("zero", 1)],
 }
 
 
@@ -146,6 +244,16 @@ def test_array_rule_matches_registered_rule(op_type: str, dtype: Any, row: int) 
         pytest.skip(f"{op_type} does not take {np.dtype(dtype).name}")
     ys = [np.asarray(v) for v in op.output_values]
     grads: list[np.ndarray | None] = [values(rng, y.shape, y.dtype) for y in ys]
+    for kind, i in [("", 0)] + VARIANTS.get(op_type, []):
+        if kind:
+            grads = [values(rng, y.shape, y.dtype) for y in ys]
+            grads[i] = None if kind == "none" else np.zeros_like(ys[i])
+        _check_needs(op, xs, ys, grads)
+
+
+def _check_needs(op: Any, xs: list[np.ndarray], ys: list[np.ndarray], grads: list[Any]) -> None:
+    """The array rule against the registered one, for every non-empty subset of inputs."""
+    op_type, dtype = op.type, xs[0].dtype
     rule = array_rule_for(op_type)
     assert rule is not None
     for needs in itertools.product((True, False), repeat=len(xs)):

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.core import dtypes as dt
 from symgrad.core.gradient_registry import array_rule
 from symgrad.core.op_registry import OPS
 
@@ -57,7 +58,7 @@ def scalar(value: Any, like: Array) -> Array:
     return np.asarray(value, dtype=like.dtype)
 
 
-def ints(values: Any) -> Array:
+def int32s(values: Any) -> Array:
     """An int32 constant (axes, shapes), as ``constant(values, int32)`` makes it."""
     return np.asarray(values, dtype=_INT32)
 
@@ -70,17 +71,24 @@ def unbroadcast(g: Array, shape: tuple[int, ...]) -> Array:
     n, k = len(gs), len(shape)
     kept = [i for i in range(max(n - k, 0), n) if shape[i - n + k] == 1 and gs[i] != 1]
     if kept:
-        g = SUM(g, ints(kept), keep_dims=True)
+        g = SUM(g, int32s(kept), keep_dims=True)
     if n > k:
-        g = SUM(g, ints(list(range(n - k))), keep_dims=False)
+        g = SUM(g, int32s(list(range(n - k))), keep_dims=False)
     if g.shape != shape:
-        g = RESHAPE(g, ints(shape))
+        g = RESHAPE(g, int32s(shape))
     return g
+
+
+def cast(a: Array, d: Any) -> Array:
+    """``cast_select.cast`` to the DType ``d``: ``a`` itself when of that dtype."""
+    if a.dtype == d.np:
+        return a
+    return np.asarray(OPS["Cast"].kernel(a, SrcT=dt.as_dtype(a.dtype), DstT=d), dtype=d.np)
 
 
 def reshape_like(g: Array, shape: tuple[int, ...]) -> Array:
     """``_reshape_like``: ``g`` itself when it has ``shape``, else a Reshape to it."""
-    return g if g.shape == shape else RESHAPE(g, ints(shape))
+    return g if g.shape == shape else RESHAPE(g, int32s(shape))
 
 
 BinaryRule = Callable[[Array, Array, Array, Array, Sequence[bool]], Sequence[Array | None]]
