@@ -94,6 +94,28 @@ _REDUCTIONS = [
     with_ints((0, 3), [1], keep_dims=True),
 ]
 _SOFTMAX = ("Softmax", "LogSoftmax")
+
+
+def _sparse(shape: tuple[int, int], d: Any = np.int32) -> Maker:
+    """Logits of ``shape`` and labels in range."""
+    return lambda rng, dtype: (
+        [values(rng, shape, dtype), rng.integers(0, shape[1], shape[0]).astype(d)],
+        {},
+    )
+
+
+def _select(c: tuple[int, ...], x: tuple[int, ...], y: tuple[int, ...]) -> Maker:
+    """A boolean condition and two operands, broadcasting together."""
+    return lambda rng, d: ([rng.random(c) < 0.5, values(rng, x, d), values(rng, y, d)], {})
+
+
+def _concat(shapes: list[tuple[int, ...]], axis: int, d: Any = np.int32) -> Maker:
+    return lambda rng, dtype: (
+        [*(values(rng, s, dtype) for s in shapes), np.asarray(axis, d)],
+        {"N": len(shapes)},
+    )
+
+
 _UNARY = [ins((3, 4)), ins(()), ins((0, 5)), ins((2, 3, 4))]
 _BINARY = [
     ins((3, 4), (3, 4)),
@@ -175,12 +197,54 @@ ROWS: dict[str, tuple[tuple[Any, ...], list[Maker]]] = {
             with_ints((), []),
         ],
     ),
+    **{t: (FLOATS + COMPLEX, _UNARY) for t in ("Log1p", "Tan")},
+    "Sign": (NUMERIC, _UNARY),
+    **{t: (FLOATS, _UNARY) for t in ("Softplus", "Elu", "Selu", "L2Loss")},
+    "Relu6": (FLOATS + INTS, _UNARY),
+    "LeakyRelu": (FLOATS, [ins((3, 4), alpha=0.2), ins((0, 2), alpha=0.3), ins((), alpha=0.01)]),
+    "AddN": (NUMERIC, [ins((3, 4), (3, 4), (3, 4)), ins((2, 3), (2, 3)), ins((0, 2), (0, 2))]),
+    "BatchMatMulV2": (
+        NUMERIC,
+        [
+            ins((2, 4, 3) if ax else (2, 3, 4), (5, 4) if ay else (4, 5), adj_x=ax, adj_y=ay)
+            for ax in (False, True)
+            for ay in (False, True)
+        ]
+        + [
+            ins((1, 3, 4), (2, 4, 5), adj_x=False, adj_y=False),
+            ins((2, 1, 3, 4), (3, 4, 5), adj_x=False, adj_y=False),
+            ins((0, 3, 4), (4, 5), adj_x=False, adj_y=False),
+        ],
+    ),
+    "SparseSoftmaxCrossEntropyWithLogits": (
+        FLOATS,
+        [_sparse((3, 4)), _sparse((8, 5), np.int64), _sparse((0, 3))],
+    ),
+    "SelectV2": (
+        NUMERIC,
+        [
+            _select((3, 4), (3, 4), (3, 4)),
+            _select((3, 1), (2, 1, 4), ()),
+            _select((), (3,), (2, 3)),
+            _select((0, 2), (2,), (1, 2)),
+        ],
+    ),
+    "ConcatV2": (
+        NUMERIC,
+        [
+            _concat([(2, 3), (2, 1), (2, 4)], 1),
+            _concat([(2, 3), (4, 3)], 0),
+            _concat([(2, 3, 1), (2, 3, 2)], -1, np.int64),
+            _concat([(0, 3), (2, 3)], 0),
+        ],
+    ),
 }
 
 # Gradient variants for ops of several outputs: an output's gradient None (the rule is
 # handed zeros) or zero-valued (a rule may skip it).
 VARIANTS: dict[str, list[tuple[str, int]]] = {
     "SoftmaxCrossEntropyWithLogits": [("none", 1), ("none", 0), ("zero", 1)],
+    "SparseSoftmaxCrossEntropyWithLogits": [("none", 1), ("none", 0), ("zero", 1)],
 }
 
 

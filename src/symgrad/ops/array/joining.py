@@ -14,6 +14,7 @@ import numpy as np
 
 from symgrad.core.batching import Call, NotVectorizable, const
 from symgrad.core.cases import Case, ints, randn
+from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import (
     ShapeError,
@@ -26,6 +27,7 @@ from symgrad.core.op_registry import (
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import gather, slicing
 from symgrad.ops.array import structure as array
+from symgrad.ops.array_vjp import int32s, kernel
 from symgrad.ops.core import (
     check_dtype,
     constant,
@@ -125,6 +127,23 @@ def _concat_grad(op: Any, grad: Tensor) -> list[Tensor | None]:
         out.append(slicing.slice(grad, begin, size))
         offset += n
     return [*out, None]
+
+
+@array_rule("ConcatV2")
+def _concat_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    values, g = xs[:-1], grads[0]
+    r, out, offset = values[0].ndim, [], 0
+    ax = int(np.ravel(xs[-1])[0]) % r
+    for v, need in zip(values, needs, strict=False):
+        n = v.shape[ax]
+        begin, size = [0] * r, [-1] * r
+        begin[ax], size[ax] = offset, n
+        out.append(_SLICE(g, int32s(begin), int32s(size)) if need else None)
+        offset += n
+    return [*out, None]
+
+
+_SLICE = kernel("Slice")
 
 
 def gather_dim(x: Tensor, axis: Tensor) -> Tensor:

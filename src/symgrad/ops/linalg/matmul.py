@@ -19,7 +19,7 @@ from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape, broadcast_shapes
 from symgrad.ops.array import structure as array
 from symgrad.ops.array_vjp import conj as conj_a
-from symgrad.ops.array_vjp import kernel
+from symgrad.ops.array_vjp import kernel, unbroadcast
 from symgrad.ops.core import NUMERIC, binary_grad, check_dtype, convert_n, same_dtype, wanted
 from symgrad.ops.math.complex import conj
 
@@ -311,6 +311,27 @@ def _batch_matmul_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     if adj_x and not adj_y:
         return _bmm(y, grad, adj_y=True), _bmm(x, grad)
     return _bmm(y, grad, adj_x=True, adj_y=True), _bmm(grad, x, adj_x=True, adj_y=True)
+
+
+@array_rule("BatchMatMulV2")
+def _batch_matmul_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    (x, y), g = xs, grads[0]
+    adj_x, adj_y = attrs["adj_x"], attrs["adj_y"]
+    if not adj_x and not adj_y:
+        pa, pb = (g, y, False, True), (x, g, True, False)
+    elif not adj_x and adj_y:
+        pa, pb = (g, y, False, False), (g, x, True, False)
+    elif adj_x and not adj_y:
+        pa, pb = (y, g, False, True), (x, g, False, False)
+    else:
+        pa, pb = (y, g, True, True), (g, x, True, True)
+    return [
+        unbroadcast(_BMM(*pa[:2], adj_x=pa[2], adj_y=pa[3]), x.shape) if needs[0] else None,
+        unbroadcast(_BMM(*pb[:2], adj_x=pb[2], adj_y=pb[3]), y.shape) if needs[1] else None,
+    ]
+
+
+_BMM = kernel("BatchMatMulV2")
 
 
 @BATCH_MATMUL_DEF.batching

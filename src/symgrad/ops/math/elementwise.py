@@ -36,6 +36,7 @@ from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.ops import cast_select
 from symgrad.ops.array_vjp import (
+    ADD,
     DIV,
     MUL,
     NEG,
@@ -171,6 +172,12 @@ log1p = unary_op("Log1p", np.log1p, "log1p", cases=[Case([positive(3, 4)], np.lo
 def _log1p_grad(op: Any, grad: Tensor) -> Tensor:
     """dx = g / (1 + conj(x))."""
     return grad * reciprocal(1 + conj(op.inputs[0]))
+
+
+@unary_array_rule("Log1p")
+def _log1p_array(x: Any, y: Any, g: Any) -> Any:
+    cx = conj_a(x)
+    return MUL(g, _RECIPROCAL(ADD(scalar(1, cx), cx)))
 
 
 sqrt = unary_op("Sqrt", np.sqrt, "sqrt", cases=[Case([positive(3, 4)], np.sqrt)])
@@ -323,6 +330,11 @@ def _sign_grad(op: Any, grad: Tensor) -> Tensor:
     return cast_select.zeros_like(op.inputs[0])
 
 
+@unary_array_rule("Sign")
+def _sign_array(x: Any, y: Any, g: Any) -> Any:
+    return ZEROS_LIKE(x)
+
+
 sin = unary_op("Sin", np.sin, "sin", cases=[Case([randn(3, 4)], np.sin)])
 
 
@@ -359,6 +371,12 @@ def _tan_grad(op: Any, grad: Tensor) -> Tensor:
     """dx = g · conj(1 / cos² x)."""
     c = reciprocal(cos(op.inputs[0]))
     return grad * conj(c * c)
+
+
+@unary_array_rule("Tan")
+def _tan_array(x: Any, y: Any, g: Any) -> Any:
+    c = _RECIPROCAL(_COS(x))
+    return MUL(g, conj_a(MUL(c, c)))
 
 
 tanh = unary_op("Tanh", np.tanh, "tanh", inplace=np.tanh, cases=[Case([randn(3, 4)], np.tanh)])

@@ -152,6 +152,11 @@ def _softplus_grad(op: Any, grad: Tensor) -> Tensor:
     return grad * sigmoid(op.inputs[0])
 
 
+@array_rule("Softplus")
+def _softplus_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    return [MUL(grads[0], _SIGMOID(xs[0]))]
+
+
 def log_sigmoid(x: Any, name: str | None = None) -> Tensor:
     """log(1 / (1 + exp(-x))), computed as -softplus(-x) as TF does (no overflow)."""
     return negative(softplus(negative(x)), name=name)
@@ -181,6 +186,11 @@ def l2_loss(t: Any, name: str | None = None) -> Tensor:
 def _l2_loss_grad(op: Any, grad: Tensor) -> Tensor:
     """dx = x · g."""
     return op.inputs[0] * grad
+
+
+@array_rule("L2Loss")
+def _l2_loss_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    return [MUL(xs[0], grads[0])]
 
 
 # --------------------------------------------------------------------------------------
@@ -415,18 +425,29 @@ def _xent_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[An
     d_labels = None
     if needs[1]:
         d_labels = MUL(_EXPAND_DIMS(g_loss, int32s(-1)), NEG(_LOG_SOFTMAX(xs[0])))
-    if not needs[0]:
-        return [None, d_labels]
+    return [_xent_logits_array(xs, ys, [g_loss, g_bp]) if needs[0] else None, d_labels]
+
+
+def _xent_logits_array(xs: Any, ys: Any, grads: Any) -> Any:
+    """``_xent_logits_grad`` on arrays."""
+    g_loss, g_bp = grads
+    if g_loss is None:  # the rule's engine fills in zeros
+        g_loss = ZEROS_LIKE(ys[0])
     grad = MUL(_EXPAND_DIMS(g_loss, int32s(-1)), ys[1])
     if g_bp is not None and np.any(g_bp):  # ``is_zeros``: a zero gradient adds nothing
         grad = ADD(grad, _softmax_term(g_bp, _SOFTMAX(xs[0])))
-    return [grad, d_labels]
+    return grad
 
 
 @SPARSE_XENT.gradient
 def _sparse_xent_grad(op: Any, grad_loss: Tensor, grad_backprop: Tensor) -> tuple[Tensor, None]:
     """d logits = g·(softmax - one_hot(labels)) (+ second-order term); labels: None."""
     return _xent_logits_grad(op, grad_loss, grad_backprop), None
+
+
+@array_rule("SparseSoftmaxCrossEntropyWithLogits")
+def _sparse_xent_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    return [_xent_logits_array(xs, ys, grads), None]
 
 
 def _outer_shape(x: Tensor) -> list[int] | Tensor:
@@ -599,3 +620,4 @@ SPARSE_XENT.add_cases(
 # The kernels the array rules above run (``array_vjp.kernel``: looked up when called).
 _RELU_GRAD, _EXP, _EXPAND_DIMS = kernel("ReluGrad"), kernel("Exp"), kernel("ExpandDims")
 _SOFTMAX, _LOG_SOFTMAX = kernel("Softmax"), kernel("LogSoftmax")
+_SIGMOID = kernel("Sigmoid")
