@@ -109,6 +109,18 @@ def _select(c: tuple[int, ...], x: tuple[int, ...], y: tuple[int, ...]) -> Maker
     return lambda rng, d: ([rng.random(c) < 0.5, values(rng, x, d), values(rng, y, d)], {})
 
 
+def _sliced(shape: tuple[int, ...], b: Any, e: Any, s: Any, **masks: int) -> Maker:
+    """A StridedSlice's input, begin, end and strides, and its masks."""
+    attrs = {m: masks.get(m, 0) for m in _MASKS}
+    return lambda rng, d: (
+        [values(rng, shape, d), *(np.asarray(v, np.int32) for v in (b, e, s))],
+        attrs,
+    )
+
+
+_MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
+
+
 def _concat(shapes: list[tuple[int, ...]], axis: int, d: Any = np.int32) -> Maker:
     return lambda rng, dtype: (
         [*(values(rng, s, dtype) for s in shapes), np.asarray(axis, d)],
@@ -238,6 +250,39 @@ ROWS: dict[str, tuple[tuple[Any, ...], list[Maker]]] = {
             _concat([(0, 3), (2, 3)], 0),
         ],
     ),
+    **{t: (FLOATS + INTS, _REDUCTIONS) for t in ("Max", "Min")},
+    "BroadcastTo": (
+        NUMERIC,
+        [
+            with_ints((3, 1), [2, 3, 4]),
+            with_ints((4,), [3, 4]),
+            with_ints((), [2, 3]),
+            with_ints((1, 1), [1, 1]),
+            with_ints((2, 1), [2, 0], np.int64),
+        ],
+    ),
+    "StridedSlice": (
+        NUMERIC,
+        [
+            _sliced((3, 4), [1, 0], [3, 4], [1, 2]),
+            _sliced((3, 4), [1], [2], [1], shrink_axis_mask=1),
+            _sliced((5, 4), [4, 0], [0, 4], [-2, 1], end_mask=1),
+            _sliced((2, 3, 4), [0, 1], [0, 3], [1, 1], ellipsis_mask=1),
+            _sliced((3, 4), [0, 0], [0, 2], [1, 1], new_axis_mask=1, begin_mask=2),
+        ],
+    ),
+    "Pack": (
+        NUMERIC,
+        [
+            ins((2, 3), (2, 3), (2, 3), N=3, axis=0),
+            ins((2, 3), (2, 3), N=2, axis=-1),
+            ins((), N=1, axis=0),
+        ],
+    ),
+    "Unpack": (
+        NUMERIC,
+        [ins((3, 2), num=3, axis=0), ins((2, 4, 3), num=3, axis=-1), ins((1, 0), num=1, axis=0)],
+    ),
 }
 
 # Gradient variants for ops of several outputs: an output's gradient None (the rule is
@@ -245,6 +290,7 @@ ROWS: dict[str, tuple[tuple[Any, ...], list[Maker]]] = {
 VARIANTS: dict[str, list[tuple[str, int]]] = {
     "SoftmaxCrossEntropyWithLogits": [("none", 1), ("none", 0), ("zero", 1)],
     "SparseSoftmaxCrossEntropyWithLogits": [("none", 1), ("none", 0), ("zero", 1)],
+    "Unpack": [("none", 0), ("none", -1)],
 }
 
 

@@ -79,6 +79,22 @@ def unbroadcast(g: Array, shape: tuple[int, ...]) -> Array:
     return g
 
 
+def unbroadcast_all(g: Array, shape: tuple[int, ...]) -> Array:
+    """``ops.core.unbroadcast`` with no other inputs (BroadcastTo): one Sum over every
+    broadcast axis (``reduction_axes``), then a Reshape to ``shape``."""
+    gs = g.shape
+    if gs == shape:
+        return g
+    n, k = len(gs), len(shape)
+    padded = (1,) * (n - k) + shape
+    dropped = [i for i in range(n) if i < n - k or (padded[i] == 1 and gs[i] != 1)]
+    if dropped:
+        g = SUM(g, int32s(dropped), keep_dims=False)
+    if g.shape != shape:
+        g = RESHAPE(g, int32s(shape))
+    return g
+
+
 def cast(a: Array, d: Any) -> Array:
     """``cast_select.cast`` to the DType ``d``: ``a`` itself when of that dtype."""
     if a.dtype == d.np:

@@ -316,6 +316,11 @@ def _broadcast_to_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
     return unbroadcast(grad, op.inputs[0]), None
 
 
+@array_rule("BroadcastTo")
+def _broadcast_to_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    return [array_vjp.unbroadcast_all(grads[0], xs[0].shape), None]
+
+
 @BROADCAST_TO.batching
 def _broadcast_to_batch(c: Call) -> list[Tensor]:
     c.only_batched(0)

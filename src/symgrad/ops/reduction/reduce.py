@@ -36,6 +36,7 @@ from symgrad.ops.array import gather as gather_ops
 from symgrad.ops.array import joining
 from symgrad.ops.array import structure as array
 from symgrad.ops.array_vjp import DIV, MUL, RESHAPE, int32s, kernel
+from symgrad.ops.array_vjp import SUM as SUM_A
 from symgrad.ops.array_vjp import cast as cast_a
 from symgrad.ops.core import NUMERIC, REAL, check_dtype, convert_to_tensor, static_ints
 from symgrad.ops.math import elementwise as math_ops
@@ -512,6 +513,24 @@ def _min_or_max_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
 
 MAX.gradient(_min_or_max_grad)
 MIN.gradient(_min_or_max_grad)
+
+
+def _min_or_max_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    (x, axis), g = xs, grads[0]
+    n = x.ndim
+    norm = {int(a) % n for a in np.ravel(axis)} if n else set()
+    kept = int32s([1 if i in norm else d for i, d in enumerate(x.shape)])
+    y = RESHAPE(ys[0], kept)
+    indicators = cast_a(_EQUAL(x, y), dt.as_dtype(g.dtype))
+    count = RESHAPE(SUM_A(indicators, axis, keep_dims=False), kept)
+    if indicators.dtype.kind in "iu":  # the rule's float64 quotient times integer g
+        raise TypeError(f"Max/Min gradient: integer gradient {g.dtype} is not differentiable")
+    return [MUL(DIV(indicators, count), RESHAPE(g, kept)), None]
+
+
+array_rule("Max")(_min_or_max_array)
+array_rule("Min")(_min_or_max_array)
+_EQUAL = kernel("Equal", np.bool_)
 
 
 def _reduced_and_other(x: Tensor, axis: Tensor) -> tuple[Any, Any, Any]:
