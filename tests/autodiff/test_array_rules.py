@@ -109,11 +109,12 @@ def _select(c: tuple[int, ...], x: tuple[int, ...], y: tuple[int, ...]) -> Maker
     return lambda rng, d: ([rng.random(c) < 0.5, values(rng, x, d), values(rng, y, d)], {})
 
 
-def _sliced(shape: tuple[int, ...], b: Any, e: Any, s: Any, **masks: int) -> Maker:
-    """A StridedSlice's input, begin, end and strides, and its masks."""
-    attrs = {m: masks.get(m, 0) for m in _MASKS}
-    return lambda rng, d: (
-        [values(rng, shape, d), *(np.asarray(v, np.int32) for v in (b, e, s))],
+def _sliced(shape: tuple[int, ...], *bes: Any, d: Any = np.int32, **masks: int) -> Maker:
+    """A slice's input and its integer inputs (Slice: begin, size; StridedSlice: begin,
+    end, strides, and its masks)."""
+    attrs = {m: masks.get(m, 0) for m in _MASKS} if len(bes) == 3 else {}
+    return lambda rng, dtype: (
+        [values(rng, shape, dtype), *(np.asarray(v, d) for v in bes)],
         attrs,
     )
 
@@ -282,6 +283,20 @@ ROWS: dict[str, tuple[tuple[Any, ...], list[Maker]]] = {
     "Unpack": (
         NUMERIC,
         [ins((3, 2), num=3, axis=0), ins((2, 4, 3), num=3, axis=-1), ins((1, 0), num=1, axis=0)],
+    ),
+    **{
+        t: (FLOATS + COMPLEX, _UNARY)
+        for t in ("Sinh", "Cosh", "Asin", "Acos", "Atan", "Asinh", "Acosh", "Atanh", "Expm1")
+    },
+    **{t: (NUMERIC, _BINARY) for t in ("Atan2", "DivNoNan")},
+    "Slice": (
+        NUMERIC,
+        [
+            _sliced((3, 4), [1, 0], [2, -1]),
+            _sliced((2, 3, 4), [0, 1, 2], [2, 1, 2]),
+            _sliced((3, 4), [3, 0], [0, 4], d=np.int64),
+            _sliced((), [], []),
+        ],
     ),
 }
 

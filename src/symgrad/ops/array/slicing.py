@@ -119,6 +119,17 @@ def _slice_grad(op: Any, grad: Tensor) -> tuple[Tensor, None, None]:
     return pad(grad, pads), None, None
 
 
+@array_rule("Slice")
+def _slice_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    x, begin = xs[0], [int(i) for i in np.ravel(xs[1])]
+    dims = zip(begin, x.shape, ys[0].shape, strict=True)
+    pads = np.array([[i, d - i - n] for i, d, n in dims], np.int32).reshape(-1, 2)
+    return [_PAD(grads[0], pads), None, None]
+
+
+_PAD = kernel("Pad")
+
+
 @SLICE.batching
 def _slice_batch(c: Call) -> list[Tensor]:
     c.only_batched(0)
