@@ -122,6 +122,16 @@ def _sliced(shape: tuple[int, ...], *bes: Any, d: Any = np.int32, **masks: int) 
 _MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
 
 
+def _via(fn: Callable[..., Any], *shapes: tuple[int, ...]) -> Maker:
+    """Inputs of ``shapes`` and the attrs the public function ``fn`` gives its op."""
+
+    def make(rng: np.random.Generator, d: Any) -> tuple[list[np.ndarray], dict[str, Any]]:
+        xs = [values(rng, s, d) for s in shapes]
+        return xs, dict(fn(*(constant(x) for x in xs)).op.attrs)
+
+    return make
+
+
 def _concat(shapes: list[tuple[int, ...]], axis: int, d: Any = np.int32) -> Maker:
     return lambda rng, dtype: (
         [*(values(rng, s, dtype) for s in shapes), np.asarray(axis, d)],
@@ -298,6 +308,44 @@ ROWS: dict[str, tuple[tuple[Any, ...], list[Maker]]] = {
             _sliced((), [], []),
         ],
     ),
+    "Conv2D": (
+        FLOATS,
+        [
+            _via(lambda x, w: tf.nn.conv2d(x, w, 1, "SAME"), (2, 5, 6, 3), (3, 2, 3, 4)),
+            _via(lambda x, w: tf.nn.conv2d(x, w, 2, "VALID"), (2, 7, 6, 2), (3, 3, 2, 3)),
+            _via(
+                lambda x, w: tf.nn.conv2d(x, w, 1, "SAME", dilations=2), (1, 6, 6, 2), (2, 2, 2, 2)
+            ),
+        ],
+    ),
+    "Conv3D": (
+        FLOATS,
+        [_via(lambda x, w: tf.nn.conv3d(x, w, [1] * 5, "VALID"), (1, 4, 5, 3, 2), (2, 2, 2, 2, 3))],
+    ),
+    "DepthwiseConv2dNative": (
+        FLOATS,
+        [
+            _via(
+                lambda x, w: tf.nn.depthwise_conv2d(x, w, [1, 1, 1, 1], "SAME"),
+                (2, 5, 5, 3),
+                (3, 3, 3, 2),
+            )
+        ],
+    ),
+    **{
+        t: (
+            FLOATS,
+            [
+                _via(lambda x, f=f: f(x, 2, 2, "VALID"), (2, 6, 5, 3)),
+                _via(lambda x, f=f: f(x, 3, 1, "SAME"), (1, 5, 4, 2)),
+            ],
+        )
+        for t, f in (("MaxPool", tf.nn.max_pool2d), ("AvgPool", tf.nn.avg_pool2d))
+    },
+    **{
+        t: (FLOATS, [_via(lambda x, f=f: f(x, 2, 2, "VALID"), (1, 4, 4, 5, 2))])
+        for t, f in (("MaxPool3D", tf.nn.max_pool3d), ("AvgPool3D", tf.nn.avg_pool3d))
+    },
 }
 
 # Gradient variants for ops of several outputs: an output's gradient None (the rule is

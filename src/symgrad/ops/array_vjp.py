@@ -95,6 +95,11 @@ def unbroadcast_all(g: Array, shape: tuple[int, ...]) -> Array:
     return g
 
 
+def shape_of(a: Array) -> Array:
+    """``array.shape(a)`` as an eager op makes it: the Shape kernel, int32."""
+    return OPS["Shape"].kernel(a, out_type=dt.int32)  # type: ignore[no-any-return]
+
+
 def cast(a: Array, d: Any) -> Array:
     """``cast_select.cast`` to the DType ``d``: ``a`` itself when of that dtype."""
     if a.dtype == d.np:
