@@ -25,7 +25,7 @@ from symgrad.ops.core import constant
 
 FLOATS = (np.float16, np.float32, np.float64)
 COMPLEX = (np.complex64, np.complex128)
-INTS = (np.int8, np.int16, np.int32, np.int64, np.uint8)
+INTS = (np.int8, np.int32, np.int64, np.uint8)  # (int16 takes the paths int8 and int32 do)
 NUMERIC = FLOATS + COMPLEX + INTS
 _SPECIAL = np.array([np.inf, -np.inf, np.nan, -0.0, 0.0, 1.0, -1.0])
 
@@ -128,6 +128,23 @@ def _via(fn: Callable[..., Any], *shapes: tuple[int, ...]) -> Maker:
     def make(rng: np.random.Generator, d: Any) -> tuple[list[np.ndarray], dict[str, Any]]:
         xs = [values(rng, s, d) for s in shapes]
         return xs, dict(fn(*(constant(x) for x in xs)).op.attrs)
+
+    return make
+
+
+def _batch_norm(shape: tuple[int, ...], training: bool, fmt: str = "NHWC") -> Maker:
+    """x, scale, offset, mean, variance (empty in training; float32 for float16 x)."""
+
+    def make(rng: np.random.Generator, d: Any) -> tuple[list[np.ndarray], dict[str, Any]]:
+        u = np.float32 if d is np.float16 else d
+        c = shape[-1] if fmt == "NHWC" else shape[1]
+        stats = [values(rng, (c,), u), np.abs(values(rng, (c,), u))] if not training else []
+        x, scale, offset = values(rng, shape, d), values(rng, (c,), u), values(rng, (c,), u)
+        y = tf.nn.fused_batch_norm(x, scale, offset, *stats, data_format=fmt, is_training=training)[
+            0
+        ]
+        xs = [x, scale, offset, *(stats or [np.zeros(0, u)] * 2)]
+        return xs, dict(y.op.attrs)
 
     return make
 
@@ -346,6 +363,14 @@ ROWS: dict[str, tuple[tuple[Any, ...], list[Maker]]] = {
         t: (FLOATS, [_via(lambda x, f=f: f(x, 2, 2, "VALID"), (1, 4, 4, 5, 2))])
         for t, f in (("MaxPool3D", tf.nn.max_pool3d), ("AvgPool3D", tf.nn.avg_pool3d))
     },
+    "FusedBatchNormV3": (
+        FLOATS,
+        [
+            _batch_norm((2, 3, 2, 4), True),
+            _batch_norm((2, 3, 1, 3), False),
+            _batch_norm((1, 2, 2, 3), True, "NCHW"),
+        ],
+    ),
 }
 
 # Gradient variants for ops of several outputs: an output's gradient None (the rule is
@@ -354,6 +379,7 @@ VARIANTS: dict[str, list[tuple[str, int]]] = {
     "SoftmaxCrossEntropyWithLogits": [("none", 1), ("none", 0), ("zero", 1)],
     "SparseSoftmaxCrossEntropyWithLogits": [("none", 1), ("none", 0), ("zero", 1)],
     "Unpack": [("none", 0), ("none", -1)],
+    "FusedBatchNormV3": [("none", 0), ("zero", 0)],
 }
 
 
