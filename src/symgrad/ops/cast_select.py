@@ -16,9 +16,12 @@ import numpy as np
 from symgrad.core import batching
 from symgrad.core import dtypes as dt
 from symgrad.core.cases import Case, fixed, randn, uniform
+from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import Spec, apply_op1, constant_value, register_op
 from symgrad.core.shapes import TensorShape
+from symgrad.ops import array_vjp
+from symgrad.ops.array_vjp import cast as cast_a
 from symgrad.ops.core import (
     ALL,
     FLOAT_COMPLEX,
@@ -104,6 +107,14 @@ def _cast_grad(op: Any, grad: Tensor) -> Tensor | None:
     if src in FLOAT_COMPLEX and dst in FLOAT_COMPLEX:
         return cast(grad, src)
     return None
+
+
+@array_rule("Cast")
+def _cast_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    src, dst = attrs["SrcT"], attrs["DstT"]
+    if src in FLOAT_COMPLEX and dst in FLOAT_COMPLEX:
+        return [cast_a(grads[0], src)]
+    return [None]
 
 
 # --------------------------------------------------------------------------------------
@@ -224,6 +235,18 @@ def _select_grad(op: Any, grad: Tensor) -> tuple[None, Tensor, Tensor]:
         unbroadcast(where(c, grad, z), x, (c, y)),
         unbroadcast(where(c, z, grad), y, (c, x)),
     )
+
+
+@array_rule("SelectV2")
+def _select_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    (c, x, y), g = xs, grads[0]
+    z = array_vjp.ZEROS_LIKE(g)
+    dx = array_vjp.unbroadcast(array_vjp.SELECT(c, g, z), x.shape) if needs[1] else None
+    return [
+        None,
+        dx,
+        array_vjp.unbroadcast(array_vjp.SELECT(c, z, g), y.shape) if needs[2] else None,
+    ]
 
 
 def _where_infer(inputs: Sequence[Tensor]) -> Spec:

@@ -14,8 +14,10 @@ import numpy as np
 
 from symgrad.core.batching import Call, NotVectorizable, const
 from symgrad.core.cases import Case, ints, randn
+from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import (
+    OPS,
     ShapeError,
     Spec,
     apply_op,
@@ -26,6 +28,7 @@ from symgrad.core.op_registry import (
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import gather, slicing
 from symgrad.ops.array import structure as array
+from symgrad.ops.array_vjp import ZEROS_LIKE, int32s, kernel
 from symgrad.ops.core import (
     check_dtype,
     constant,
@@ -127,6 +130,23 @@ def _concat_grad(op: Any, grad: Tensor) -> list[Tensor | None]:
     return [*out, None]
 
 
+@array_rule("ConcatV2")
+def _concat_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    values, g = xs[:-1], grads[0]
+    r, out, offset = values[0].ndim, [], 0
+    ax = int(np.ravel(xs[-1])[0]) % r
+    for v, need in zip(values, needs, strict=False):
+        n = v.shape[ax]
+        begin, size = [0] * r, [-1] * r
+        begin[ax], size[ax] = offset, n
+        out.append(_SLICE(g, int32s(begin), int32s(size)) if need else None)
+        offset += n
+    return [*out, None]
+
+
+_SLICE, _PACK = kernel("Slice"), kernel("Pack")
+
+
 def gather_dim(x: Tensor, axis: Tensor) -> Tensor:
     """``shape(x)[axis]`` as a tensor (negative axes count from the end)."""
     s = array.shape(x, out_type=axis.dtype)
@@ -206,6 +226,13 @@ def _pack_grad(op: Any, grad: Tensor) -> list[Tensor]:
     return unstack(grad, num=op.get_attr("N"), axis=op.get_attr("axis"))
 
 
+@array_rule("Pack")
+def _pack_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    parts = OPS["Unpack"].kernel(grads[0], num=attrs["N"], axis=attrs["axis"])
+    parts = [parts] if type(parts) is not tuple else list(parts)
+    return [np.asarray(p, dtype=grads[0].dtype) if n else None for p, n in zip(parts, needs)]
+
+
 @PACK.batching
 def _pack_batch(c: Call) -> list[Tensor]:
     axis = c.axis(c.op.get_attr("axis"), c.rank(0) + 1)
@@ -271,6 +298,12 @@ def unstack(
 def _unpack_grad(op: Any, *grads: Tensor) -> Tensor:
     """dx = stack(g_0 .. g_{n-1}, axis); unused outputs arrive as zeros."""
     return stack(list(grads), axis=op.get_attr("axis"))
+
+
+@array_rule("Unpack")
+def _unpack_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    gs = [ZEROS_LIKE(y) if g is None else g for g, y in zip(grads, ys, strict=True)]
+    return [_PACK(*gs, N=len(gs), axis=int(attrs["axis"]))]
 
 
 @UNPACK.batching

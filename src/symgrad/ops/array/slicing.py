@@ -16,8 +16,10 @@ import numpy as np
 from symgrad.core import dtypes as dt
 from symgrad.core.batching import Call, const
 from symgrad.core.cases import Case, ints, randn
+from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import (
+    OPS,
     ShapeError,
     Spec,
     apply_op,
@@ -28,6 +30,7 @@ from symgrad.core.op_registry import (
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import joining, mirror_pad
 from symgrad.ops.array import structure as array
+from symgrad.ops.array_vjp import kernel
 from symgrad.ops.core import check_dtype, convert_n, convert_to_tensor, same_dtype, static_ints
 
 _builtin_slice = slice
@@ -114,6 +117,17 @@ def _slice_grad(op: Any, grad: Tensor) -> tuple[Tensor, None, None]:
         after = array.shape(x, out_type=d) - begin - array.shape(grad, out_type=d)
         pads = joining.stack([begin, after], axis=1)
     return pad(grad, pads), None, None
+
+
+@array_rule("Slice")
+def _slice_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    x, begin = xs[0], [int(i) for i in np.ravel(xs[1])]
+    dims = zip(begin, x.shape, ys[0].shape, strict=True)
+    pads = np.array([[i, d - i - n] for i, d, n in dims], np.int32).reshape(-1, 2)
+    return [_PAD(grads[0], pads), None, None]
+
+
+_PAD = kernel("Pad")
 
 
 @SLICE.batching
@@ -455,6 +469,16 @@ def _strided_slice_grad(op: Any, grad: Tensor) -> tuple[Tensor, None, None, None
     x, b, e, s = op.inputs
     dx = apply_op("StridedSliceGrad", [array.shape(x, out_type=b.dtype), b, e, s, grad], op.attrs)
     return dx.output(0), None, None, None
+
+
+@array_rule("StridedSlice")
+def _strided_slice_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    x, b, e, s = xs
+    shape = OPS["Shape"].kernel(x, out_type=dt.as_dtype(b.dtype))  # an array of b's dtype
+    return [_STRIDED_SLICE_GRAD(shape, b, e, s, grads[0], **attrs), None, None, None]
+
+
+_STRIDED_SLICE_GRAD = kernel("StridedSliceGrad", 4)
 
 
 # Batched: a leading full slice for the batch axis, every mask shifted by one bit.

@@ -13,10 +13,13 @@ import numpy as np
 
 from symgrad.core.batching import Call
 from symgrad.core.cases import COMPLEX, Case, complex_randn, randn
+from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape, broadcast_shapes
 from symgrad.ops.array import structure as array
+from symgrad.ops.array_vjp import conj as conj_a
+from symgrad.ops.array_vjp import kernel, unbroadcast
 from symgrad.ops.core import NUMERIC, binary_grad, check_dtype, convert_n, same_dtype, wanted
 from symgrad.ops.math.complex import conj
 
@@ -193,6 +196,28 @@ def _matmul_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     )
 
 
+@array_rule("MatMul")
+def _matmul_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    ta, tb = attrs["transpose_a"], attrs["transpose_b"]
+    a, b, g = conj_a(xs[0]), conj_a(xs[1]), grads[0]
+    if not ta and not tb:
+        pa, pb = (g, b, False, True), (a, g, True, False)
+    elif not ta and tb:
+        pa, pb = (g, b, False, False), (g, a, True, False)
+    elif ta and not tb:
+        pa, pb = (b, g, False, True), (a, g, False, False)
+    else:
+        pa, pb = (b, g, True, True), (g, a, True, True)
+    return [_mm_array(*pa) if needs[0] else None, _mm_array(*pb) if needs[1] else None]
+
+
+def _mm_array(p: Any, q: Any, ta: bool, tb: bool) -> Any:
+    return _MATMUL(p, q, transpose_a=ta, transpose_b=tb)
+
+
+_MATMUL = kernel("MatMul")
+
+
 @MATMUL_DEF.batching
 def _matmul_batch(c: Call) -> list[Tensor]:
     """Transposes made explicit, then a broadcasting batched product (a reshape for a·B)."""
@@ -286,6 +311,27 @@ def _batch_matmul_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     if adj_x and not adj_y:
         return _bmm(y, grad, adj_y=True), _bmm(x, grad)
     return _bmm(y, grad, adj_x=True, adj_y=True), _bmm(grad, x, adj_x=True, adj_y=True)
+
+
+@array_rule("BatchMatMulV2")
+def _batch_matmul_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    (x, y), g = xs, grads[0]
+    adj_x, adj_y = attrs["adj_x"], attrs["adj_y"]
+    if not adj_x and not adj_y:
+        pa, pb = (g, y, False, True), (x, g, True, False)
+    elif not adj_x and adj_y:
+        pa, pb = (g, y, False, False), (g, x, True, False)
+    elif adj_x and not adj_y:
+        pa, pb = (y, g, False, True), (x, g, False, False)
+    else:
+        pa, pb = (y, g, True, True), (g, x, True, True)
+    return [
+        unbroadcast(_BMM(*pa[:2], adj_x=pa[2], adj_y=pa[3]), x.shape) if needs[0] else None,
+        unbroadcast(_BMM(*pb[:2], adj_x=pb[2], adj_y=pb[3]), y.shape) if needs[1] else None,
+    ]
+
+
+_BMM = kernel("BatchMatMulV2")
 
 
 @BATCH_MATMUL_DEF.batching

@@ -12,6 +12,7 @@ import numpy as np
 
 from symgrad.core import batching
 from symgrad.core.cases import Case, randn
+from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.ops.core import NUMERIC, check_dtype, convert_n, same_dtype
@@ -58,3 +59,8 @@ ADDN_DEF = register_op(
 def _addn_grad(op: Any, grad: Tensor) -> list[Tensor]:
     """Every input gets g."""
     return [grad] * len(op.inputs)
+
+
+@array_rule("AddN")
+def _addn_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    return [grads[0]] * len(xs)

@@ -23,6 +23,8 @@ from symgrad.core.gradient_registry import RegisterGradient, no_gradient
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.ops import cast_select
+from symgrad.ops.array_vjp import MUL, NEG, binary_array_rule, kernel, unary_array_rule
+from symgrad.ops.array_vjp import conj as conj_a
 from symgrad.ops.core import (
     FLOAT_COMPLEX,
     FLOATS,
@@ -160,6 +162,15 @@ def _div_no_nan_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     )
 
 
+@binary_array_rule("DivNoNan")
+def _div_no_nan_array(x: Any, y: Any, z: Any, g: Any, needs: Any) -> Any:
+    x, y = conj_a(x), conj_a(y)
+    return (
+        _DIV_NO_NAN(g, y) if needs[0] else None,
+        MUL(g, _DIV_NO_NAN(_DIV_NO_NAN(NEG(x), y), y)) if needs[1] else None,
+    )
+
+
 multiply_no_nan = binary_op(
     "MulNoNan",
     _mul_no_nan,
@@ -246,6 +257,14 @@ expm1 = unary_op(
 def _expm1_grad(op: Any, grad: Tensor) -> Tensor:
     """dx = g · exp(conj(x))."""
     return grad * exp(conj(op.inputs[0]))
+
+
+@unary_array_rule("Expm1")
+def _expm1_array(x: Any, y: Any, g: Any) -> Any:
+    return MUL(g, _EXP(conj_a(x)))
+
+
+_DIV_NO_NAN, _EXP = kernel("DivNoNan"), kernel("Exp")
 
 
 _SPECIALS = fixed([[1.0, np.nan, np.inf], [-np.inf, 0.0, -2.5]])

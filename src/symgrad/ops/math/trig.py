@@ -18,6 +18,18 @@ from symgrad.core.cases import COMPLEX, Case, complex_randn, positive, randn, un
 from symgrad.core.gradient_registry import RegisterGradient
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import OPS
+from symgrad.ops.array_vjp import (
+    ADD,
+    DIV,
+    MUL,
+    NEG,
+    SUB,
+    binary_array_rule,
+    kernel,
+    scalar,
+    unary_array_rule,
+)
+from symgrad.ops.array_vjp import conj as conj_a
 from symgrad.ops.core import FLOATS, binary_grad, binary_op, unary_op
 from symgrad.ops.math.complex import conj
 from symgrad.ops.math.elementwise import reciprocal, sqrt, square
@@ -39,6 +51,11 @@ def _sinh_grad(op: Any, grad: Tensor) -> Tensor:
     return grad * cosh(conj(op.inputs[0]))
 
 
+@unary_array_rule("Sinh")
+def _sinh_array(x: Any, y: Any, g: Any) -> Any:
+    return MUL(g, _COSH(conj_a(x)))
+
+
 cosh = unary_op("Cosh", np.cosh, "cosh", cases=[Case([randn(3, 4)], np.cosh)])
 
 
@@ -46,6 +63,11 @@ cosh = unary_op("Cosh", np.cosh, "cosh", cases=[Case([randn(3, 4)], np.cosh)])
 def _cosh_grad(op: Any, grad: Tensor) -> Tensor:
     """dx = g · sinh(conj(x))."""
     return grad * sinh(conj(op.inputs[0]))
+
+
+@unary_array_rule("Cosh")
+def _cosh_array(x: Any, y: Any, g: Any) -> Any:
+    return MUL(g, _SINH(conj_a(x)))
 
 
 asin = unary_op(
@@ -63,6 +85,11 @@ def _asin_grad(op: Any, grad: Tensor) -> Tensor:
     return grad * reciprocal(sqrt(1 - square(conj(op.inputs[0]))))
 
 
+@unary_array_rule("Asin")
+def _asin_array(x: Any, y: Any, g: Any) -> Any:
+    return MUL(g, _RECIPROCAL(_SQRT(_one_minus_square(x))))
+
+
 acos = unary_op("Acos", np.arccos, "acos", cases=[Case([uniform(-0.9, 0.9, 3, 4)], np.arccos)])
 OPS["Acos"].add_cases(Case([uniform(-0.8, 0.8, 2, 5)], np.arccos, name="by_type"))
 
@@ -73,6 +100,11 @@ def _acos_grad(op: Any, grad: Tensor) -> Tensor:
     return -grad * reciprocal(sqrt(1 - square(conj(op.inputs[0]))))
 
 
+@unary_array_rule("Acos")
+def _acos_array(x: Any, y: Any, g: Any) -> Any:
+    return MUL(NEG(g), _RECIPROCAL(_SQRT(_one_minus_square(x))))
+
+
 atan = unary_op("Atan", np.arctan, "atan", cases=[Case([randn(3, 4)], np.arctan)])
 
 
@@ -80,6 +112,12 @@ atan = unary_op("Atan", np.arctan, "atan", cases=[Case([randn(3, 4)], np.arctan)
 def _atan_grad(op: Any, grad: Tensor) -> Tensor:
     """dx = g / (1 + conj(x)²)."""
     return grad * reciprocal(1 + square(conj(op.inputs[0])))
+
+
+@unary_array_rule("Atan")
+def _atan_array(x: Any, y: Any, g: Any) -> Any:
+    sq = _SQUARE(conj_a(x))
+    return MUL(g, _RECIPROCAL(ADD(scalar(1, sq), sq)))
 
 
 asinh = unary_op(
@@ -99,6 +137,11 @@ def _asinh_grad(op: Any, grad: Tensor) -> Tensor:
     return grad / cosh(conj(op.outputs[0]))
 
 
+@unary_array_rule("Asinh")
+def _asinh_array(x: Any, y: Any, g: Any) -> Any:
+    return DIV(g, _COSH(conj_a(y)))
+
+
 acosh = unary_op("Acosh", np.arccosh, "acosh", cases=[Case([uniform(1.2, 4, 3, 4)], np.arccosh)])
 
 
@@ -106,6 +149,11 @@ acosh = unary_op("Acosh", np.arccosh, "acosh", cases=[Case([uniform(1.2, 4, 3, 4
 def _acosh_grad(op: Any, grad: Tensor) -> Tensor:
     """dx = g / sinh(conj(y))."""
     return grad / sinh(conj(op.outputs[0]))
+
+
+@unary_array_rule("Acosh")
+def _acosh_array(x: Any, y: Any, g: Any) -> Any:
+    return DIV(g, _SINH(conj_a(y)))
 
 
 atanh = unary_op("Atanh", np.arctanh, "atanh", cases=[Case([uniform(-0.9, 0.9, 3, 4)], np.arctanh)])
@@ -116,6 +164,17 @@ OPS["Atanh"].add_cases(Case([uniform(-0.8, 0.8, 2, 5)], np.arctanh, name="by_typ
 def _atanh_grad(op: Any, grad: Tensor) -> Tensor:
     """dx = g / (1 - conj(x)²)."""
     return grad * reciprocal(1 - square(conj(op.inputs[0])))
+
+
+@unary_array_rule("Atanh")
+def _atanh_array(x: Any, y: Any, g: Any) -> Any:
+    return MUL(g, _RECIPROCAL(_one_minus_square(x)))
+
+
+def _one_minus_square(x: Any) -> Any:
+    """``1 - square(conj(x))`` as the rules above build it."""
+    sq = _SQUARE(conj_a(x))
+    return SUB(scalar(1, sq), sq)
 
 
 _atan2 = binary_op(
@@ -141,3 +200,13 @@ def _atan2_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     y, x = op.inputs
     g = grad / (square(y) + square(x))
     return x * g, -y * g
+
+
+@binary_array_rule("Atan2")
+def _atan2_array(y: Any, x: Any, z: Any, g: Any, needs: Any) -> Any:
+    g = DIV(g, ADD(_SQUARE(y), _SQUARE(x)))
+    return MUL(x, g), MUL(NEG(y), g)
+
+
+_SINH, _COSH, _SQRT = kernel("Sinh"), kernel("Cosh"), kernel("Sqrt")
+_SQUARE, _RECIPROCAL = kernel("Square"), kernel("Reciprocal")

@@ -16,9 +16,11 @@ import numpy as np
 from symgrad.core import batching
 from symgrad.core import dtypes as dt
 from symgrad.core.cases import Case, away, randn
+from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor, name_scope
 from symgrad.core.op_registry import Spec, apply_op1, register_op
 from symgrad.ops.array import structure as array
+from symgrad.ops.array_vjp import kernel
 from symgrad.ops.core import FLOATS, REAL, check_dtype, convert_to_tensor, same_dtype
 from symgrad.ops.math import elementwise as math
 from symgrad.ops.math import special
@@ -153,6 +155,14 @@ def _leaky_relu_grad(op: Any, grad: Tensor) -> Tensor:
     return _apply("LeakyReluGrad", [grad, op.inputs[0]], op.attrs)
 
 
+@array_rule("LeakyRelu")
+def _leaky_relu_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    return [_LEAKY_RELU_GRAD(grads[0], xs[0], **attrs)]
+
+
+_LEAKY_RELU_GRAD = kernel("LeakyReluGrad")
+
+
 @LEAKY_RELU_GRAD.gradient
 def _leaky_relu_grad_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     """d gradients = LeakyReluGrad(grad, x); d features = 0 (piecewise constant)."""
@@ -232,10 +242,23 @@ def _elu_grad_rule(op: Any, grad: Tensor) -> Tensor:
     return _apply("EluGrad", [grad, op.outputs[0]])
 
 
+@array_rule("Elu")
+def _elu_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    return [_ELU_GRAD(grads[0], ys[0])]
+
+
 @SELU.gradient
 def _selu_grad_rule(op: Any, grad: Tensor) -> Tensor:
     """dx = SeluGrad(g, y): g·(y + scale·alpha) where y < 0, else g·scale."""
     return _apply("SeluGrad", [grad, op.outputs[0]])
+
+
+@array_rule("Selu")
+def _selu_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    return [_SELU_GRAD(grads[0], ys[0])]
+
+
+_ELU_GRAD, _SELU_GRAD = kernel("EluGrad"), kernel("SeluGrad")
 
 
 ELU_GRAD.gradient(_output_grad_grad("EluGrad"))
@@ -285,6 +308,14 @@ def relu6(features: Any, name: str | None = None) -> Tensor:
 def _relu6_grad_rule(op: Any, grad: Tensor) -> Tensor:
     """dx = g where 0 < y < 6 (TF passes the output as the features)."""
     return _apply("Relu6Grad", [grad, op.outputs[0]])
+
+
+@array_rule("Relu6")
+def _relu6_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    return [_RELU6_GRAD(grads[0], ys[0])]
+
+
+_RELU6_GRAD = kernel("Relu6Grad")
 
 
 @RELU6_GRAD.gradient

@@ -27,10 +27,13 @@ from symgrad.core import recycle
 from symgrad.core.batching import Call, NotVectorizable, const
 from symgrad.core.cases import Case, ints, randn
 from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import structure as array
+from symgrad.ops.array_vjp import kernel as array_kernel
+from symgrad.ops.array_vjp import shape_of
 from symgrad.ops.core import FLOATS, check_dtype, same_dtype, wanted
 from symgrad.ops.nn import conv_im2col, window_refs
 from symgrad.ops.nn.windows import (
@@ -346,6 +349,16 @@ def _register_gradients(fam: Family) -> None:
             lambda: apply_input(fam, array.shape(x), w, grad, op.attrs),
             lambda: apply_filter(fam, x, array.shape(w), grad, op.attrs),
         )
+
+    backprop_input, backprop_filter = array_kernel(fam.input, 2), array_kernel(fam.filter, 0)
+
+    @array_rule(fam.forward)
+    def _forward_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+        (x, w), g = xs, grads[0]
+        return [
+            backprop_input(shape_of(x), w, g, **attrs) if needs[0] else None,
+            backprop_filter(x, shape_of(w), g, **attrs) if needs[1] else None,
+        ]
 
     @inp.gradient
     def _input_grad(op: Any, grad: Tensor) -> tuple[Any, ...]:

@@ -20,10 +20,12 @@ import numpy as np
 from symgrad.core import dtypes as dt
 from symgrad.core.batching import Call
 from symgrad.core.cases import Case, positive, randn
+from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor, name_scope
-from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
+from symgrad.core.op_registry import OPS, ShapeError, Spec, apply_op, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import structure as array
+from symgrad.ops.array_vjp import ZEROS_LIKE
 from symgrad.ops.core import FLOATS, check_dtype, convert_to_tensor, stop_gradient
 from symgrad.ops.math import elementwise as math
 from symgrad.ops.nn.conv import fold, unfold
@@ -340,6 +342,18 @@ def _fused_batch_norm_grad(op: Any, *grads: Tensor) -> tuple[Any, ...]:
         "FusedBatchNormGradV3", [grads[0], x, scale, rs1, rs2, op.outputs[5]], _attrs(op)
     ).outputs
     return outs[0], outs[1], outs[2], None, None
+
+
+@array_rule("FusedBatchNormV3")
+def _fused_batch_norm_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    g = grads[0] if grads[0] is not None else ZEROS_LIKE(ys[0])  # the engine's zeros
+    x, scale, _, mean, variance = xs
+    full = {k: attrs.get(k, v) for k, v in _DEFAULTS.items()}
+    rs1, rs2 = (ys[3], ys[4]) if full["is_training"] else (mean, variance)
+    outs = OPS["FusedBatchNormGradV3"].kernel(g, x, scale, rs1, rs2, ys[5], **full)
+    u = np.float32 if x.dtype == np.float16 else x.dtype
+    d = [np.asarray(v, dtype=t) for v, t in zip(outs[:3], (x.dtype, u, u), strict=True)]
+    return [*d, None, None]
 
 
 class _PerChannel:

@@ -22,10 +22,13 @@ from symgrad.core import dtypes as dt
 from symgrad.core import recycle
 from symgrad.core.batching import Call, NotVectorizable, const
 from symgrad.core.cases import Case, distinct, ints, randn
+from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor, name_scope
 from symgrad.core.op_registry import ShapeError, Spec, apply_op, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import structure as array
+from symgrad.ops.array_vjp import kernel as array_kernel
+from symgrad.ops.array_vjp import shape_of
 from symgrad.ops.core import FLOATS, REAL, check_dtype, convert_to_tensor, same_dtype
 from symgrad.ops.nn import window_refs
 from symgrad.ops.nn.conv_api import _padding, _sequence
@@ -261,6 +264,12 @@ def _register_gradients(pool: Pool) -> None:
         """dx = MaxPoolGrad(x, y, g): g at each window's first maximum."""
         return apply_op(pool.max_grad, [op.inputs[0], op.outputs[0], grad], op.attrs).output(0)
 
+    max_grad, avg_grad = array_kernel(pool.max_grad), array_kernel(pool.avg_grad, 1)
+
+    @array_rule(pool.max)
+    def _max_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+        return [max_grad(xs[0], ys[0], grads[0], **attrs)]
+
     @mg.gradient
     def _max_grad_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor, Tensor]:
         """d x = d y = 0 (piecewise constant); d g = MaxPoolGradGrad(x, y, grad)."""
@@ -285,6 +294,10 @@ def _register_gradients(pool: Pool) -> None:
     def _avg_grad(op: Any, grad: Tensor) -> Tensor:
         """dx = AvgPoolGrad(shape(x), g): each window's g shared among its entries."""
         return apply_op(pool.avg_grad, [array.shape(op.inputs[0]), grad], op.attrs).output(0)
+
+    @array_rule(pool.avg)
+    def _avg_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+        return [avg_grad(shape_of(xs[0]), grads[0], **attrs)]
 
     @ag.gradient
     def _avg_grad_grad(op: Any, grad: Tensor) -> tuple[None, Tensor]:

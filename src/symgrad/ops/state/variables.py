@@ -30,6 +30,7 @@ import numpy as np
 from symgrad.core import context, devices, refcounts
 from symgrad.core import dtypes as dt
 from symgrad.core.errors import FailedPreconditionError, InvalidArgumentError
+from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Graph, Operation, Tensor, get_default_graph
 from symgrad.core.op_registry import Spec, apply_op, register_op
 from symgrad.core.shapes import TensorShape, as_shape
@@ -152,6 +153,11 @@ READ_VARIABLE = register_op(
 @READ_VARIABLE.gradient
 def _read_grad(op: Any, grad: Tensor) -> list[Tensor]:
     """A read has no tensor inputs: the gradient stops at the Variable (collected there)."""
+    return []
+
+
+@array_rule("ReadVariableOp")
+def _read_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
     return []
 
 
