@@ -505,6 +505,10 @@ class Variable:
     def is_initialized(self) -> bool:
         return self._value is not None
 
+    # Not an IndexedSlices: ``convert_to_tensor`` asks every value for this, and a class
+    # attribute answers without ``__getattr__`` raising (a third of a read's conversion).
+    _dense_tensor = None
+
     def __getattr__(self, name: str) -> Any:
         """``_value`` of a variable a compiled XLA call wrote (``runtime.xla.compiled``).
 
