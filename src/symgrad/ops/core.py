@@ -202,6 +202,8 @@ def convert_to_tensor(
     value: Any, dtype: Any = None, dtype_hint: Any = None, name: str | None = None
 ) -> Tensor:
     """A Tensor for ``value``: tensors pass through, Variables are read, the rest constant."""
+    if dtype is None and type(value) in _TENSORS:
+        return value  # the common case, as below
     d = dt.as_dtype(dtype) if dtype is not None else None
     if isinstance(value, Tensor):
         if d is not None and value.dtype is not d:
