@@ -21,7 +21,7 @@ import numpy as np
 
 from symgrad.core import op_registry
 from symgrad.core.context import current
-from symgrad.core.eager import ERRSTATE, ERRSTATE_IGNORE, EagerTensor, _make
+from symgrad.core.eager import ERRSTATE, ERRSTATE_IGNORE, EagerTensor, _light, _make
 from symgrad.core.errors import OpError
 from symgrad.core.graph import Graph, Operation, Tensor
 from symgrad.core.shapes import TensorShape
@@ -29,8 +29,10 @@ from symgrad.core.shapes import TensorShape
 _ndarray = np.ndarray
 
 
-def read(graph: Graph, var: Any) -> Operation | None:
-    """``var``'s ReadVariableOp in the eager ``graph``, made and run (None: not here)."""
+def read(graph: Graph, var: Any) -> Tensor | None:
+    """A read of ``var`` in the eager ``graph``, made and run (None: not here): where no
+    tape records, a light tensor whose op is built when first asked for (as
+    ``apply_op1``'s), else the ReadVariableOp's output, handed to the tapes."""
     value = var._value
     if type(value) is not _ndarray or op_registry.output_check is not None:
         return None  # uninitialised (the general path raises), or a check to run
@@ -38,10 +40,13 @@ def read(graph: Graph, var: Any) -> Operation | None:
         return None  # the general path converts it (run_kernel)
     shape = var._shape if var._dims == value.shape else TensorShape.of_array(value.shape)
     name = graph.unique_name("ReadVariableOp")
+    recorders = current.recorders
+    if not recorders:
+        return _light(graph, "ReadVariableOp", name, (), {"var": var}, var._dtype, shape, value)
     op = _make(graph, "ReadVariableOp", name, (), {"var": var}, var._dtype, shape, value)
-    for recorder in current.recorders:
+    for recorder in recorders:
         recorder.record(op)
-    return op
+    return op.output(0)
 
 
 def write(

@@ -531,9 +531,9 @@ class Variable:
                 recorder.variable_accessed(self)
         graph = get_default_graph()
         if graph.eager:
-            op = variable_eager.read(graph, self)
-            if op is not None:
-                return op.output(0)
+            t = variable_eager.read(graph, self)
+            if t is not None:
+                return t
         return apply_op("ReadVariableOp", [], {"var": self}, "ReadVariableOp").output(0)
 
     read_value = value
