@@ -131,3 +131,23 @@ def test_an_uninitialised_variable_and_placeholders_take_the_general_path():
     x = tf.compat.v1.placeholder(tf.float32, [])
     u = w.assign_add(x)  # eager top level, fed later: symbolic, as before
     assert u.op.output_values is None and float(w.numpy()) == 2.0
+
+
+def test_a_read_outside_a_tape_is_a_snapshot_whose_op_is_built_on_first_access():
+    tf.compat.v1.reset_default_graph()
+    v = tf.Variable([1.0, 2.0])
+    r = v.value()
+    assert type(r) is eager.EagerTensor and r._op is None
+    v.assign_add([1.0, 1.0])  # writes a new array: the read holds the old one
+    assert r.numpy().tolist() == [1.0, 2.0] and v.numpy().tolist() == [2.0, 3.0]
+    assert r.name == "ReadVariableOp:0"
+    op = r.op
+    assert (op.type, op.name, op.inputs, op.outputs) == (
+        "ReadVariableOp",
+        "ReadVariableOp",
+        (),
+        [r],
+    )
+    assert op.get_attr("var") is v and op.location.split(":")[0] == __file__
+    assert op.graph.get_operation_by_name("ReadVariableOp") is op
+    tf.compat.v1.reset_default_graph()
