@@ -34,8 +34,8 @@ def read(graph: Graph, var: Any) -> Tensor | None:
     tape records, a light tensor whose op is built when first asked for (as
     ``apply_op1``'s), else the ReadVariableOp's output, handed to the tapes."""
     value = var._value
-    if type(value) is not _ndarray or op_registry.output_check is not None:
-        return None  # uninitialised (the general path raises), or a check to run
+    if type(value) is not _ndarray or op_registry.output_check is not None or ERRSTATE is None:
+        return None  # uninitialised (the general path raises), a check to run, NumPy 1.x
     if value.dtype != var._np_dtype:
         return None  # the general path converts it (run_kernel)
     shape = var._shape if var._dims == value.shape else TensorShape.of_array(value.shape)
