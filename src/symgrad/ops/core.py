@@ -120,6 +120,10 @@ def to_array(value: Any, dtype: dt.DType | None = None, what: str = "value") -> 
     (a fraction or NaN to an integer, an integer that does not fit, a complex to a real)."""
     if isinstance(value, Tensor):
         value = value.numpy()
+    if type(value) is np.ndarray and dtype is not None and value.dtype == dtype.np:
+        return value  # what the checks below return for it, unchanged
+    if type(value) is list and dtype is not None and _small_ints(value, dtype):
+        return np.array(value, dtype.np)  # axes and shapes: the checks below pass
     arr = _as_numbers(value, dtype, what)
     if dtype is None:
         dtype = _infer_dtype(value, arr)
@@ -141,8 +145,16 @@ def to_array(value: Any, dtype: dt.DType | None = None, what: str = "value") -> 
     return arr
 
 
+def _small_ints(values: list[Any], dtype: dt.DType) -> bool:
+    """A short list of Python ints that fit ``dtype`` (int32 or int64)?"""
+    if len(values) > 8 or (dtype is not dt.int32 and dtype is not dt.int64):
+        return False
+    bound = 2**31 if dtype is dt.int32 else 2**63
+    return all(type(v) is int and -bound <= v < bound for v in values)
+
+
 def _const_infer(inputs: Sequence[Tensor], *, value: np.ndarray, dtype: dt.DType) -> Spec:
-    return TensorShape(value.shape), dtype
+    return TensorShape.of_array(value.shape), dtype
 
 
 register_op(
@@ -182,13 +194,16 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str = "Cons
             )
     arr = np.array(arr, copy=True)
     arr.flags.writeable = False
-    return apply_op1("Const", [], {"value": arr, "dtype": dt.as_dtype(arr.dtype)}, name)
+    d = d if d is not None and arr.dtype == d.np else dt.as_dtype(arr.dtype)
+    return apply_op1("Const", [], {"value": arr, "dtype": d}, name)
 
 
 def convert_to_tensor(
     value: Any, dtype: Any = None, dtype_hint: Any = None, name: str | None = None
 ) -> Tensor:
     """A Tensor for ``value``: tensors pass through, Variables are read, the rest constant."""
+    if dtype is None and type(value) in _TENSORS:
+        return value  # the common case, as below
     d = dt.as_dtype(dtype) if dtype is not None else None
     if isinstance(value, Tensor):
         if d is not None and value.dtype is not d:
@@ -299,7 +314,11 @@ def _is_tensorish(v: Any) -> bool:
 
 
 def check_dtype(op_type: str, t: Tensor, allowed: Sequence[dt.DType], arg: str = "x") -> None:
-    if t.dtype not in allowed:
+    d = t.dtype
+    for a in allowed:  # by identity first: ``in`` calls DType.__eq__ (Python) per miss
+        if a is d:
+            return
+    if d not in allowed:
         names = ", ".join(d.name for d in allowed)
         raise TypeError(f"input '{arg}' has dtype {t.dtype.name}, expected one of: {names}")
 
@@ -321,6 +340,8 @@ def static_ints(t: Tensor, what: str) -> list[int] | None:
     v = constant_value(t)
     if v is None:
         return None
+    if type(v) is np.ndarray and v.dtype.kind in "iu":
+        return v.ravel().tolist()  # type: ignore[no-any-return]  # Python ints, as below
     return [int(i) for i in np.ravel(v)]
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from symgrad.core.batching import Call
 from symgrad.core.cases import COMPLEX, Case, complex_randn, randn
+from symgrad.core.eager import EagerTensor
 from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
@@ -46,7 +47,7 @@ def matmul(
         raise ValueError(
             "Only one of transpose_a and adjoint_a (or transpose_b and adjoint_b) can be True."
         )
-    x, y = convert_n((a, b))
+    x, y = (a, b) if type(a) in _TENSORS and type(b) in _TENSORS else convert_n((a, b))
     if x.shape.rank == 2 and y.shape.rank == 2:
         if adjoint_a and x.dtype.is_complex:
             x = conj(x)
@@ -98,10 +99,33 @@ def _bmm(x: Tensor, y: Tensor, adj_x: bool = False, adj_y: bool = False) -> Tens
 # --------------------------------------------------------------------------------------
 # MatMul
 
+_NUMERIC_IDS = frozenset(map(id, NUMERIC))  # dtypes are singletons: id hashes in C
+_TENSORS = (Tensor, EagerTensor)
+
 
 def _matmul_infer(
     inputs: Sequence[Tensor], *, transpose_a: bool = False, transpose_b: bool = False
 ) -> Spec:
+    a, b = inputs
+    d, sa, sb = a.dtype, a.shape.dims, b.shape.dims
+    if (  # the common case (every eager call): known rank-2 sizes that agree, one dtype
+        b.dtype is d
+        and id(d) in _NUMERIC_IDS
+        and sa is not None
+        and sb is not None
+        and len(sa) == 2
+        and len(sb) == 2
+        and None not in sa
+        and None not in sb
+        and sa[0 if transpose_a else 1] == sb[1 if transpose_b else 0]
+    ):
+        m, n = sa[1 if transpose_a else 0], sb[0 if transpose_b else 1]
+        return TensorShape.of_array((m, n)), d  # type: ignore[arg-type]  # known (above)
+    return _matmul_infer_checked(inputs, transpose_a, transpose_b)
+
+
+def _matmul_infer_checked(inputs: Sequence[Tensor], transpose_a: bool, transpose_b: bool) -> Spec:
+    """The rule in full: partial shapes, and the errors for bad input."""
     a, b = inputs
     d = same_dtype(inputs, ("a", "b"))
     check_dtype("MatMul", a, NUMERIC, "a")

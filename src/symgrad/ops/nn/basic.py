@@ -308,6 +308,23 @@ def _log_softmax_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> 
 
 def _xent_infer(inputs: Sequence[Tensor]) -> list[Spec]:
     logits, labels = inputs
+    d, s = logits.dtype, logits.shape
+    dims = s.dims
+    if (  # the common case: [batch, classes] of one float dtype, every size known
+        labels.dtype is d
+        and id(d) in _FLOAT_IDS
+        and dims is not None
+        and len(dims) == 2
+        and None not in dims
+        and labels.shape.dims == dims
+    ):
+        return [(TensorShape.of_array(dims[:1]), d), (s, d)]  # type: ignore[arg-type]
+    return _xent_infer_checked(inputs)
+
+
+def _xent_infer_checked(inputs: Sequence[Tensor]) -> list[Spec]:
+    """The rule in full: partial shapes, and the errors for bad input."""
+    logits, labels = inputs
     d = same_dtype(inputs, ("features", "labels"))
     check_dtype("SoftmaxCrossEntropyWithLogits", logits, FLOATS, "features")
     for t in inputs:
@@ -377,7 +394,11 @@ def _sparse_xent_kernel(logits: np.ndarray, labels: np.ndarray) -> tuple[np.ndar
     return lse - s[rows, labels], backprop
 
 
+_FLOAT_IDS = frozenset(map(id, FLOATS))  # dtypes are singletons: id hashes in C
 XENT = register_op("SoftmaxCrossEntropyWithLogits", _xent_infer, _xent_kernel)
+# Two outputs: core/eager.py's fast path runs the rule, then hands such an op to the
+# general path, which runs it again; going there at once runs it once.
+XENT.fast = False
 SPARSE_XENT = register_op(
     "SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_infer, _sparse_xent_kernel
 )

@@ -25,7 +25,10 @@ class UnreadVariable(Variable):
     def __init__(self, variable: Variable, parent_op: Operation) -> None:
         self.__dict__ = variable.__dict__  # the same value, graph, name: one variable
         # Ops take the variable itself (plans, tapes and runs key state by it).
-        self._variable: Variable = getattr(variable, "_variable", variable)
+        # (A plain Variable has no ``_variable``: asking would raise in its __getattr__.)
+        self._variable: Variable = (
+            variable if type(variable) is Variable else getattr(variable, "_variable", variable)
+        )
         self._parent_op = parent_op
         graph = parent_op.graph
         self._graph_element: Tensor | None = None

@@ -38,7 +38,7 @@ from symgrad.ops import control
 from symgrad.ops.array import gather as gather_ops
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import constant, convert_to_tensor, to_array
-from symgrad.ops.state import variable_scatter
+from symgrad.ops.state import variable_eager, variable_scatter
 from symgrad.ops.state.variable_enums import VariableAggregation, VariableSynchronization
 
 _uid = itertools.count()
@@ -279,6 +279,7 @@ def _assign_sub(var: Variable, value: Any) -> np.ndarray:
 
 
 _UPDATE_LOCK = threading.Lock()
+_WRITE_NAMES = {"assign": "Assign", "assign_add": "AssignAdd", "assign_sub": "AssignSub"}
 
 
 def _locked(update: Callable[[Variable, Any], np.ndarray]) -> Callable[..., np.ndarray]:
@@ -510,6 +511,10 @@ class Variable:
     def is_initialized(self) -> bool:
         return self._value is not None
 
+    # Not an IndexedSlices: ``convert_to_tensor`` asks every value for this, and a class
+    # attribute answers without ``__getattr__`` raising (a third of a read's conversion).
+    _dense_tensor = None
+
     def __getattr__(self, name: str) -> Any:
         """``_value`` of a variable a compiled XLA call wrote (``runtime.xla.compiled``).
 
@@ -530,6 +535,11 @@ class Variable:
         if recorders and self.trainable:
             for recorder in recorders:
                 recorder.variable_accessed(self)
+        graph = get_default_graph()
+        if graph.eager:
+            t = variable_eager.read(graph, self)
+            if t is not None:
+                return t
         return apply_op("ReadVariableOp", [], {"var": self}, "ReadVariableOp").output(0)
 
     read_value = value
@@ -551,13 +561,14 @@ class Variable:
 
     def _write_now(self, value: Any, mode: str, name: str | None) -> UnreadVariable:
         v = convert_to_tensor(value, dtype=self.dtype)
-        _check_static(self, v, mode)  # here, so the error is TF's text alone
-        op = apply_op(
-            "AssignVariableOp",
-            [v],
-            {"var": self, "mode": mode},
-            name or mode.title().replace("_", ""),
-        )
+        if v.shape.dims != self._dims or v.dtype is not self._dtype:
+            _check_static(self, v, mode)  # here, so the error is TF's text alone
+        attrs = {"var": self, "mode": mode}
+        name = name or _WRITE_NAMES[mode]
+        graph = get_default_graph()
+        op = variable_eager.write(graph, v, attrs, name, _UPDATES[mode]) if graph.eager else None
+        if op is None:
+            op = apply_op("AssignVariableOp", [v], attrs, name)
         return UnreadVariable(self, op)
 
     def assign(

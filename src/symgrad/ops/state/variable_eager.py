@@ -1,0 +1,89 @@
+"""A variable's read and update at the eager top level, without the general op path.
+
+``ReadVariableOp`` and ``AssignVariableOp`` are stateful, so ``apply_op`` gives them its
+general path (capture, shape rule, ``run_kernel``, ``Operation``).  At the top level
+of an eager program, with a value at hand, each is one kernel call and one op, built
+here as the general path builds it: the same name, attrs, shape, value, traceback and
+graph entry, handed to the same recorders (a watched variable's read is recorded, so
+the tape finds it), with the same errors.  Each function returns None where the general
+path must take the op: an uninitialised variable (its read raises there, naming it), a
+value fed by a placeholder or of another graph, an installed output check, NumPy 1.x
+(no error-state variable).  An update checks its value before it writes (``_assign*``),
+so an update that fails leaves the variable as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from symgrad.core import op_registry
+from symgrad.core.context import current
+from symgrad.core.eager import ERRSTATE, ERRSTATE_IGNORE, EagerTensor, _light, _make
+from symgrad.core.errors import OpError
+from symgrad.core.graph import Graph, Operation, Tensor
+from symgrad.core.shapes import TensorShape
+
+_ndarray = np.ndarray
+
+
+def read(graph: Graph, var: Any) -> Tensor | None:
+    """A read of ``var`` in the eager ``graph``, made and run (None: not here): where no
+    tape records, a light tensor whose op is built when first asked for (as
+    ``apply_op1``'s), else the ReadVariableOp's output, handed to the tapes."""
+    value = var._value
+    if type(value) is not _ndarray or op_registry.output_check is not None or ERRSTATE is None:
+        return None  # uninitialised (the general path raises), a check to run, NumPy 1.x
+    if value.dtype != var._np_dtype:
+        return None  # the general path converts it (run_kernel)
+    shape = var._shape if var._dims == value.shape else TensorShape.of_array(value.shape)
+    name = graph.unique_name("ReadVariableOp")
+    recorders = current.recorders
+    if not recorders:
+        return _light(graph, "ReadVariableOp", name, (), {"var": var}, var._dtype, shape, value)
+    op = _make(graph, "ReadVariableOp", name, (), {"var": var}, var._dtype, shape, value)
+    for recorder in recorders:
+        recorder.record(op)
+    return op.output(0)
+
+
+def write(
+    graph: Graph,
+    v: Tensor,
+    attrs: dict[str, Any],
+    name: str,
+    update: Callable[[Any, Any], np.ndarray],
+) -> Operation | None:
+    """The AssignVariableOp writing ``v`` (checked by the caller) into ``attrs["var"]``
+    by ``update``, made and run in the eager ``graph`` (None: not here)."""
+    if ERRSTATE is None or op_registry.output_check is not None:
+        return None
+    if type(v) is EagerTensor:
+        if v.graph is not graph:
+            return None
+        value = v._value
+    else:
+        p = v.op
+        values = p.output_values
+        if values is None or p.graph is not graph:
+            return None  # fed by a placeholder, or another graph's: the general path
+        value = values[v.value_index]
+    var = attrs["var"]
+    name = graph.unique_name(name)
+    token = ERRSTATE.set(ERRSTATE_IGNORE)
+    try:
+        out = update(var, value)
+    except OpError:
+        raise
+    except Exception as e:  # as the general path reports a kernel's failure
+        op = Operation(graph, "AssignVariableOp", name, [v], attrs, [var.dtype], [var.shape])
+        raise op_registry._failed(op, e) from e
+    finally:
+        ERRSTATE.reset(token)
+    shape = var._shape if var._dims == out.shape else TensorShape.of_array(out.shape)
+    op = _make(graph, "AssignVariableOp", name, (v,), attrs, var._dtype, shape, out)
+    for recorder in current.recorders:
+        recorder.record(op)
+    return op

@@ -1,0 +1,153 @@
+"""A variable's eager read and update (``ops/state/variable_eager.py``, issue 29).
+
+At the eager top level a read and an ``assign*`` are built without the general op path.
+Each program here runs twice, once that way and once with a do-nothing output check
+installed (which sends every op down the general path, as before issue 29), and every
+public attribute of the ops it made, the values, what the tape recorded and the errors
+must be the same.
+"""
+
+import numpy as np
+import pytest
+
+import symgrad as tf
+from symgrad.core import eager, op_registry
+from symgrad.ops.state import variable_eager
+
+pytestmark = pytest.mark.skipif(
+    eager.ERRSTATE is None, reason="NumPy 1.x: every eager op takes the general path"
+)
+
+
+def _describe(x):
+    op = x.op
+    return (
+        op.type,
+        op.name,
+        [i.name for i in op.inputs],
+        [o.name for o in op.outputs],
+        [str(s) for s in op.output_shapes],
+        [d.name for d in op.output_dtypes],
+        sorted(op.attrs),
+        op.location.split(":")[0],
+        op.device,
+        op.control_inputs,
+        op.graph.get_operation_by_name(op.name) is op,
+    )
+
+
+def _both(program):
+    """``program()`` on the eager path and on the general path, each in a fresh graph."""
+    results = []
+    for check in (None, lambda op, outputs, inputs, mode: None):
+        tf.compat.v1.reset_default_graph()
+        op_registry.set_output_check(check)
+        try:
+            results.append(program())
+        finally:
+            op_registry.set_output_check(None)
+    tf.compat.v1.reset_default_graph()
+    return results
+
+
+def _reads_and_updates():
+    v = tf.Variable([1.0, 2.0, 3.0], name="v")
+    w = tf.Variable(np.ones((2, 2), np.float32))
+    with tf.GradientTape(persistent=True) as tape:
+        r = v.value()
+        y = tf.reduce_sum(r * r) + tf.reduce_sum(tf.matmul(w, w))
+    grads = tape.gradient(y, [v, w])
+    u = v.assign_sub(tf.constant([0.5, 0.5, 0.5]))
+    a = w.assign_add(tf.ones((2, 2)), name="step")
+    s = v.assign([4.0, 5.0, 6.0])
+    ops = [r, u, a, s, v.read_value()]
+    return (
+        [_describe(t) for t in ops],
+        [g.numpy().tolist() for g in grads],
+        v.numpy().tolist(),
+        w.numpy().tolist(),
+        u.op.name,
+        tf.constant(0.0).name,  # the name counters moved alike
+    )
+
+
+def test_reads_and_updates_are_the_general_paths():
+    fast, general = _both(_reads_and_updates)
+    assert fast == general
+    descriptions, grads, v, w, _, _ = fast
+    assert [d[:4] for d in descriptions] == [
+        ("ReadVariableOp", "ReadVariableOp", [], ["ReadVariableOp:0"]),
+        ("AssignVariableOp", "AssignSub", ["Const_2:0"], ["AssignSub:0"]),
+        ("AssignVariableOp", "step", ["ones:0"], ["step:0"]),
+        ("AssignVariableOp", "Assign", ["Const_5:0"], ["Assign:0"]),
+        ("ReadVariableOp", "ReadVariableOp_4", [], ["ReadVariableOp_4:0"]),
+    ]
+    assert descriptions[0][7] == __file__  # the user's line, not the package's
+    assert grads == [[2.0, 4.0, 6.0], [[4.0, 4.0], [4.0, 4.0]]]
+    assert (v, w) == ([4.0, 5.0, 6.0], [[2.0, 2.0], [2.0, 2.0]])
+
+
+def test_the_tape_records_a_watched_variables_read_only():
+    def program():
+        v = tf.Variable(3.0)
+        with tf.GradientTape(watch_accessed_variables=False) as t1:
+            y1 = v * v
+        with tf.GradientTape() as t2:
+            y2 = v * v
+        with tf.GradientTape() as t3, t3.stop_recording():
+            y3 = v * v
+        return t1.gradient(y1, v), float(t2.gradient(y2, v)), t3.gradient(y3, v)
+
+    fast, general = _both(program)
+    assert fast == general == (None, 6.0, None)
+
+
+def test_a_failed_update_leaves_the_variable_as_it_was():
+    def program():
+        v = tf.Variable([1.0, 2.0], shape=tf.TensorShape([None]))
+        with pytest.raises(tf.errors.InvalidArgumentError) as e:
+            v.assign_add(tf.constant([1.0, 2.0, 3.0]))
+        with pytest.raises(ValueError) as e2:
+            v.assign_sub(tf.constant([1, 2]))
+        return str(e.value), str(e2.value), v.numpy().tolist(), v.assign_add([1.0, 1.0]).op.name
+
+    fast, general = _both(program)
+    assert fast == general
+    assert fast[0] == (
+        "Cannot update variable with shape [2] using a Tensor with shape [3], shapes must "
+        "be equal. (variable 'Variable:0')"
+    )
+    assert fast[2:] == ([1.0, 2.0], "AssignAdd_1")
+
+
+def test_an_uninitialised_variable_and_placeholders_take_the_general_path():
+    g = tf.Graph()
+    with g.as_default():
+        v = tf.Variable(1.0)  # TF1 style: no value until its initializer runs
+    assert variable_eager.read(tf.compat.v1.get_default_graph(), v) is None
+    with pytest.raises(tf.errors.FailedPreconditionError, match="uninitialized"):
+        v.value()
+    w = tf.Variable(2.0)
+    x = tf.compat.v1.placeholder(tf.float32, [])
+    u = w.assign_add(x)  # eager top level, fed later: symbolic, as before
+    assert u.op.output_values is None and float(w.numpy()) == 2.0
+
+
+def test_a_read_outside_a_tape_is_a_snapshot_whose_op_is_built_on_first_access():
+    tf.compat.v1.reset_default_graph()
+    v = tf.Variable([1.0, 2.0])
+    r = v.value()
+    assert type(r) is eager.EagerTensor and r._op is None
+    v.assign_add([1.0, 1.0])  # writes a new array: the read holds the old one
+    assert r.numpy().tolist() == [1.0, 2.0] and v.numpy().tolist() == [2.0, 3.0]
+    assert r.name == "ReadVariableOp:0"
+    op = r.op
+    assert (op.type, op.name, op.inputs, op.outputs) == (
+        "ReadVariableOp",
+        "ReadVariableOp",
+        (),
+        [r],
+    )
+    assert op.get_attr("var") is v and op.location.split(":")[0] == __file__
+    assert op.graph.get_operation_by_name("ReadVariableOp") is op
+    tf.compat.v1.reset_default_graph()
