@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from symgrad.core.errors import FailedPreconditionError, InvalidArgumentError, OpError
-from symgrad.ops.state.variables import _remember
+from symgrad.ops.state.variables import _journal, _remember
 from symgrad.runtime.xla import engine, host
 
 
@@ -120,18 +120,23 @@ class Compiled:
         ``finish`` turns them into NumPy arrays.  A program with host kernels, which
         may fail, is waited for before any variable is written."""
         try:
-            with self._mode(), _LOCK:
-                outs, new = self.jitted(
-                    self._feeds(arrays), _values(self.read), _values(self.written)
-                )
-                if self._host:
-                    outs = self._wait(outs, new)
-                _hold(self.written, new)
+            if self._x64:
+                with self._jax.enable_x64(True), _LOCK:
+                    return self._run(arrays)
+            with _LOCK:  # (JAX's default mode: no context to enter, a quicker dispatch)
+                return self._run(arrays)
         except Exception as e:
             err = _translated(e)
             if err is e:
                 raise
             raise err from None
+
+    def _run(self, arrays: Sequence[Any]) -> list[Any]:
+        read = _values(self.read) if self.read else []
+        outs, new = self.jitted(self._feeds(arrays), read, _values(self.written))
+        if self._host:
+            outs = self._wait(outs, new)
+        _hold(self.written, new)
         return outs  # type: ignore[no-any-return]
 
     def finish(self, outs: list[Any]) -> list[Any]:
@@ -213,9 +218,11 @@ def _values(variables: list[Any]) -> list[Any]:
 
 def _hold(variables: list[Any], values: list[Any]) -> None:
     """Give the variables their new values, left on the device (``Variable.__getattr__``)."""
+    remember = _journal.undo is not None  # an atomic run puts the old values back if it fails
     for var, value in zip(variables, values, strict=True):
-        _remember(var)  # an atomic run that fails later puts the old value back
+        if remember:
+            _remember(var)
         state = var.__dict__
         state["_device_value"] = [None, value]  # first: a reader never finds neither
         state.pop("_value", None)
-        var._version += 1
+        state["_version"] += 1
