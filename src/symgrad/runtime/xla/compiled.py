@@ -1,14 +1,16 @@
 """A traced function as one ``jax.jit`` callable, and its call boundary.
 
-The jitted function takes ``(feeds, read variables, written variables)`` and returns
-``(fetches, new values of the written variables)``.  The written values stay on the
-device: each variable holds its device array (``Variable.__getattr__``) and becomes a
-NumPy array only when something on the NumPy path reads it, so a loop of compiled calls
-never copies its variables.  The written variables' buffers are donated (XLA updates them
-in place) unless the program calls back to the host, whose kernels may raise after the
-buffers are gone; a buffer NumPy still views is kept by XLA, which then copies.  A call
-that raises writes nothing, so every variable keeps its old value.  64-bit types are on
-for the trace and the call (``jax.enable_x64``), so float64 and int64 keep their width.
+The jitted function takes ``(feeds, read variables, donated written variables, other
+written variables)`` and returns ``(fetches, new values of the written variables)``.
+The written values stay on the device: each variable holds its device array
+(``Variable.__getattr__``) and becomes a NumPy array only when something on the NumPy
+path reads it, so a loop of compiled calls never copies its variables.  The written
+variables' buffers are donated (XLA updates them in place), but for those XLA would
+copy aside on every call (``donation``), and unless the program calls back to the host,
+whose kernels may raise after the buffers are gone; a buffer NumPy still views is kept
+by XLA, which then copies.  A call that raises writes nothing, so every variable keeps
+its old value.  64-bit types are on for the trace and the call (``jax.enable_x64``), so
+float64 and int64 keep their width.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import numpy as np
 
 from symgrad.core.errors import FailedPreconditionError, InvalidArgumentError, OpError
 from symgrad.ops.state.variables import _journal, _remember
-from symgrad.runtime.xla import engine, host
+from symgrad.runtime.xla import donation, engine, host
 
 
 def _wide(prog: engine.Program, feeds: Sequence[Any]) -> bool:
@@ -68,13 +70,17 @@ class Compiled:
         table.install()
         self.name = name
         self.program = prog = engine.build(fetches, targets, feeds, name)
-        self.written = list(prog.written.values())
+        # The written variables, those XLA updates in place first (see donation.py).
+        copied = donation.copied(prog)
+        written = sorted(prog.written.values(), key=lambda v: id(v) in copied)
+        self.written = written
+        self._n_donated = sum(id(v) not in copied for v in written)
         self.read = [v for k, v in prog.variables.items() if k not in prog.written]
         ids = [id(v) for v in self.read + self.written]
         n_written = len(self.written)
 
-        def fn(feeds: list[Any], read: list[Any], written: list[Any]) -> Any:
-            ctx = engine.Ctx(dict(zip(ids, [*read, *written], strict=True)))
+        def fn(feeds: list[Any], read: list[Any], donated: list[Any], kept: list[Any]) -> Any:
+            ctx = engine.Ctx(dict(zip(ids, [*read, *donated, *kept], strict=True)))
             outs = engine.run(prog, ctx, feeds)
             new = [ctx.state[i] for i in ids[len(ids) - n_written :]]
             return [jax.numpy.asarray(o) for o in outs], new
@@ -133,7 +139,8 @@ class Compiled:
 
     def _run(self, arrays: Sequence[Any]) -> list[Any]:
         read = _values(self.read) if self.read else []
-        outs, new = self.jitted(self._feeds(arrays), read, _values(self.written))
+        written, n = _values(self.written), self._n_donated
+        outs, new = self.jitted(self._feeds(arrays), read, written[:n], written[n:])
         if self._host:
             outs = self._wait(outs, new)
         _hold(self.written, new)
@@ -162,7 +169,8 @@ class Compiled:
     def lower_text(self, arrays: Sequence[Any]) -> str:
         """The StableHLO text of the program for these argument values (for inspection)."""
         with self._mode():
-            lowered = self.jitted.lower(list(arrays), _values(self.read), _values(self.written))
+            written, n = _values(self.written), self._n_donated
+            lowered = self.jitted.lower(list(arrays), _values(self.read), written[:n], written[n:])
         return str(lowered.as_text())
 
 
