@@ -6,7 +6,9 @@ and the CNN workload's small CNN.  Frameworks: ``symgrad_xla`` (jit_compile=True
 ``symgrad_numpy`` (the same step, jit_compile=None: the NumPy plan), ``jax_jit`` and
 ``tf_xla``.  Each row reports the first call (trace + compile) as ``compile_s``; the
 ``symgrad_xla`` row also times JAX, TF and the NumPy path interleaved in its process
-(``paired_*``: symgrad_xla's time / the peer's).
+(``paired_*``: symgrad_xla's time / the peer's) and, against JAX, the same pairing in
+CPU time (``cpu_paired_jax_jit``: the process's CPU seconds, all threads), which the
+other load on a shared machine moves far less than wall-clock time.
 """
 
 from __future__ import annotations
@@ -130,6 +132,31 @@ def run(framework: str, case: str, params: dict[str, Any]) -> None:
             gap_s=PEER_GAP_S,
         )
         harness.emit(**{f"paired_{peer}": ratios[framework]})
+        if peer == "jax_jit":
+            harness.emit(cpu_paired_jax_jit=_cpu_paired(other, step, params["repeat"]))
+
+
+def _cpu_paired(peer: Callable[[], Any], step: Callable[[], Any], rounds: int) -> float:
+    """Median over rounds of step's CPU time / the peer's, blocks interleaved (each
+    block lasts at least 50 ms of wall-clock time, so the CPU clock's tick is small)."""
+    import statistics
+    import time
+
+    def block(fn: Callable[[], Any], n: int) -> float:
+        c0 = time.process_time()
+        for _ in range(n):
+            fn()
+        return time.process_time() - c0
+
+    t0 = time.perf_counter()
+    step()
+    n = max(1, int(0.05 / max(time.perf_counter() - t0, 1e-9)))
+    ratios = []
+    for _ in range(rounds):
+        a, b = block(peer, n), block(step, n)
+        ratios.append(b / max(a, 1e-9))
+        time.sleep(PEER_GAP_S)
+    return statistics.median(ratios)
 
 
 def tables(rows: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
@@ -138,6 +165,7 @@ def tables(rows: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
         *FRAMEWORKS,
         "compile (xla / jax / tf)",
         "xla / jax",
+        "xla / jax (CPU)",
         "xla / tf",
         "xla / numpy",
     ]
@@ -156,7 +184,12 @@ def tables(rows: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
         xla = by_fw.get("symgrad_xla", {})
         ratios = [
             f"{xla[k]:.2f}x" if k in xla else "-"
-            for k in ("paired_jax_jit", "paired_tf_xla", "paired_symgrad_numpy")
+            for k in (
+                "paired_jax_jit",
+                "cpu_paired_jax_jit",
+                "paired_tf_xla",
+                "paired_symgrad_numpy",
+            )
         ]
         body.append([case, *times, comp, *ratios])
         goals.append(

@@ -131,3 +131,44 @@ def test_a_tape_differentiates_through_a_compiled_function() -> None:
     np.testing.assert_allclose(
         gw.numpy(), [0.24740396440029144, -2.5244128704071045, -3.6371896266937256], rtol=1e-6
     )
+
+
+def test_a_weight_its_input_gradient_reads_is_not_donated_and_the_step_is_tfs() -> None:
+    """w1's update (w1 - 0.5 h.T @ g) does not wait for the gradient to layer 0 (g @ w1.T),
+    which reads the old w1: XLA would copy w1 aside each call, so it is not donated; w0's
+    only reader (x @ w0) is an ancestor of its update, so w0 is updated in place."""
+    from symgrad.runtime.xla import donation
+
+    x = tf.constant([[1.0, 2.0, -1.0], [0.5, -1.0, 2.0]])
+    w0 = tf.Variable(np.array([[1, -1, 0.5, 2], [0, 1, -0.5, 1], [1, 0.5, 1, -1]], np.float32))
+    w1 = tf.Variable(np.array([[1, 0], [-1, 2], [0.5, 1], [2, -0.5]], np.float32))
+
+    @tf.function(jit_compile=True)
+    def step(x: tf.Tensor) -> tf.Tensor:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(tf.nn.relu(x @ w0) @ w1)
+        g0, g1 = tape.gradient(loss, [w0, w1])
+        w0.assign_sub(0.5 * g0)
+        w1.assign_sub(0.5 * g1)
+        return loss
+
+    losses = [float(step(x).numpy())]
+    held0, held1 = (v.__dict__["_device_value"][1] for v in (w0, w1))
+    losses += [float(step(x).numpy()) for _ in range(2)]
+    assert held0.is_deleted() and not held1.is_deleted()
+    compiled = step.get_concrete_function(x).compiled
+    assert donation.copied(compiled.program) == {id(w1)}
+    # TF 2.21, the same step in tf.function(jit_compile=True); exact (sums and products
+    # of halves and small integers, halved)
+    assert losses == [14.625, -7.34375, -71.4921875]
+    assert w0.numpy().tolist() == [
+        [3.125, -1.625, 1.9375, 7.34375],
+        [5.25, 0.25, 3.875, 3.5625],
+        [-2.375, 0.5, -2.3125, 3.8125],
+    ]
+    assert w1.numpy().tolist() == [
+        [-4.25, -5.25],
+        [-1.875, 1.125],
+        [-3.875, -3.375],
+        [-5.34375, -7.84375],
+    ]

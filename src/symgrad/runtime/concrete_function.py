@@ -238,58 +238,39 @@ class ConcreteFunction:
         values = self.run_outputs([t.eager_value for t in inputs])
         return self._hold_call(graph, inputs, values, before)
 
-    def call_compiled(self, args: list[Tensor]) -> Any:
-        """``call_flat`` of a compiled trace (``self.compiled``) at the eager top level
-        with no tape active: the XLA program runs on the inputs' arrays and one call op
-        holds its outputs, as in ``_call_now``, with no other step on the way.  Else
-        ``call_flat`` chooses the route (a tape, a graph, a symbolic input)."""
-        graph = get_default_graph()
-        if context.current.recorders or not graph.eager:
-            return self.call_flat(args)
-        inputs = args + self.captured if self.captured else args
-        arrays = []
-        for t in inputs:
-            values = t.op.output_values
-            if values is None:
-                return self.call_flat(args)
-            arrays.append(values[t.value_index])
-        compiled = self.compiled
-        # A call that assigns leaves no recorded version current (see _hold_call).
-        before = None if compiled.written else [v._version for v in self.variables]
-        values = compiled.start(arrays)
-        # The call op is made while XLA computes; its values become NumPy arrays after.
-        outs = self._hold_call(graph, inputs, values, before)
-        try:
-            compiled.finish(values)  # in place: the op's output_values list
-        except BaseException:
-            if outs:
-                outs[0].op.output_values = None  # no values, and nothing holds it
-            raise
-        return self._pack(outs)
-
     def _hold_call(
         self, graph: Graph, inputs: list[Tensor], values: list[Any], before: list[int] | None
     ) -> list[Tensor]:
         """The call op of an eager call that computed ``values`` (see ``_call_now``);
         ``before``: the variables' versions before it (None: known to have changed)."""
-        if self._routes is None or self._routes[0] is not graph:
-            self._routes = (graph, self._route_reads(graph))
-        current = before is not None and before == [v._version for v in self.variables]
-        attrs = {
-            "f": self,
-            "n_feeds": len(inputs),
-            "recorded": False,
-            "versions": tuple(before) if current and before is not None else None,
-        }
         op = add_computed_op(
             "PartitionedCall",
-            inputs + self._routes[1],
-            attrs,
+            inputs + self.route_reads(graph),
+            self.call_attrs(len(inputs), before),
             self._out_specs,
             values,
             "PartitionedCall",
         )
         return [op.output(i) for i in range(len(values))]
+
+    def call_attrs(self, n_feeds: int, before: list[int] | None) -> dict[str, Any]:
+        """An eager call op's attributes: no recorded values; ``versions``, the variables'
+        versions before the call if none has changed since (else None: see
+        ``_check_unchanged``)."""
+        current = before is not None and before == [v._version for v in self.variables]
+        return {
+            "f": self,
+            "n_feeds": n_feeds,
+            "recorded": False,
+            "versions": tuple(before) if current and before is not None else None,
+        }
+
+    def route_reads(self, graph: Graph) -> list[Tensor]:
+        """Reads of the variables that never run, as the inputs of eager call ops (made
+        once per graph)."""
+        if self._routes is None or self._routes[0] is not graph:
+            self._routes = (graph, self._route_reads(graph))
+        return self._routes[1]
 
     def _route_reads(self, graph: Graph) -> list[Tensor]:
         """Reads of the variables that never run, as the inputs of eager call ops."""

@@ -34,6 +34,7 @@ from symgrad.ops.core import convert_to_tensor, placeholder
 from symgrad.ops.sparse.indexed_slices import IndexedSlices
 from symgrad.ops.state.variables import Variable
 from symgrad.runtime.concrete_function import TENSOR, ConcreteFunction, FuncGraph
+from symgrad.runtime.xla import eager_call
 
 _log = logging.getLogger("symgrad")
 _RETRACE_WINDOW = 5
@@ -186,6 +187,9 @@ class Function:
         self._cache: dict[Any, ConcreteFunction] = {}
         self._trace_lock = threading.RLock()
         self._by_tensors: dict[Any, ConcreteFunction] = {}  # same traces, quicker keys
+        # The trace of the last call of plain tensors and their (dtype, dims): a call with
+        # the same types (a training loop's) skips building the key.
+        self._last: tuple[ConcreteFunction, tuple[Any, ...]] | None = None
         self._tracing_count = 0
         self._created_variables: bool | None = None  # None until the first trace
         self._history: deque[bool] = deque(maxlen=_RETRACE_WINDOW)
@@ -204,14 +208,19 @@ class Function:
         return bound
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        last = self._last
+        if last is not None and not kwargs and len(args) == len(last[1]):
+            for a, (dtype, dims) in zip(args, last[1], strict=True):
+                if not isinstance(a, Tensor) or a.dtype is not dtype or a.shape.dims != dims:
+                    break
+            else:  # the types of the last call, all plain tensors: its trace
+                return self._call_traced(last[0], list(args))
         key = _tensors_key(args) if not kwargs and self.input_signature is None else None
         cf = self._by_tensors.get(key) if key is not None else None
         if cf is not None:  # the common call: positional tensors of a traced signature
-            self._note_call(False)
-            flat = _flat(args)
-            if cf.compiled:  # XLA: at the eager top level with no tape, straight to it
-                return cf.call_compiled(flat)
-            return cf.call_flat(flat)
+            if all(isinstance(a, Tensor) for a in args):
+                self._last = (cf, tuple((a.dtype, a.shape.dims) for a in args))
+            return self._call_traced(cf, _flat(args))
         cf, flat = self._concrete(args, kwargs, record=True)
         if self.jit_compile is not False and cf.compiled is None:
             from symgrad.runtime.xla.jit_call import attach
@@ -219,6 +228,13 @@ class Function:
             attach(cf, self.jit_compile)  # XLA runs the trace's eager calls from now on
         if key is not None:
             self._by_tensors[key] = cf
+        return cf.call_flat(flat)
+
+    def _call_traced(self, cf: ConcreteFunction, flat: list[Tensor]) -> Any:
+        if True in self._history:  # (a call that traced nothing ends a retracing run)
+            self._history.append(False)
+        if cf.compiled:  # XLA: at the eager top level with no tape, straight to it
+            return eager_call.call(cf, flat)
         return cf.call_flat(flat)
 
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:

@@ -13,7 +13,7 @@ The API (for ``function``, and for other runtimes such as ``tf.distribute``):
 * ``compile_graph(fetches, feeds, targets=(), name=...)`` -> ``Compiled``: a callable
   ``compiled(feed_arrays) -> fetched NumPy arrays`` whose variables are read and written
   at the call boundary (``compiled.jitted`` is the raw ``jax.jit`` function of
-  ``(feeds, read variables, written variables)``, for sharding it);
+  ``(feeds, read variables, donated and other written variables)``, for sharding it);
 * ``compile_function(concrete_function)`` -> ``Compiled`` for a trace's outputs;
 * ``UnsupportedOpError``: TF's error for a graph with an op that has no lowering;
   ``XlaLimitError`` (a kind of it): a graph XLA cannot express, as TF's bridge cannot

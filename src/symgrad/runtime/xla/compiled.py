@@ -1,14 +1,16 @@
 """A traced function as one ``jax.jit`` callable, and its call boundary.
 
-The jitted function takes ``(feeds, read variables, written variables)`` and returns
-``(fetches, new values of the written variables)``.  The written values stay on the
-device: each variable holds its device array (``Variable.__getattr__``) and becomes a
-NumPy array only when something on the NumPy path reads it, so a loop of compiled calls
-never copies its variables.  The written variables' buffers are donated (XLA updates them
-in place) unless the program calls back to the host, whose kernels may raise after the
-buffers are gone; a buffer NumPy still views is kept by XLA, which then copies.  A call
-that raises writes nothing, so every variable keeps its old value.  64-bit types are on
-for the trace and the call (``jax.enable_x64``), so float64 and int64 keep their width.
+The jitted function takes ``(feeds, read variables, donated written variables, other
+written variables)`` and returns ``(fetches, new values of the written variables)``.
+The written values stay on the device: each variable holds its device array
+(``Variable.__getattr__``) and becomes a NumPy array only when something on the NumPy
+path reads it, so a loop of compiled calls never copies its variables.  The written
+variables' buffers are donated (XLA updates them in place), but for those XLA would
+copy aside on every call (``donation``), and unless the program calls back to the host,
+whose kernels may raise after the buffers are gone; a buffer NumPy still views is kept
+by XLA, which then copies.  A call that raises writes nothing, so every variable keeps
+its old value.  64-bit types are on for the trace and the call (``jax.enable_x64``), so
+float64 and int64 keep their width.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from symgrad.core.errors import FailedPreconditionError, InvalidArgumentError, OpError
-from symgrad.ops.state.variables import _remember
-from symgrad.runtime.xla import engine, host
+from symgrad.ops.state.variables import _journal, _remember
+from symgrad.runtime.xla import donation, engine, host
 
 
 def _wide(prog: engine.Program, feeds: Sequence[Any]) -> bool:
@@ -68,13 +70,17 @@ class Compiled:
         table.install()
         self.name = name
         self.program = prog = engine.build(fetches, targets, feeds, name)
-        self.written = list(prog.written.values())
+        # The written variables, those XLA updates in place first (see donation.py).
+        copied = donation.copied(prog)
+        written = sorted(prog.written.values(), key=lambda v: id(v) in copied)
+        self.written = written
+        self._n_donated = sum(id(v) not in copied for v in written)
         self.read = [v for k, v in prog.variables.items() if k not in prog.written]
         ids = [id(v) for v in self.read + self.written]
         n_written = len(self.written)
 
-        def fn(feeds: list[Any], read: list[Any], written: list[Any]) -> Any:
-            ctx = engine.Ctx(dict(zip(ids, [*read, *written], strict=True)))
+        def fn(feeds: list[Any], read: list[Any], donated: list[Any], kept: list[Any]) -> Any:
+            ctx = engine.Ctx(dict(zip(ids, [*read, *donated, *kept], strict=True)))
             outs = engine.run(prog, ctx, feeds)
             new = [ctx.state[i] for i in ids[len(ids) - n_written :]]
             return [jax.numpy.asarray(o) for o in outs], new
@@ -120,18 +126,24 @@ class Compiled:
         ``finish`` turns them into NumPy arrays.  A program with host kernels, which
         may fail, is waited for before any variable is written."""
         try:
-            with self._mode(), _LOCK:
-                outs, new = self.jitted(
-                    self._feeds(arrays), _values(self.read), _values(self.written)
-                )
-                if self._host:
-                    outs = self._wait(outs, new)
-                _hold(self.written, new)
+            if self._x64:
+                with self._jax.enable_x64(True), _LOCK:
+                    return self._run(arrays)
+            with _LOCK:  # (JAX's default mode: no context to enter, a quicker dispatch)
+                return self._run(arrays)
         except Exception as e:
             err = _translated(e)
             if err is e:
                 raise
             raise err from None
+
+    def _run(self, arrays: Sequence[Any]) -> list[Any]:
+        read = _values(self.read) if self.read else []
+        written, n = _values(self.written), self._n_donated
+        outs, new = self.jitted(self._feeds(arrays), read, written[:n], written[n:])
+        if self._host:
+            outs = self._wait(outs, new)
+        _hold(self.written, new)
         return outs  # type: ignore[no-any-return]
 
     def finish(self, outs: list[Any]) -> list[Any]:
@@ -157,7 +169,8 @@ class Compiled:
     def lower_text(self, arrays: Sequence[Any]) -> str:
         """The StableHLO text of the program for these argument values (for inspection)."""
         with self._mode():
-            lowered = self.jitted.lower(list(arrays), _values(self.read), _values(self.written))
+            written, n = _values(self.written), self._n_donated
+            lowered = self.jitted.lower(list(arrays), _values(self.read), written[:n], written[n:])
         return str(lowered.as_text())
 
 
@@ -213,9 +226,11 @@ def _values(variables: list[Any]) -> list[Any]:
 
 def _hold(variables: list[Any], values: list[Any]) -> None:
     """Give the variables their new values, left on the device (``Variable.__getattr__``)."""
+    remember = _journal.undo is not None  # an atomic run puts the old values back if it fails
     for var, value in zip(variables, values, strict=True):
-        _remember(var)  # an atomic run that fails later puts the old value back
+        if remember:
+            _remember(var)
         state = var.__dict__
         state["_device_value"] = [None, value]  # first: a reader never finds neither
         state.pop("_value", None)
-        var._version += 1
+        state["_version"] += 1

@@ -1,0 +1,120 @@
+"""The eager call of a ``function(jit_compile=True)`` (``runtime/xla/eager_call.py``).
+
+The lean route must make the call op the NumPy path makes (type, inputs, attributes,
+traceback), built when first read for a one-output trace; it must pick the right trace
+when the argument types change, and keep TF's retracing warning.  The values go through
+``*``, ``+`` and ``-`` of small integers, which are exact: TF 2.21 prints the same.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("jax")
+
+import symgrad as tf
+from symgrad.core.eager import EagerTensor
+
+
+def _step(jit: bool | None) -> Any:
+    w = tf.Variable(np.array([1.0, 2.0], np.float32))
+
+    @tf.function(jit_compile=jit)
+    def step(x: tf.Tensor) -> tf.Tensor:
+        w.assign_sub(x)
+        return tf.reduce_sum(w * x)
+
+    return step
+
+
+def _line() -> int:
+    return sys._getframe(1).f_lineno
+
+
+def test_a_one_output_call_op_is_built_when_read_and_is_the_numpy_paths() -> None:
+    ops = {}
+    for jit in (None, True):
+        step = _step(jit)
+        x = tf.constant([1.0, 3.0])
+        step(x)  # traces; w: [0, -1]
+        y, line = step(x), _line()  # w: [-1, -4]; sum([-1, -12])
+        if jit:
+            assert type(y) is EagerTensor and y._op is None  # no op built yet
+            assert type(y._value) is np.ndarray  # a NumPy array, not a device one
+        assert y.numpy() == -13.0
+        op = y.op
+        assert op.outputs[0] is y
+        assert op.traceback == (__file__, line)
+        ops[jit] = op
+    a, b = ops[None], ops[True]
+    assert a.type == b.type == "PartitionedCall"
+    assert a.name.startswith("PartitionedCall") and b.name.startswith("PartitionedCall")
+    assert b.graph.get_operation_by_name(b.name) is b
+    assert len(a.inputs) == len(b.inputs) == 2  # x and the route read of w
+    assert a.inputs[1].op.type == b.inputs[1].op.type == "ReadVariableOp"
+    same = ("n_feeds", "recorded", "versions")
+    assert [a.attrs[k] for k in same] == [b.attrs[k] for k in same] == [1, False, None]
+    assert b.output_values[0].tolist() == -13.0
+
+
+def test_a_call_that_assigns_nothing_records_the_versions_it_read() -> None:
+    w = tf.Variable(np.array([1.0, 2.0], np.float32))
+
+    @tf.function(jit_compile=True)
+    def read(x: tf.Tensor) -> tf.Tensor:
+        return tf.reduce_sum(w * x)
+
+    x = tf.constant([1.0, 3.0])
+    read(x)
+    y = read(x)
+    assert y.numpy() == 7.0
+    assert y.op.attrs["versions"] == (w._version,)
+
+
+def test_several_outputs_come_back_as_one_call_op() -> None:
+    @tf.function(jit_compile=True)
+    def pair(x: tf.Tensor) -> tuple[tf.Tensor, tf.Tensor]:
+        return x + 1.0, x * 2.0
+
+    x = tf.constant([1.0, 3.0])
+    pair(x)
+    a, b = pair(x)
+    assert a.numpy().tolist() == [2.0, 4.0] and b.numpy().tolist() == [2.0, 6.0]
+    assert a.op is b.op and a.op.type == "PartitionedCall"
+
+
+def test_the_trace_follows_the_argument_types_call_by_call() -> None:
+    @tf.function(jit_compile=True)
+    def double(x: tf.Tensor) -> tf.Tensor:
+        return x * 2
+
+    f32, f64 = tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0], tf.float64)
+    i32, longer = tf.constant([1, 2]), tf.constant([1.0, 2.0, 3.0])
+    for _ in range(2):  # the second round: every signature has its trace
+        for x, want in ((f32, [2.0, 4.0]), (f64, [2.0, 4.0]), (i32, [2, 4]), (longer, None)):
+            for _ in range(2):
+                y = double(x)
+                assert y.dtype == x.dtype and y.shape == x.shape
+                assert y.numpy().tolist() == (want or [2.0, 4.0, 6.0])
+    assert double.experimental_get_tracing_count() == 4
+
+
+def test_retracing_warning_counts_the_calls_that_trace(caplog: Any) -> None:
+    @tf.function(jit_compile=True)
+    def f(x: tf.Tensor) -> tf.Tensor:
+        return x + 1
+
+    with caplog.at_level(logging.WARNING, logger="symgrad"):
+        for n in range(1, 5):  # four traces, each called again: no warning
+            f(tf.zeros([n]))
+            f(tf.zeros([n]))
+        f(tf.zeros([5]))
+        assert "retracing" not in caplog.text
+        for n in range(6, 10):  # five traces in a row: TF's warning
+            f(tf.zeros([n]))
+    assert "5 out of the last 5 calls to" in caplog.text
