@@ -44,7 +44,11 @@ _VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")
 def user_frame(skip: int = 0) -> tuple[str, int]:
     """(file, line) of the innermost caller outside the symgrad package; ``skip``: the
     number of callers known to be inside it, not looked at."""
-    frame = sys._getframe(1 + skip)
+    return user_frame_of(sys._getframe(1 + skip))
+
+
+def user_frame_of(frame: Any) -> tuple[str, int]:
+    """``user_frame``'s walk, from ``frame`` outwards."""
     inside = _IN_PACKAGE
     while frame.f_back is not None:
         filename = frame.f_code.co_filename
