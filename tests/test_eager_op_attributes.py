@@ -218,6 +218,7 @@ def _program(x):
     with tf.name_scope("s"):
         out += [tf.sin(x), x * 2.0]
     out += [tf.sin(tf.sin(x)), tf.abs(x), x * 2.0]
+    out += [tf.sin(x, name="Sin_3"), tf.sin(x), tf.sin(x)]  # a counter's name, by hand
     return out, line
 
 
@@ -243,15 +244,17 @@ def test_the_light_path_names_and_locates_ops_as_the_general_path(monkeypatch):
     fast, line, kinds, values = _record(monkeypatch, general=False)
     general, _, general_kinds, general_values = _record(monkeypatch, general=True)
     assert fast == general
-    assert kinds.count("EagerTensor") == 11 and general_kinds.count("EagerTensor") == 0
+    assert kinds.count("EagerTensor") == 14 and general_kinds.count("EagerTensor") == 0
     for a, b in zip(values, general_values):
         np.testing.assert_array_equal(a, b)
     names = [r[0] for r in fast]
     assert names == [
         "Sin:0", "mul:0", "mul_1:0", "add:0", "t:0", "sub:0",
-        "s/Sin:0", "s/mul:0", "Sin_2:0", "Abs:0", "mul_2:0",
+        "s/Sin:0", "s/mul:0", "Sin_2:0", "Abs:0", "mul_2:0", "Sin_3:0", "Sin_4:0", "Sin_4:0",
     ]  # fmt: skip
     lines = [r[3] for r in fast]
     assert lines[:6] == [(__file__, line)] * 6
-    assert lines[6:8] == [(__file__, line + 2)] * 2 and lines[8:] == [(__file__, line + 3)] * 3
+    assert lines[6:8] == [(__file__, line + 2)] * 2 and lines[8:11] == [(__file__, line + 3)] * 3
+    assert lines[11:] == [(__file__, line + 4)] * 3
+    # (main names the two last Sin_4: the counter skips a name in use, and forgets it)
     tf.compat.v1.reset_default_graph()

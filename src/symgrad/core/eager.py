@@ -347,20 +347,14 @@ def _fast_light(
     if base is not f.base:
         f.base, f.key = base, base.lower()
     scopes = graph._scopes.__dict__
-    if scopes["name"]:
-        name = graph.unique_name(base)
-    else:  # unique_name's eager branch for an unscoped name
-        names = graph._names_in_use
-        key = f.key
-        count = names.get(key, 0)
+    names = graph._names_in_use
+    key = f.key
+    count = names.get(key, -1)
+    if scopes["name"] or count < 0 or graph._suffixed:
+        name = graph.unique_name(base)  # a scope, a new name, or a "<name>_<n>" in use
+    else:  # unique_name's eager branch for an unscoped name in use, none "<name>_<n>"
         names[key] = count + 1
-        if count == 0:
-            name = base
-        else:
-            name = f"{base}_{count}"
-            while f"{key}_{count}" in names:  # (the lower case of name)
-                count += 1
-                name = f"{base}_{count}"
+        name = f"{base}_{count}"  # (count >= 1: the name was taken before)
     t = _new_tensor(EagerTensor)
     t._op = None
     t._value = value
@@ -375,7 +369,20 @@ def _fast_light(
     t._override = override.get(op_type) if override else None
     deps = scopes["control_deps"]
     t._control = tuple(deps) if deps else ()
-    t._tb = ctx["frame"] or _caller(_getframe(2))
+    tb = ctx["frame"]
+    if tb is None:  # user_frame's walk, inlined; unknown files go to it
+        frame = _getframe(2)  # the wrapper's caller
+        while frame.f_back is not None:
+            known = _IN_PACKAGE.get(frame.f_code.co_filename)
+            if known is False:
+                break
+            if known is None:
+                tb = user_frame_of(frame)
+                break
+            frame = frame.f_back
+        if tb is None:  # (code, instruction): _site turns it into (file, line) when built
+            tb = (frame.f_code, frame.f_lasti)
+    t._tb = tb
     t._device = ctx["device"]
     ref = weakref.ref(t)
     graph._by_name[name] = ref
@@ -384,21 +391,6 @@ def _fast_light(
     if len(live) >= graph._sweep_at:
         graph.sweep()
     return t
-
-
-def _caller(frame: Any) -> tuple[Any, int]:
-    """``user_frame``'s walk from ``frame`` (the wrapper's caller), kept as (code object,
-    last instruction): ``_site`` turns that into (file, line) when the op is built; the
-    line number is not computed for the ops whose traceback no one reads."""
-    inside = _IN_PACKAGE
-    while frame.f_back is not None:
-        known = inside.get(frame.f_code.co_filename)
-        if known is False:
-            break
-        if known is None:  # a file not seen yet: user_frame learns it
-            return user_frame_of(frame)
-        frame = frame.f_back
-    return frame.f_code, frame.f_lasti
 
 
 def _site(tb: tuple[Any, int]) -> tuple[str, int]:

@@ -39,6 +39,7 @@ from symgrad.core.shapes import TensorShape, as_shape
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")
+_SUFFIXED = re.compile(r"_[0-9]+$").search
 
 
 def user_frame(skip: int = 0) -> tuple[str, int]:
@@ -406,6 +407,7 @@ class Graph:
         # name -> op; in the eager graph name -> weak reference (ops live only while used)
         self._by_name: dict[str, Any] = {}
         self._names_in_use: dict[str, int] = {}
+        self._suffixed = False  # eager: a name in use ends in "_<digits>" (core/eager.py)
         self._lock = threading.Lock()
         self._scopes = GraphScopes()
         self.variables: list[Any] = []
@@ -458,6 +460,8 @@ class Graph:
             count = names.get(key, 0)
             names[key] = count + 1
             if count == 0:
+                if _SUFFIXED(key):  # a name that a counter may also make: look for it then
+                    self._suffixed = True
                 return full
             unique = f"{full}_{count}"
             while unique.lower() in names:
