@@ -306,7 +306,7 @@ def light_binary(f: FastOp, x: EagerTensor, y: Any) -> EagerTensor | None:
         y = graph.scalar_cache.get((type(y), y, id(d), sign))
         if y is None:
             return None  # the wrapper makes the constant (and caches it)
-        yv = y.eager_value  # (an op's output where a tape recorded the constant)
+        yv = y._value if type(y) is EagerTensor else y.eager_value  # (a tape's op)
     elif y.graph is not graph:
         return None
     else:
@@ -371,7 +371,7 @@ def _fast_light(
     t._control = tuple(deps) if deps else ()
     tb = ctx["frame"]
     if tb is None:  # user_frame's walk, inlined; unknown files go to it
-        frame = _getframe(2)  # the wrapper's caller
+        frame = _getframe(3)  # the wrapper's caller (we are called by light_*)
         while frame.f_back is not None:
             known = _IN_PACKAGE.get(frame.f_code.co_filename)
             if known is False:
