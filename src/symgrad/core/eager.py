@@ -237,12 +237,13 @@ class FastOp:
     its allowed dtypes, its output dtype (a function of the input's for a unary op, a
     dtype or None for a binary one), and the registry's op and default-name tables."""
 
-    __slots__ = ("base", "infer", "key", "names", "ok", "ops", "out", "type")
+    __slots__ = ("infer", "named", "names", "ok", "ops", "out", "type")
 
     def __init__(self, op_type: str, infer: Any, ok: Any, out: Any, ops: Any, names: Any) -> None:
         self.type, self.infer, self.ok, self.out = op_type, infer, ok, out
         self.ops, self.names = ops, names
-        self.base = self.key = ""  # the default name last seen, and its lower case
+        self.named = ("", "")  # the default name last seen and its lower case (one object:
+        # another thread sees both or neither)
 
 
 def set_checked(checked: bool) -> None:
@@ -344,11 +345,12 @@ def _fast_light(
     """``_light`` with ``graph.unique_name`` of the default name inlined (outside a name
     scope) and the user's line taken lazily (``_site``)."""
     base = f.names.get(f.type, f.type)
-    if base is not f.base:
-        f.base, f.key = base, base.lower()
+    named = f.named
+    if base is not named[0]:
+        named = f.named = (base, base.lower())
     scopes = graph._scopes.__dict__
     names = graph._names_in_use
-    key = f.key
+    key = named[1]
     count = names.get(key, -1)
     if scopes["name"] or count < 0 or graph._suffixed:
         name = graph.unique_name(base)  # a scope, a new name, or a "<name>_<n>" in use
