@@ -148,10 +148,7 @@ def test_the_fast_path_sets_every_field_the_constructor_sets():
 
 
 def test_a_light_tensor_builds_its_op_once_on_first_access(fresh_names):
-    from symgrad.core.eager import ERRSTATE, EagerTensor
-
-    if ERRSTATE is None:  # NumPy 1.x: no error-state variable, so every op takes apply_op
-        pytest.skip("the eager fast path needs NumPy 2's error-state context variable")
+    from symgrad.core.eager import EagerTensor
 
     x = tf.constant([1.0, 2.0], name="x")
     y = tf.sin(x)
@@ -212,3 +209,52 @@ def test_light_history_nobody_can_differentiate_is_cut_by_the_sweep(fresh_names)
     while op.inputs and op.type == "Mul":
         op, ops = op.inputs[0].op, ops + 1
     assert op.type == "Const" and ops < 3000
+
+
+def _program(x):
+    """Ops of the elementwise wrappers' light path and of its fallbacks, one a line."""
+    line = _program.__code__.co_firstlineno + 3
+    out = [tf.sin(x), x * 2.0, 2.0 * x, x + x, tf.tanh(x, name="t"), x - 3]
+    with tf.name_scope("s"):
+        out += [tf.sin(x), x * 2.0]
+    out += [tf.sin(tf.sin(x)), tf.abs(x), x * 2.0]
+    out += [tf.sin(x, name="Sin_3"), tf.sin(x), tf.sin(x)]  # a counter's name, by hand
+    return out, line
+
+
+def _record(monkeypatch, general):
+    from symgrad.core import eager, op_registry
+
+    if general:  # apply_op's general path for every op, as before the light path
+        monkeypatch.setattr(eager, "ERRSTATE", None)
+        monkeypatch.setattr(op_registry, "ERRSTATE", None)
+    tf.compat.v1.reset_default_graph()
+    x = tf.constant([1.0, -2.0], name="x")
+    ts, line = _program(x)
+    rows = []
+    for t in ts:
+        op = t.op
+        rows.append((t.name, op.type, [i.name for i in op.inputs], op.traceback, op.attrs))
+        np.testing.assert_array_equal(t.numpy(), op.output_values[0])
+    monkeypatch.undo()
+    return rows, line, [type(t).__name__ for t in ts], [t.numpy() for t in ts]
+
+
+def test_the_light_path_names_and_locates_ops_as_the_general_path(monkeypatch):
+    fast, line, kinds, values = _record(monkeypatch, general=False)
+    general, _, general_kinds, general_values = _record(monkeypatch, general=True)
+    assert fast == general
+    assert kinds.count("EagerTensor") == 14 and general_kinds.count("EagerTensor") == 0
+    for a, b in zip(values, general_values):
+        np.testing.assert_array_equal(a, b)
+    names = [r[0] for r in fast]
+    assert names == [
+        "Sin:0", "mul:0", "mul_1:0", "add:0", "t:0", "sub:0",
+        "s/Sin:0", "s/mul:0", "Sin_2:0", "Abs:0", "mul_2:0", "Sin_3:0", "Sin_4:0", "Sin_4:0",
+    ]  # fmt: skip
+    lines = [r[3] for r in fast]
+    assert lines[:6] == [(__file__, line)] * 6
+    assert lines[6:8] == [(__file__, line + 2)] * 2 and lines[8:11] == [(__file__, line + 3)] * 3
+    assert lines[11:] == [(__file__, line + 4)] * 3
+    # (main names the two last Sin_4: the counter skips a name in use, and forgets it)
+    tf.compat.v1.reset_default_graph()

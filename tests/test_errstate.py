@@ -1,12 +1,14 @@
 """Kernels run with NumPy's floating-point errors ignored (inf and nan are values, as in TF),
 whatever the caller's ``np.errstate``, and leave the caller's state as it was: through
 NumPy's error-state variable where the public API confirmed at import that setting it
-works (NumPy 2.x), else through ``np.errstate`` (NumPy 1.x)."""
+works: NumPy's error-state variable (NumPy 2.x) or its per-thread error object (NumPy 1.x,
+``eager._ErrObj``); else through ``np.errstate``."""
 
 import numpy as np
 import pytest
 
 import symgrad as tf
+from symgrad.core import eager as eager_module
 from symgrad.core import op_registry
 
 
@@ -24,6 +26,7 @@ def _divide_by_zero_eagerly_and_in_a_session():
 def test_kernels_ignore_the_callers_raise_and_keep_it(monkeypatch, path):
     if path == "np.errstate":
         monkeypatch.setattr(op_registry, "ERRSTATE", None)
+        monkeypatch.setattr(eager_module, "ERRSTATE", None)  # the elementwise wrappers' light path
     with np.errstate(all="raise"):
         eager, run = _divide_by_zero_eagerly_and_in_a_session()
         assert np.geterr() == dict.fromkeys(("divide", "over", "under", "invalid"), "raise")
@@ -35,10 +38,10 @@ def test_kernels_ignore_the_callers_raise_and_keep_it(monkeypatch, path):
 
 def test_the_error_state_variable_is_used_only_where_it_works():
     var, ignore = op_registry._errstate_var()
-    assert (var is None) == (ignore is None)
-    if var is None:
-        assert op_registry.ERRSTATE is None  # NumPy 1.x: np.errstate each op
-        return
+    assert var is not None and ignore is not None  # NumPy 2.x and 1.x both have one
+    assert type(var) is type(op_registry.ERRSTATE)
+    if np.__version__ < "2":
+        assert type(var) is eager_module._ErrObj and ignore == 0  # the error mask: all "ignore"
     with np.errstate(all="raise"):
         token = var.set(ignore)
         try:

@@ -29,24 +29,31 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
+from math import copysign
+from sys import _getframe
 from typing import Any
 
 import numpy as np
 
+from symgrad.core import context as _context
 from symgrad.core.context import current
 from symgrad.core.devices import eager_name
-from symgrad.core.graph import Graph, Operation, Tensor, user_frame
-from symgrad.core.shapes import TensorShape, as_shape
+from symgrad.core.graph import _IN_PACKAGE, Graph, Operation, Tensor, user_frame, user_frame_of
+from symgrad.core.shapes import TensorShape, as_shape, broadcast_shapes
 
 
 def _errstate_var() -> tuple[Any, Any]:
-    """NumPy's error-state context variable and its all-"ignore" value, where it has one.
+    """An object whose ``set(ignore)`` turns NumPy's floating-point warnings off for this
+    thread and returns a token, and whose ``reset(token)`` restores the caller's state;
+    and the value to pass to ``set``.  (None, None) where neither works.
 
-    Kernels run with floating-point warnings off (inf/nan are values, as in TF).  Setting
-    the context variable directly costs a third of entering ``np.errstate`` each op.  It
-    is private, so it is used only where the public API confirms, here, that setting it
-    is what ``np.errstate(all="ignore")`` does and resetting it restores the caller's
-    state; elsewhere (NumPy 1.x, a later change) ``run_kernel`` and plans use np.errstate.
+    Kernels run with floating-point warnings off (inf/nan are values, as in TF).  On
+    NumPy 2 the object is NumPy's error-state context variable (setting it directly costs
+    a third of entering ``np.errstate`` each op); on NumPy 1.x, ``_ErrObj`` over NumPy's
+    per-thread error object.  Both are private, so each is used only where the public API
+    confirms, here, that ``set`` does what ``np.errstate(all="ignore")`` does and that
+    ``reset`` restores the caller's state; elsewhere ``run_kernel`` and plans use
+    np.errstate.
     """
     try:
         from numpy._core import _ufunc_config
@@ -54,6 +61,11 @@ def _errstate_var() -> tuple[Any, Any]:
         var = _ufunc_config._extobj_contextvar  # type: ignore[attr-defined]
         with np.errstate(all="ignore"):
             ignore = var.get()
+    except Exception:  # no such variable: NumPy 1.x
+        var, ignore = _ErrObj.made()
+    if var is None:
+        return None, None
+    try:
         with np.errstate(all="raise"):
             token = var.set(ignore)
             try:  # raises FloatingPointError where setting the variable did nothing
@@ -61,9 +73,40 @@ def _errstate_var() -> tuple[Any, Any]:
             finally:
                 var.reset(token)
             restored = np.geterr()["divide"] == "raise"
-    except Exception:  # no such variable, or not one that works so
+    except Exception:  # not one that works so
         return None, None
     return (var, ignore) if quiet and restored else (None, None)
+
+
+class _ErrObj:
+    """NumPy 1.x's error state with the context variable's ``set``/``reset`` interface:
+    its per-thread error object (``[buffer size, error mask, callback]``), whose mask 0
+    ignores every floating-point error, set and restored in C without ``np.seterr``."""
+
+    __slots__ = ("_get", "_put")
+
+    def __init__(self, get: Any, put: Any) -> None:
+        self._get, self._put = get, put
+
+    @classmethod
+    def made(cls) -> tuple[Any, Any]:
+        try:
+            from numpy.core import umath  # NumPy 1.x
+
+            get, put = umath.geterrobj, umath.seterrobj  # type: ignore[attr-defined]
+            with np.errstate(all="ignore"):
+                mask = get()[1]
+        except Exception:
+            return None, None
+        return cls(get, put), mask
+
+    def set(self, mask: int) -> list[Any]:
+        old = self._get()
+        self._put([old[0], mask, old[2]])
+        return old  # type: ignore[no-any-return]
+
+    def reset(self, token: list[Any]) -> None:
+        self._put(token)
 
 
 _IGNORED = dict.fromkeys(("divide", "over", "under", "invalid"), "ignore")
@@ -106,7 +149,7 @@ class EagerTensor(Tensor):
     _name: str
     _op: Operation | None
     _override: str | None
-    _tb: tuple[str, int]
+    _tb: tuple[Any, int]  # (file, line), or (code, instruction) until built: _site
     _type: str
     _value: Any
     dtype: Any
@@ -166,7 +209,7 @@ def _build(t: EagerTensor) -> Operation:
     op._outs = [weakref.ref(t)]
     op._gradient_op_type = t._override
     op.control_inputs = t._control
-    op.traceback = t._tb
+    op.traceback = _site(t._tb)
     op.device = t._device
     op.skip_input_indices = None
     t._op, t._inputs = op, None
@@ -185,6 +228,183 @@ def frozen_light(t: EagerTensor) -> EagerTensor:
     c._attrs = {"value": t._value, "dtype": t.dtype}
     c._override, c._control, c._tb, c._device = None, (), t._tb, t._device
     return c
+
+
+class FastOp:
+    """What ``light_unary``/``light_binary`` need of one elementwise op, made with its
+    wrapper (``ops/core.py``): its type, its registered shape rule (the fast path runs only
+    while the registry still holds that rule, whose checks it repeats inline), the ids of
+    its allowed dtypes, its output dtype (a function of the input's for a unary op, a
+    dtype or None for a binary one), and the registry's op and default-name tables."""
+
+    __slots__ = ("infer", "named", "names", "ok", "ops", "out", "type")
+
+    def __init__(self, op_type: str, infer: Any, ok: Any, out: Any, ops: Any, names: Any) -> None:
+        self.type, self.infer, self.ok, self.out = op_type, infer, ok, out
+        self.ops, self.names = ops, names
+        self.named = ("", "")  # the default name last seen and its lower case (one object:
+        # another thread sees both or neither)
+
+
+def set_checked(checked: bool) -> None:
+    """``op_registry.set_output_check``: an installed output check turns the fast path off."""
+    global _checked
+    _checked = checked
+
+
+_checked = False
+
+
+def light_unary(f: FastOp, x: EagerTensor) -> EagerTensor | None:
+    """``apply_op1(f.type, [x])`` where it would return a light tensor made by ``run_now``
+    (same name, value, shape, traceback, entries); None where it would not, before any
+    name is taken: the wrapper then calls ``apply_op1``."""
+    opdef = f.ops[f.type]
+    es = ERRSTATE
+    if _checked or es is None or not opdef.fast or opdef.infer is not f.infer:
+        return None
+    graph = x.graph
+    ctx = current.__dict__  # one thread-local read for four attributes
+    if ctx["graphs"] or ctx["recorders"] or graph is not _context._top_level:
+        return None  # not the top level (or a tape records, or another graph's tensor)
+    d = x.dtype
+    if id(d) not in f.ok:
+        return None  # the general path reports it
+    out_dtype = f.out
+    dtype = out_dtype(d) if out_dtype else d
+    token = es.set(ERRSTATE_IGNORE)
+    try:
+        out = opdef.kernel(x._value)
+    except Exception:
+        return None  # the general path reruns the (pure) kernel and reports the failure
+    finally:
+        es.reset(token)
+    npd = dtype.np
+    if type(out) is not _ndarray or (out.dtype is not npd and out.dtype != npd):
+        if type(out) is tuple:
+            return None
+        out = np.asarray(out, dtype=npd)
+    shape = x.shape
+    if shape.dims != out.shape:
+        shape = TensorShape.of_array(out.shape)
+    return _fast_light(f, graph, ctx, (x,), dtype, shape, out)
+
+
+def light_binary(f: FastOp, x: EagerTensor, y: Any) -> EagerTensor | None:
+    """``light_unary`` for a broadcasting binary op: ``y`` a light tensor, or a Python
+    scalar whose eager constant is in the graph's scalar cache (``_eager_scalar``'s)."""
+    opdef = f.ops[f.type]
+    es = ERRSTATE
+    if _checked or es is None or not opdef.fast or opdef.infer is not f.infer:
+        return None
+    graph = x.graph
+    ctx = current.__dict__
+    if ctx["graphs"] or ctx["recorders"] or graph is not _context._top_level:
+        return None
+    d = x.dtype
+    if type(y) is not EagerTensor:  # a Python scalar, as _eager_scalar keys it
+        sign = copysign(1.0, y) if type(y) is float else 0.0
+        y = graph.scalar_cache.get((type(y), y, id(d), sign))
+        if y is None:
+            return None  # the wrapper makes the constant (and caches it)
+        yv = y._value if type(y) is EagerTensor else y.eager_value  # (a tape's op)
+    elif y.graph is not graph:
+        return None
+    else:
+        yv = y._value
+    if y.dtype is not d or id(d) not in f.ok:
+        return None
+    sx, sy = x.shape, y.shape
+    if sx is not sy:  # broadcast_shapes' common cases, else its result
+        dx, dy = sx.dims, sy.dims
+        if dx is None or dy is None or not (dx == dy or not dy):
+            sx = broadcast_shapes(sx, sy)  # type: ignore[assignment]
+            if sx is None:
+                return None
+    dtype = f.out or d
+    token = es.set(ERRSTATE_IGNORE)
+    try:
+        out = opdef.kernel(x._value, yv)
+    except Exception:
+        return None
+    finally:
+        es.reset(token)
+    npd = dtype.np
+    if type(out) is not _ndarray or (out.dtype is not npd and out.dtype != npd):
+        if type(out) is tuple:
+            return None
+        out = np.asarray(out, dtype=npd)
+    if sx.dims != out.shape:
+        sx = TensorShape.of_array(out.shape)
+    return _fast_light(f, graph, ctx, (x, y), dtype, sx, out)
+
+
+def _fast_light(
+    f: FastOp, graph: Graph, ctx: Any, inputs: tuple[Any, ...], dtype: Any, shape: Any, value: Any
+) -> EagerTensor:
+    """``_light`` with ``graph.unique_name`` of the default name inlined (outside a name
+    scope) and the user's line taken lazily (``_site``)."""
+    base = f.names.get(f.type, f.type)
+    named = f.named
+    if base is not named[0]:
+        named = f.named = (base, base.lower())
+    scopes = graph._scopes.__dict__
+    names = graph._names_in_use
+    key = named[1]
+    count = names.get(key, -1)
+    if scopes["name"] or count < 0 or graph._suffixed:
+        name = graph.unique_name(base)  # a scope, a new name, or a "<name>_<n>" in use
+    else:  # unique_name's eager branch for an unscoped name in use, none "<name>_<n>"
+        names[key] = count + 1
+        name = f"{base}_{count}"  # (count >= 1: the name was taken before)
+    t = _new_tensor(EagerTensor)
+    t._op = None
+    t._value = value
+    t.dtype = dtype
+    t.shape = shape
+    t._name = name
+    t._type = op_type = f.type
+    t._inputs = inputs
+    t._attrs = {}
+    t.graph = graph
+    override = scopes["override"]
+    t._override = override.get(op_type) if override else None
+    deps = scopes["control_deps"]
+    t._control = tuple(deps) if deps else ()
+    tb = ctx["frame"]
+    if tb is None:  # user_frame's walk, inlined; unknown files go to it
+        frame = _getframe(3)  # the wrapper's caller (we are called by light_*)
+        while frame.f_back is not None:
+            known = _IN_PACKAGE.get(frame.f_code.co_filename)
+            if known is False:
+                break
+            if known is None:
+                tb = user_frame_of(frame)
+                break
+            frame = frame.f_back
+        if tb is None:  # (code, instruction): _site turns it into (file, line) when built
+            tb = (frame.f_code, frame.f_lasti)
+    t._tb = tb
+    t._device = ctx["device"]
+    ref = weakref.ref(t)
+    graph._by_name[name] = ref
+    live = graph._live
+    live.append(ref)
+    if len(live) >= graph._sweep_at:
+        graph.sweep()
+    return t
+
+
+def _site(tb: tuple[Any, int]) -> tuple[str, int]:
+    """A light tensor's traceback as (file, line): ``_caller``'s (code, instruction) turned
+    into the line ``frame.f_lineno`` read then would have given."""
+    code, lasti = tb
+    if type(code) is str:
+        return tb
+    for start, end, line in code.co_lines():
+        if start <= lasti < end:
+            return code.co_filename, line
+    return code.co_filename, None  # type: ignore[return-value]  # as f_lineno: no line
 
 
 def run_now(

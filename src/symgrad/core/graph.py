@@ -39,12 +39,17 @@ from symgrad.core.shapes import TensorShape, as_shape
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _VALID_NAME = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\-/>]*$")
+_SUFFIXED = re.compile(r"_[0-9]+$").search
 
 
 def user_frame(skip: int = 0) -> tuple[str, int]:
     """(file, line) of the innermost caller outside the symgrad package; ``skip``: the
     number of callers known to be inside it, not looked at."""
-    frame = sys._getframe(1 + skip)
+    return user_frame_of(sys._getframe(1 + skip))
+
+
+def user_frame_of(frame: Any) -> tuple[str, int]:
+    """``user_frame``'s walk, from ``frame`` outwards."""
     inside = _IN_PACKAGE
     while frame.f_back is not None:
         filename = frame.f_code.co_filename
@@ -402,6 +407,7 @@ class Graph:
         # name -> op; in the eager graph name -> weak reference (ops live only while used)
         self._by_name: dict[str, Any] = {}
         self._names_in_use: dict[str, int] = {}
+        self._suffixed = False  # eager: a name in use ends in "_<digits>" (core/eager.py)
         self._lock = threading.Lock()
         self._scopes = GraphScopes()
         self.variables: list[Any] = []
@@ -454,6 +460,8 @@ class Graph:
             count = names.get(key, 0)
             names[key] = count + 1
             if count == 0:
+                if _SUFFIXED(key):  # a name that a counter may also make: look for it then
+                    self._suffixed = True
                 return full
             unique = f"{full}_{count}"
             while unique.lower() in names:

@@ -23,6 +23,7 @@ from symgrad.core.eager import (  # noqa: F401
     EagerTensor,
     _errstate_var,
     run_now,
+    set_checked,
 )
 from symgrad.core.errors import InvalidArgumentError, OpError
 from symgrad.core.gradient_registry import GradFn, RegisterGradient, no_gradient
@@ -157,6 +158,7 @@ def set_output_check(check: OutputCheck | None) -> None:
     it).  ``symgrad.enable_check_numerics`` installs its NaN/Inf check this way."""
     global output_check
     output_check = check
+    set_checked(check is not None)  # the elementwise wrappers' light path
 
 
 def register_op(

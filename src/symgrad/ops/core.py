@@ -23,11 +23,13 @@ import numpy as np
 from symgrad.core import batching
 from symgrad.core import dtypes as dt
 from symgrad.core.cases import Case, ints, randn
-from symgrad.core.eager import EagerTensor
+from symgrad.core.eager import EagerTensor, FastOp, light_binary, light_unary
 from symgrad.core.errors import InvalidArgumentError, ResourceExhaustedError
 from symgrad.core.gradient_registry import RegisterGradient, array_rule, no_gradient
 from symgrad.core.graph import Tensor, get_default_graph
 from symgrad.core.op_registry import (
+    _DEFAULT_NAMES,
+    OPS,
     ShapeError,
     Spec,
     apply_op,
@@ -534,8 +536,15 @@ def unary_op(
     call the wrapper.  ``record`` sets any other ``OpDef`` field (``inplace``...).
     """
 
+    infer = _unary_infer(op_type, allowed, out_dtype)
+    fast = FastOp(op_type, infer, frozenset(map(id, allowed)), out_dtype, OPS, _DEFAULT_NAMES)
+
     def wrapper(x: Any, name: str | None = None) -> Tensor:
-        if type(x) is not EagerTensor and type(x) is not Tensor:
+        if type(x) is EagerTensor and name is None:  # core/eager.py's light tensor, if it can
+            t = light_unary(fast, x)
+            if t is not None:
+                return t
+        elif type(x) is not Tensor:
             x = convert_to_tensor(x)
         return apply_op1(op_type, [x], name=name)
 
@@ -543,7 +552,7 @@ def unary_op(
     wrapper.__doc__ = f"Elementwise ``{api_name}`` (op type ``{op_type}``)."
     register_op(
         op_type,
-        _unary_infer(op_type, allowed, out_dtype),
+        infer,
         kernel,
         elementwise=True,
         batch=batching.elementwise,
@@ -606,7 +615,18 @@ def binary_op(
     "add").  The record is filled as ``unary_op`` fills it.
     """
 
+    infer = _binary_infer(op_type, allowed, out_dtype)
+    fast = FastOp(op_type, infer, frozenset(map(id, allowed)), out_dtype, OPS, _DEFAULT_NAMES)
+
     def wrapper(x: Any, y: Any, name: str | None = None) -> Tensor:
+        if (
+            type(x) is EagerTensor
+            and name is None
+            and (type(y) is EagerTensor or type(y) in _SCALARS)
+        ):
+            t = light_binary(fast, x, y)  # core/eager.py's light tensor, if it can
+            if t is not None:
+                return t
         if type(x) in _TENSORS:  # the common cases, as convert_n converts them
             if type(y) in _TENSORS:
                 return apply_op1(op_type, [x, y], name=name)
@@ -619,7 +639,7 @@ def binary_op(
     wrapper.__doc__ = f"Elementwise ``{api_name}`` with broadcasting (op type ``{op_type}``)."
     register_op(
         op_type,
-        _binary_infer(op_type, allowed, out_dtype),
+        infer,
         kernel,
         elementwise=True,
         batch=batching.elementwise,
