@@ -21,8 +21,10 @@ Its ``op`` is built on first access (``materialize``), with the fields and graph
 the op would have had if built at once; until then nothing else is built.  The name is
 taken at once (the counters' order is the program's), and the tensor has one weak entry
 in the graph's name index and live list, as an op has, so names in a scope stay unique
-among live ops and the memory sweep sees it (``symgrad.core.history``).  Under a tape,
-or for ``apply_op``'s callers (who want the op), the ``Operation`` is built at once.
+among live ops and the memory sweep sees it (``symgrad.core.history``).  Under tapes
+(recorders that take one, ``record_light``) the light tensor is what each tape records;
+for ``apply_op``'s callers (who want the op), or under another recorder, the
+``Operation`` is built at once.
 """
 
 from __future__ import annotations
@@ -237,10 +239,21 @@ def run_now(
     recorders = current.recorders
     if light and not recorders:
         return _light(graph, opdef.type, graph.unique_name(name), inputs, attrs, dtype, shape, out)
+    if light and _all_light(recorders):  # tapes record the light tensor itself
+        t = _light(graph, opdef.type, graph.unique_name(name), inputs, attrs, dtype, shape, out)
+        for recorder in recorders:
+            recorder.record_light(t)
+        return t
     op = _make(graph, opdef.type, graph.unique_name(name), inputs, attrs, dtype, shape, out)
     for recorder in recorders:  # a tape sees the op as the general path hands it
         recorder.record(op)
     return op
+
+
+def _all_light(recorders: list[Any]) -> bool:
+    """Do all these recorders take a light tensor (``record_light``)?  A tape does; a
+    recorder that needs the ``Operation`` (an eager loop's iteration tagger) does not."""
+    return all(getattr(r, "takes_light", False) for r in recorders)
 
 
 def _light(

@@ -1,0 +1,280 @@
+"""The eager tape's backward pass: its records in reverse, gradients as arrays.
+
+A ``GradientTape`` keeps what it recorded in recording order, which is a topological
+order (an op is recorded after its inputs exist).  ``GradientTape.gradient`` hands the
+records here when nothing else reads the backward pass: no tape records it (nested tapes
+and a persistent tape used inside its block take ``backprop``, whose rules' ops they
+record), no function is being traced, and every target is an output of a record.  Then:
+
+1. ``_forward``: one pass over the records finds those a source reaches, and for each
+   which inputs a gradient must reach (``needs``, the general engine's
+   ``skip_input_indices`` inverted);
+2. ``backward``: the reached records in reverse; each output's gradients are summed as
+   ``backprop`` sums them (``AddN``'s kernel on arrays, or ``add_n`` / the sparse
+   aggregation where a part is a tensor), and the op's array rule
+   (``gradient_registry.array_rule_for``) runs on NumPy arrays where it has one and
+   every incoming gradient is a dense array; else the op is materialised and its
+   registered rule runs as ``backprop`` runs it (``apply_rule``).  Arrays become tensors
+   only where they leave: a source's gradient, or a rule's input.
+
+Tensors are keyed by ``tkey``: a light eager tensor by its id (its op may not exist), any
+other tensor by its op's id and index.  The tape holds what the keys name.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections import deque
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from symgrad.autodiff.backprop import apply_rule
+from symgrad.core.context import current
+from symgrad.core.eager import ERRSTATE, ERRSTATE_IGNORE, EagerTensor
+from symgrad.core.gradient_registry import array_rule_for
+from symgrad.core.graph import Operation, Tensor, user_frame
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.math.add_n import add_n
+from symgrad.ops.sparse.indexed_slices import aggregator
+from symgrad.ops.state.variables import Variable
+
+_ndarray = np.ndarray
+_aggregate = aggregator(add_n)
+
+
+def tkey(t: Tensor) -> Any:
+    """The key of ``t`` in a tape: a light eager tensor's id, else (op id, index)."""
+    return id(t) if type(t) is EagerTensor else (id(t.op), t.value_index)
+
+
+def op_of(record: Any) -> Operation:
+    """A record's ``Operation`` (a light tensor's is built now)."""
+    return record.op if type(record) is EagerTensor else record  # type: ignore[no-any-return]
+
+
+class Spent:
+    """The ids of the ops a used tape had recorded, without holding them (they are freed
+    as TF's are): an op's id, and for a light record a weak reference, so that its op,
+    if built later (``why_none`` reads it), is found too."""
+
+    __slots__ = ("_ids", "_light")
+
+    def __init__(self, records: Iterable[Any]) -> None:
+        ids: set[int] = set()
+        light = []
+        for r in records:
+            if type(r) is EagerTensor:
+                if r._op is None:
+                    light.append(weakref.ref(r))
+                else:
+                    ids.add(id(r._op))
+            else:
+                ids.add(id(r))
+        self._ids, self._light = frozenset(ids), light
+
+    def __contains__(self, op_id: object) -> bool:
+        if op_id in self._ids:
+            return True
+        for ref in self._light:
+            t = ref()
+            if t is not None and t._op is not None and id(t._op) == op_id:
+                return True
+        return False
+
+
+def usable(records: dict[int, Any], targets: Sequence[Tensor]) -> bool:
+    """May ``backward`` take this pass?  (``GradientTape.vjp`` has paused the tape and
+    entered the targets' graph.)"""
+    if current.recorders or ERRSTATE is None:
+        return False
+    for t in targets:
+        if not t.graph.eager:
+            return False
+        r = records.get(id(t) if type(t) is EagerTensor else id(t.op))
+        if r is None or (type(r) is EagerTensor) is not (type(t) is EagerTensor):
+            return False
+    return True
+
+
+def _inputs(r: Any) -> tuple[Tensor, ...]:
+    if type(r) is EagerTensor:
+        op = r._op
+        return r._inputs if op is None else op.inputs  # type: ignore[return-value]
+    return r.inputs  # type: ignore[no-any-return]
+
+
+def _out_keys(r: Any) -> tuple[Any, ...]:
+    if type(r) is EagerTensor:
+        return (id(r),)
+    return tuple((id(r), i) for i in range(len(r.output_dtypes)))
+
+
+Active = list[tuple[Any, tuple[Tensor, ...], list[Any]]]
+
+
+def _forward(
+    records: Iterable[Any], source_of: dict[Any, list[int]], var_index: dict[int, list[int]]
+) -> Active:
+    """The records some source reaches, in order, with their inputs and the keys of those
+    a gradient must reach (None for the others); a recorded read of a source variable
+    becomes a source."""
+    reached = set(source_of)
+    active: Active = []
+    for r in records:
+        light = type(r) is EagerTensor
+        if var_index and (r._type if light else r.type) == "ReadVariableOp":
+            var = id(r._attrs["var"])
+            if var in var_index:
+                k = id(r) if light else (id(r), 0)
+                source_of.setdefault(k, []).extend(var_index[var])
+                reached.add(k)
+        ins = _inputs(r)
+        keys: list[Any] = []
+        wanted = False
+        for t in ins:
+            k = id(t) if type(t) is EagerTensor else (id(t.op), t.value_index)
+            if k in reached and t.dtype.is_differentiable:
+                wanted = True
+                keys.append(k)
+            else:
+                keys.append(None)
+        if wanted:
+            active.append((r, ins, keys))
+            reached.update(_out_keys(r))
+    return active
+
+
+def _order(active: Active, targets: Sequence[Tensor]) -> tuple[Any, list[int], dict[Any, int]]:
+    """``backprop``'s schedule over the active records: those the targets depend on,
+    the number of their consumer edges that must report, and the records ready first
+    (the targets', latest first), so that gradients are summed in ``backprop``'s order."""
+    producer: dict[Any, int] = {}
+    for j, (r, _, _) in enumerate(active):
+        for k in _out_keys(r):
+            producer[k] = j
+    pending = [-1] * len(active)  # -1: not between a source and a target
+    for t in targets:
+        j = producer.get(tkey(t))
+        if j is not None:
+            pending[j] = 0
+    for j in range(len(active) - 1, -1, -1):  # consumers come after their producers
+        if pending[j] >= 0:
+            for k in active[j][2]:
+                p = producer.get(k)
+                if p is not None:
+                    pending[p] = max(pending[p], 0) + 1
+    ready = deque(j for j in range(len(active) - 1, -1, -1) if pending[j] == 0)
+    return ready, pending, producer
+
+
+def _value(g: Any) -> Any:
+    """``g`` as a dense array where it is one (or an eager tensor's), else None."""
+    if type(g) is _ndarray:
+        return g
+    if type(g) is EagerTensor:
+        return g._value
+    if type(g) is Tensor:
+        return g.eager_value
+    return None
+
+
+def _as_tensor(g: Any) -> Any:
+    return convert_to_tensor(g) if type(g) is _ndarray else g
+
+
+def _total(parts: list[Any] | None) -> Any:
+    """The sum of one tensor's gradients, as ``backprop`` sums them."""
+    if not parts:
+        return None
+    if len(parts) == 1:
+        return parts[0]
+    arrays = [_value(p) for p in parts]
+    if all(a is not None and type(p) is _ndarray for a, p in zip(arrays, parts)) and all(
+        a.shape == arrays[0].shape and a.dtype == arrays[0].dtype for a in arrays
+    ):
+        token = ERRSTATE.set(ERRSTATE_IGNORE)  # AddN's kernel, as the op runs it
+        try:
+            out = arrays[0] + arrays[1]
+            for a in arrays[2:]:
+                out += a
+        finally:
+            ERRSTATE.reset(token)
+        return out
+    return _aggregate([_as_tensor(p) for p in parts])
+
+
+def backward(
+    records: Iterable[Any],
+    targets: Sequence[Tensor],
+    seeds: Sequence[Tensor],
+    sources: Sequence[Any],
+) -> list[Any]:
+    """Gradients of sum(target · seed) w.r.t. each source (a Tensor, a Variable, or
+    anything else: None), as ``backprop(..., use_override=False, sparse=True)``."""
+    source_of: dict[Any, list[int]] = {}
+    var_index: dict[int, list[int]] = {}
+    for i, s in enumerate(sources):
+        if isinstance(s, Tensor):
+            source_of.setdefault(tkey(s), []).append(i)
+        elif isinstance(s, Variable):
+            var_index.setdefault(id(s), []).append(i)
+    active = _forward(records, source_of, var_index)
+    ready, pending, producer = _order(active, targets)
+    grads: dict[Any, list[Any]] = {}
+    for t, g in zip(targets, seeds):
+        v = _value(g)
+        grads.setdefault(tkey(t), []).append(g if v is None else v)
+    results: dict[Any, Any] = {}
+    where = current.frame or user_frame()
+    while ready:
+        r, ins, keys = active[ready.popleft()]
+        outs = []
+        for k in _out_keys(r):
+            g = _total(grads.pop(k, None))
+            if k in source_of:
+                results[k] = g
+            outs.append(g)
+        dxs = _apply(r, ins, outs, keys, where) if any(g is not None for g in outs) else ()
+        for k, dx in zip(keys, dxs):
+            if k is not None and dx is not None:
+                grads.setdefault(k, []).append(dx)
+        for k in keys:
+            p = producer.get(k)
+            if p is not None:
+                pending[p] -= 1
+                if pending[p] == 0:
+                    ready.append(p)
+    out: list[Any] = []
+    for i in range(len(sources)):
+        parts = [
+            results[k] if k in results else _total(grads.pop(k, None))
+            for k, idx in source_of.items()
+            if i in idx
+        ]
+        parts = [p for p in parts if p is not None]
+        got = None if not parts else parts[0] if len(parts) == 1 else _total(parts)
+        out.append(_as_tensor(got))
+    return out
+
+
+def _apply(r: Any, ins: tuple[Tensor, ...], outs: list[Any], keys: list[Any], where: Any) -> Any:
+    """The gradients for ``r``'s inputs: its array rule's, where it applies, else its
+    registered rule's (as ``backprop`` calls it)."""
+    light = type(r) is EagerTensor
+    rule = array_rule_for(r._type if light else r.type)
+    if rule is not None:
+        grads = [None if g is None else _value(g) for g in outs]
+        xs = [_value(t) for t in ins]
+        if all(g is not None for g, o in zip(grads, outs) if o is not None) and all(
+            x is not None for x in xs
+        ):
+            ys = [r._value] if light else r.output_values
+            token = ERRSTATE.set(ERRSTATE_IGNORE)
+            try:
+                return rule(xs, ys, r._attrs, grads, [k is not None for k in keys])
+            finally:
+                ERRSTATE.reset(token)
+    skip = tuple(i for i, k in enumerate(keys) if k is None)
+    return apply_rule(op_of(r), [_as_tensor(g) for g in outs], False, skip, where)
