@@ -16,9 +16,11 @@ import numpy as np
 from symgrad.core import batching
 from symgrad.core import dtypes as dt
 from symgrad.core.cases import Case, fixed, randn, uniform
+from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import Spec, apply_op1, constant_value, register_op
 from symgrad.core.shapes import TensorShape
+from symgrad.ops.array_vjp import cast as cast_a
 from symgrad.ops.core import (
     ALL,
     FLOAT_COMPLEX,
@@ -104,6 +106,14 @@ def _cast_grad(op: Any, grad: Tensor) -> Tensor | None:
     if src in FLOAT_COMPLEX and dst in FLOAT_COMPLEX:
         return cast(grad, src)
     return None
+
+
+@array_rule("Cast")
+def _cast_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    src, dst = attrs["SrcT"], attrs["DstT"]
+    if src in FLOAT_COMPLEX and dst in FLOAT_COMPLEX:
+        return [cast_a(grads[0], src)]
+    return [None]
 
 
 # --------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from symgrad.core import dtypes as dt
 from symgrad.core.cases import Case, ints, randn
 from symgrad.core.eager import EagerTensor
 from symgrad.core.errors import InvalidArgumentError, ResourceExhaustedError
-from symgrad.core.gradient_registry import RegisterGradient, no_gradient
+from symgrad.core.gradient_registry import RegisterGradient, array_rule, no_gradient
 from symgrad.core.graph import Tensor, get_default_graph
 from symgrad.core.op_registry import (
     ShapeError,
@@ -423,6 +423,11 @@ def identity(input: Any, name: str | None = None) -> Tensor:
 def _identity_grad(op: Any, grad: Tensor) -> Tensor:
     """dx = g."""
     return grad
+
+
+@array_rule("Identity")
+def _identity_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    return [grads[0]]
 
 
 register_op(

@@ -17,10 +17,12 @@ import numpy as np
 from symgrad.core import dtypes as dt
 from symgrad.core.batching import Call, const
 from symgrad.core.cases import Case, ints, randn
+from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import structure as array
+from symgrad.ops.array_vjp import int32s, kernel, reshape_like
 from symgrad.ops.core import (
     check_dtype,
     constant,
@@ -182,6 +184,12 @@ def _reshape_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
 
 
 @RESHAPE.batching
+@array_rule("Reshape")
+def _reshape_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    return [reshape_like(grads[0], xs[0].shape), None]
+
+
+@RESHAPE.batching
 def _reshape_batch(c: Call) -> list[Tensor]:
     c.only_batched(0)
     return c.apply([c.xs[0], const([c.k] + c.out_dims(), c.xs[1])])
@@ -225,6 +233,12 @@ def expand_dims(input: Any, axis: int, name: str | None = None) -> Tensor:
 def _expand_dims_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
     """dx = reshape(g, shape(x))."""
     return _reshape_like(grad, op.inputs[0]), None
+
+
+@EXPAND_DIMS.batching
+@array_rule("ExpandDims")
+def _expanddims_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    return [reshape_like(grads[0], xs[0].shape), None]
 
 
 @EXPAND_DIMS.batching
@@ -288,6 +302,11 @@ def _squeeze_grad(op: Any, grad: Tensor) -> Tensor:
     return _reshape_like(grad, op.inputs[0])
 
 
+@array_rule("Squeeze")
+def _squeeze_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    return [reshape_like(grads[0], xs[0].shape)]
+
+
 @SQUEEZE.batching
 def _squeeze_batch(c: Call) -> list[Tensor]:
     dims = c.dims(0)
@@ -347,6 +366,15 @@ def _transpose_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
     if perm is None:
         return transpose(grad, invert_permutation(op.inputs[1])), None
     return transpose(grad, np.argsort(perm).tolist()), None
+
+
+@array_rule("Transpose")
+def _transpose_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    inverse = np.argsort([int(i) for i in np.ravel(xs[1])]).tolist()
+    return [_TRANSPOSE(grads[0], int32s(inverse)), None]
+
+
+_TRANSPOSE = kernel("Transpose")
 
 
 @TRANSPOSE.batching

@@ -22,6 +22,7 @@ import numpy as np
 from symgrad.core import dtypes as dt
 from symgrad.core.batching import Call, const
 from symgrad.core.cases import Case, fixed, ints, randn
+from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor, get_default_graph
 from symgrad.core.op_registry import (
     ShapeError,
@@ -32,6 +33,7 @@ from symgrad.core.op_registry import (
     register_op,
 )
 from symgrad.core.shapes import TensorShape, as_shape, broadcast_shapes
+from symgrad.ops import array_vjp
 from symgrad.ops.array import joining
 from symgrad.ops.array.shape import expand_dims as expand_dims
 from symgrad.ops.array.shape import invert_permutation as invert_permutation
@@ -245,6 +247,14 @@ def _tile_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
         pairs = reshape(transpose(joining.stack([m, shape(x, out_type=m.dtype)])), [-1])
         axes = range(0, size(pairs), 2)  # type: ignore[call-overload]
     return reduce("Sum", reshape(grad, pairs), axes), None
+
+
+@array_rule("Tile")
+def _tile_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    mult = [int(i) for i in np.ravel(xs[1])]
+    pairs = [v for pair in zip(mult, xs[0].shape, strict=True) for v in pair]
+    g = array_vjp.RESHAPE(grads[0], array_vjp.int32s(pairs))
+    return [array_vjp.SUM(g, array_vjp.int32s(list(builtins.range(0, 2 * len(mult), 2)))), None]
 
 
 @TILE.batching

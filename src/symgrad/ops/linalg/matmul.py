@@ -13,10 +13,13 @@ import numpy as np
 
 from symgrad.core.batching import Call
 from symgrad.core.cases import COMPLEX, Case, complex_randn, randn
+from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape, broadcast_shapes
 from symgrad.ops.array import structure as array
+from symgrad.ops.array_vjp import conj as conj_a
+from symgrad.ops.array_vjp import kernel
 from symgrad.ops.core import NUMERIC, binary_grad, check_dtype, convert_n, same_dtype, wanted
 from symgrad.ops.math.complex import conj
 
@@ -191,6 +194,28 @@ def _matmul_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     return wanted(
         op, lambda: _mm(b, grad, ta=True, tb=True), lambda: _mm(grad, a, ta=True, tb=True)
     )
+
+
+@array_rule("MatMul")
+def _matmul_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    ta, tb = attrs["transpose_a"], attrs["transpose_b"]
+    a, b, g = conj_a(xs[0]), conj_a(xs[1]), grads[0]
+    if not ta and not tb:
+        pa, pb = (g, b, False, True), (a, g, True, False)
+    elif not ta and tb:
+        pa, pb = (g, b, False, False), (g, a, True, False)
+    elif ta and not tb:
+        pa, pb = (b, g, False, True), (a, g, False, False)
+    else:
+        pa, pb = (b, g, True, True), (g, a, True, True)
+    return [_mm_array(*pa) if needs[0] else None, _mm_array(*pb) if needs[1] else None]
+
+
+def _mm_array(p: Any, q: Any, ta: bool, tb: bool) -> Any:
+    return _MATMUL(p, q, transpose_a=ta, transpose_b=tb)
+
+
+_MATMUL = kernel("MatMul")
 
 
 @MATMUL_DEF.batching

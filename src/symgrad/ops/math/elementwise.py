@@ -35,6 +35,19 @@ from symgrad.core.gradient_registry import RegisterGradient, no_gradient
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.ops import cast_select
+from symgrad.ops.array_vjp import (
+    DIV,
+    MUL,
+    NEG,
+    SELECT,
+    SUB,
+    ZEROS_LIKE,
+    binary_array_rule,
+    kernel,
+    scalar,
+    unary_array_rule,
+)
+from symgrad.ops.array_vjp import conj as conj_a
 from symgrad.ops.core import (
     ALL,
     FLOAT_COMPLEX,
@@ -101,6 +114,11 @@ def _neg_grad(op: Any, grad: Tensor) -> Tensor:
     return -grad
 
 
+@unary_array_rule("Neg")
+def _neg_array(x: Any, y: Any, g: Any) -> Any:
+    return NEG(g)
+
+
 exp = unary_op(
     "Exp",
     np.exp,
@@ -117,6 +135,11 @@ exp = unary_op(
 def _exp_grad(op: Any, grad: Tensor) -> Tensor:
     """dx = g · conj(y)."""
     return grad * conj(op.outputs[0])
+
+
+@unary_array_rule("Exp")
+def _exp_array(x: Any, y: Any, g: Any) -> Any:
+    return MUL(g, conj_a(y))
 
 
 log = unary_op(
@@ -136,6 +159,11 @@ def _log_grad(op: Any, grad: Tensor) -> Tensor:
     return grad * reciprocal(conj(op.inputs[0]))
 
 
+@unary_array_rule("Log")
+def _log_array(x: Any, y: Any, g: Any) -> Any:
+    return MUL(g, _RECIPROCAL(conj_a(x)))
+
+
 log1p = unary_op("Log1p", np.log1p, "log1p", cases=[Case([positive(3, 4)], np.log1p)])
 
 
@@ -152,6 +180,11 @@ sqrt = unary_op("Sqrt", np.sqrt, "sqrt", cases=[Case([positive(3, 4)], np.sqrt)]
 def _sqrt_grad(op: Any, grad: Tensor) -> Tensor:
     """dx = 0.5 · g / conj(y), and 0 wherever g is 0."""
     return _sqrt_grad_op(op.outputs[0], grad)
+
+
+@unary_array_rule("Sqrt")
+def _sqrt_array(x: Any, y: Any, g: Any) -> Any:
+    return _SQRT_GRAD(y, g)
 
 
 def _sqrt_grad_kernel(y: np.ndarray, g: np.ndarray) -> np.ndarray:
@@ -188,6 +221,11 @@ def _rsqrt_grad(op: Any, grad: Tensor) -> Tensor:
     return _rsqrt_grad_op(op.outputs[0], grad)
 
 
+@unary_array_rule("Rsqrt")
+def _rsqrt_array(x: Any, y: Any, g: Any) -> Any:
+    return _RSQRT_GRAD(y, g)
+
+
 def _rsqrt_grad_kernel(y: np.ndarray, g: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", over="ignore"):
         out = -0.5 * g * np.conj(y) ** 3
@@ -218,6 +256,12 @@ def _square_grad(op: Any, grad: Tensor) -> Tensor:
     return grad * (2 * conj(op.inputs[0]))
 
 
+@unary_array_rule("Square")
+def _square_array(x: Any, y: Any, g: Any) -> Any:
+    cx = conj_a(x)
+    return MUL(g, MUL(scalar(2, cx), cx))
+
+
 _real_abs = unary_op("Abs", np.abs, "abs", REAL, cases=[Case([away(3, 4)], np.abs)])
 
 
@@ -225,6 +269,11 @@ _real_abs = unary_op("Abs", np.abs, "abs", REAL, cases=[Case([away(3, 4)], np.ab
 def _abs_grad(op: Any, grad: Tensor) -> Tensor:
     """dx = g · sign(x); 0 at x = 0."""
     return grad * sign(op.inputs[0])
+
+
+@unary_array_rule("Abs")
+def _abs_array(x: Any, y: Any, g: Any) -> Any:
+    return MUL(g, _SIGN(x))
 
 
 def abs(x: Any, name: str | None = None) -> Tensor:
@@ -283,6 +332,11 @@ def _sin_grad(op: Any, grad: Tensor) -> Tensor:
     return grad * conj(cos(op.inputs[0]))
 
 
+@unary_array_rule("Sin")
+def _sin_array(x: Any, y: Any, g: Any) -> Any:
+    return MUL(g, conj_a(_COS(x)))
+
+
 cos = unary_op("Cos", np.cos, "cos", cases=[Case([randn(3, 4)], np.cos)])
 
 
@@ -290,6 +344,11 @@ cos = unary_op("Cos", np.cos, "cos", cases=[Case([randn(3, 4)], np.cos)])
 def _cos_grad(op: Any, grad: Tensor) -> Tensor:
     """dx = -g · conj(sin x)."""
     return -grad * conj(sin(op.inputs[0]))
+
+
+@unary_array_rule("Cos")
+def _cos_array(x: Any, y: Any, g: Any) -> Any:
+    return MUL(NEG(g), conj_a(_SIN(x)))
 
 
 tan = unary_op("Tan", np.tan, "tan", cases=[Case([uniform(-1, 1, 3, 4)], np.tan)])
@@ -309,6 +368,11 @@ tanh = unary_op("Tanh", np.tanh, "tanh", inplace=np.tanh, cases=[Case([randn(3, 
 def _tanh_grad(op: Any, grad: Tensor) -> Tensor:
     """dx = g · conj(1 - y²), as one TanhGrad op."""
     return _tanh_grad_op(conj(op.outputs[0]), grad)
+
+
+@unary_array_rule("Tanh")
+def _tanh_array(x: Any, y: Any, g: Any) -> Any:
+    return _TANH_GRAD(conj_a(y), g)
 
 
 # `y` arrives conjugated from the rule above.
@@ -345,6 +409,11 @@ def _sigmoid_grad(op: Any, grad: Tensor) -> Tensor:
     return _sigmoid_grad_op(conj(op.outputs[0]), grad)
 
 
+@unary_array_rule("Sigmoid")
+def _sigmoid_array(x: Any, y: Any, g: Any) -> Any:
+    return _SIGMOID_GRAD(conj_a(y), g)
+
+
 # `y` arrives conjugated from the rule above.
 _sigmoid_grad_op = _backward_op(
     "SigmoidGrad",
@@ -371,6 +440,12 @@ def _reciprocal_grad(op: Any, grad: Tensor) -> Tensor:
     """dx = -g · conj(y²)."""
     y = conj(op.outputs[0])
     return -grad * (y * y)
+
+
+@unary_array_rule("Reciprocal")
+def _reciprocal_array(x: Any, y: Any, g: Any) -> Any:
+    cy = conj_a(y)
+    return MUL(NEG(g), MUL(cy, cy))
 
 
 _erf = np.frompyfunc(_pymath.erf, 1, 1)
@@ -406,6 +481,11 @@ def _add_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     return grad, grad
 
 
+@binary_array_rule("AddV2")
+def _add_array(x: Any, y: Any, z: Any, g: Any, needs: Any) -> Any:
+    return g, g
+
+
 subtract = binary_op(
     "Sub",
     np.subtract,
@@ -422,6 +502,11 @@ sub = subtract
 def _sub_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     """(g, -g)."""
     return wanted(op, lambda: grad, lambda: -grad)
+
+
+@binary_array_rule("Sub")
+def _sub_array(x: Any, y: Any, z: Any, g: Any, needs: Any) -> Any:
+    return g, NEG(g) if needs[1] else None
 
 
 def _times_one(*positions: int) -> Any:
@@ -469,6 +554,14 @@ def _mul_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     return wanted(op, lambda: grad * conj(y), lambda: conj(x) * grad)
 
 
+@binary_array_rule("Mul")
+def _mul_array(x: Any, y: Any, z: Any, g: Any, needs: Any) -> Any:
+    return (
+        MUL(g, conj_a(y)) if needs[0] else None,
+        MUL(conj_a(x), g) if needs[1] else None,
+    )
+
+
 real_div = binary_op(
     "RealDiv",
     np.true_divide,
@@ -486,6 +579,15 @@ def _realdiv_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     """(g / conj(y), g · (-conj(x) / conj(y)) / conj(y))."""
     x, y = conj(op.inputs[0]), conj(op.inputs[1])
     return wanted(op, lambda: grad / y, lambda: grad * ((-x / y) / y))
+
+
+@binary_array_rule("RealDiv")
+def _realdiv_array(x: Any, y: Any, z: Any, g: Any, needs: Any) -> Any:
+    x, y = conj_a(x), conj_a(y)
+    return (
+        DIV(g, y) if needs[0] else None,
+        MUL(g, DIV(DIV(NEG(x), y), y)) if needs[1] else None,
+    )
 
 
 def divide(x: Any, y: Any, name: str | None = None) -> Tensor:
@@ -570,6 +672,20 @@ def _pow_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     return dx, grad * z * log_x
 
 
+@binary_array_rule("Pow")
+def _pow_array(x: Any, y: Any, z: Any, g: Any, needs: Any) -> Any:
+    x, y = conj_a(x), conj_a(y)
+    dx = MUL(MUL(g, y), _POW(x, SUB(y, scalar(1, y))))  # always, as the rule (it may raise)
+    if x.dtype.kind in "iu":  # the rule's Log refuses integers
+        raise TypeError(f"Pow's gradient takes float or complex operands, got {x.dtype}")
+    if not needs[1]:
+        return dx, None
+    zero = scalar(0, x)
+    safe = _NOT_EQUAL(x, zero) if x.dtype.kind == "c" else _GREATER(x, zero)
+    log_x = SELECT(safe, _LOG(SELECT(safe, x, _ONES_LIKE(x))), ZEROS_LIKE(x))
+    return dx, MUL(MUL(g, conj_a(z)), log_x)
+
+
 maximum = binary_op("Maximum", np.maximum, "maximum", REAL, cases=[Case(_BROADCAST, np.maximum)])
 
 
@@ -582,6 +698,19 @@ def _maximum_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     return cast_select.where(mask, grad, zeros), cast_select.where(mask, zeros, grad)
 
 
+@binary_array_rule("Maximum")
+def _maximum_array(x: Any, y: Any, z: Any, g: Any, needs: Any) -> Any:
+    return _masked(g, _GREATER_EQUAL(x, y), needs)
+
+
+def _masked(g: Any, mask: Any, needs: Any) -> tuple[Any, Any]:
+    zeros = ZEROS_LIKE(g)
+    return (
+        SELECT(mask, g, zeros) if needs[0] else None,
+        SELECT(mask, zeros, g) if needs[1] else None,
+    )
+
+
 minimum = binary_op("Minimum", np.minimum, "minimum", REAL, cases=[Case(_BROADCAST, np.minimum)])
 
 
@@ -592,6 +721,11 @@ def _minimum_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     zeros = cast_select.zeros_like(grad)
     mask = less_equal(x, y)
     return cast_select.where(mask, grad, zeros), cast_select.where(mask, zeros, grad)
+
+
+@binary_array_rule("Minimum")
+def _minimum_array(x: Any, y: Any, z: Any, g: Any, needs: Any) -> Any:
+    return _masked(g, _LESS_EQUAL(x, y), needs)
 
 
 squared_difference = binary_op(
@@ -609,6 +743,12 @@ def _squared_difference_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     x, y = op.inputs
     dx = 2 * grad * conj(x - y)
     return dx, -dx
+
+
+@binary_array_rule("SquaredDifference")
+def _squared_difference_array(x: Any, y: Any, z: Any, g: Any, needs: Any) -> Any:
+    dx = MUL(MUL(scalar(2, g), g), conj_a(SUB(x, y)))
+    return dx, NEG(dx) if needs[1] else None
 
 
 # --------------------------------------------------------------------------------------
@@ -707,3 +847,12 @@ for _t in (
 
 def logical_xor(x: Any, y: Any, name: str | None = "LogicalXor") -> Tensor:
     return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
+
+
+# The kernels the array rules above run (``array_vjp.kernel``: looked up when called).
+_RECIPROCAL, _SIGN, _SIN, _COS = (kernel(t) for t in ("Reciprocal", "Sign", "Sin", "Cos"))
+_LOG, _POW, _ONES_LIKE = kernel("Log"), kernel("Pow"), kernel("OnesLike")
+_SQRT_GRAD, _RSQRT_GRAD = kernel("SqrtGrad"), kernel("RsqrtGrad")
+_TANH_GRAD, _SIGMOID_GRAD = kernel("TanhGrad"), kernel("SigmoidGrad")
+_GREATER, _NOT_EQUAL = kernel("Greater", np.bool_), kernel("NotEqual", np.bool_)
+_GREATER_EQUAL, _LESS_EQUAL = kernel("GreaterEqual", np.bool_), kernel("LessEqual", np.bool_)

@@ -17,11 +17,13 @@ from symgrad.core import dtypes as dt
 from symgrad.core.batching import Call
 from symgrad.core.cases import Case, away, ints, labels, randn, uniform
 from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor, name_scope
 from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import slicing
 from symgrad.ops.array import structure as array
+from symgrad.ops.array_vjp import ADD, MUL, NEG, SUB, SUM, ZEROS_LIKE, int32s, kernel
 from symgrad.ops.core import FLOATS, REAL, check_dtype, constant, convert_to_tensor, same_dtype
 from symgrad.ops.math.elementwise import exp, negative, sigmoid
 from symgrad.ops.reduction.reduce import reduce_sum
@@ -111,6 +113,11 @@ def relu(features: Any, name: str | None = None) -> Tensor:
 def _relu_grad(op: Any, grad: Tensor) -> Tensor:
     """dx = g where y > 0 else 0; relu'(0) = 0, as TF (a unit at 0 stays off)."""
     return apply_op1("ReluGrad", [grad, op.outputs[0]])
+
+
+@array_rule("Relu")
+def _relu_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    return [_RELU_GRAD(grads[0], ys[0])]
 
 
 @RELU_GRAD.gradient
@@ -262,10 +269,26 @@ def _softmax_grad(op: Any, grad: Tensor) -> Tensor:
     return (grad - reduce_sum(grad * y, -1, keepdims=True)) * y
 
 
+@array_rule("Softmax")
+def _softmax_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    return [_softmax_term(grads[0], ys[0])]
+
+
+def _softmax_term(g: Any, y: Any) -> Any:
+    """(g - sum(g · y, -1)) · y, as the ops of ``_softmax_grad``."""
+    return MUL(SUB(g, SUM(MUL(g, y), int32s(-1), keep_dims=True)), y)
+
+
 @LOG_SOFTMAX.gradient
 def _log_softmax_grad(op: Any, grad: Tensor) -> Tensor:
     """dx = g - sum(g, -1) · exp(y)."""
     return grad - reduce_sum(grad, -1, keepdims=True) * exp(op.outputs[0])
+
+
+@array_rule("LogSoftmax")
+def _log_softmax_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    g = grads[0]
+    return [SUB(g, MUL(SUM(g, int32s(-1), keep_dims=True), _EXP(ys[0])))]
 
 
 # --------------------------------------------------------------------------------------
@@ -382,6 +405,22 @@ def _xent_grad(op: Any, grad_loss: Tensor, grad_backprop: Tensor) -> tuple[Tenso
     """d logits = g·(softmax - labels) (+ second-order term); d labels = g·(-log_softmax)."""
     d_labels = array.expand_dims(grad_loss, -1) * -log_softmax(op.inputs[0])
     return _xent_logits_grad(op, grad_loss, grad_backprop), d_labels
+
+
+@array_rule("SoftmaxCrossEntropyWithLogits")
+def _xent_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    g_loss, g_bp = grads
+    if g_loss is None:  # the rule's engine fills in zeros
+        g_loss = ZEROS_LIKE(ys[0])
+    d_labels = None
+    if needs[1]:
+        d_labels = MUL(_EXPAND_DIMS(g_loss, int32s(-1)), NEG(_LOG_SOFTMAX(xs[0])))
+    if not needs[0]:
+        return [None, d_labels]
+    grad = MUL(_EXPAND_DIMS(g_loss, int32s(-1)), ys[1])
+    if g_bp is not None and np.any(g_bp):  # ``is_zeros``: a zero gradient adds nothing
+        grad = ADD(grad, _softmax_term(g_bp, _SOFTMAX(xs[0])))
+    return [grad, d_labels]
 
 
 @SPARSE_XENT.gradient
@@ -555,3 +594,8 @@ SPARSE_XENT.add_cases(
         name="rank3",
     ),
 )
+
+
+# The kernels the array rules above run (``array_vjp.kernel``: looked up when called).
+_RELU_GRAD, _EXP, _EXPAND_DIMS = kernel("ReluGrad"), kernel("Exp"), kernel("ExpandDims")
+_SOFTMAX, _LOG_SOFTMAX = kernel("Softmax"), kernel("LogSoftmax")

@@ -14,10 +14,12 @@ import numpy as np
 
 from symgrad.core.batching import Call, NotVectorizable, const
 from symgrad.core.cases import Case, randn
+from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor, name_scope
 from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import structure as array
+from symgrad.ops.array_vjp import kernel
 from symgrad.ops.core import NUMERIC, check_dtype, convert_to_tensor, same_dtype
 from symgrad.ops.linalg.matmul import matmul
 from symgrad.ops.math import elementwise as math
@@ -121,6 +123,15 @@ BIAS_ADD_GRAD = register_op(
 def _bias_add_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     """d value = g; d bias = BiasAddGrad(g): g summed over every axis but the channel's."""
     return grad, apply_op1("BiasAddGrad", [grad], op.attrs)
+
+
+@array_rule("BiasAdd")
+def _bias_add_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    g = grads[0]
+    return [g if needs[0] else None, _BIAS_ADD_GRAD(g, **attrs) if needs[1] else None]
+
+
+_BIAS_ADD_GRAD = kernel("BiasAddGrad")
 
 
 @BIAS_ADD_GRAD.gradient

@@ -28,13 +28,15 @@ from symgrad.core.cases import (
     randn,
     uniform,
 )
-from symgrad.core.gradient_registry import no_gradient
+from symgrad.core.gradient_registry import array_rule, no_gradient
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import OpDef, ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import gather as gather_ops
 from symgrad.ops.array import joining
 from symgrad.ops.array import structure as array
+from symgrad.ops.array_vjp import DIV, MUL, RESHAPE, int32s, kernel
+from symgrad.ops.array_vjp import cast as cast_a
 from symgrad.ops.core import NUMERIC, REAL, check_dtype, convert_to_tensor, static_ints
 from symgrad.ops.math import elementwise as math_ops
 from symgrad.ops.math.complex import conj
@@ -458,6 +460,19 @@ def _sum_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
     return broadcast_to_input(op, grad), None
 
 
+@array_rule("Sum")
+def _sum_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    return [_to_input(xs[0], xs[1], grads[0]), None]
+
+
+def _to_input(x: np.ndarray, axis: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """``broadcast_to_input`` on arrays: g reshaped to the kept-dims shape, then broadcast."""
+    n = x.ndim
+    norm = {int(a) % n for a in np.ravel(axis)} if n else set()
+    g = RESHAPE(g, int32s([1 if i in norm else d for i, d in enumerate(x.shape)]))
+    return g if g.shape == x.shape else MUL(g, _ONES_LIKE(x))
+
+
 @MEAN.gradient
 def _mean_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
     """dx = broadcast of g / (number of elements reduced into each output)."""
@@ -470,6 +485,19 @@ def _mean_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
             math_ops.maximum(array.size(y), 1), x.dtype
         )
     return broadcast_to_input(op, grad) / factor, None
+
+
+@array_rule("Mean")
+def _mean_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    x = xs[0]
+    g = _to_input(x, xs[1], grads[0])
+    factor = np.asarray(x.size // max(ys[0].size, 1) or 1, x.dtype)
+    if x.dtype.kind in "iu":  # ``divide`` casts integers to float64 first
+        g, factor = cast_a(g, dt.float64), cast_a(factor, dt.float64)
+    return [DIV(g, factor), None]
+
+
+_ONES_LIKE = kernel("OnesLike")
 
 
 def _min_or_max_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
