@@ -4,18 +4,21 @@ A ``GradientTape`` keeps what it recorded in recording order, which is a topolog
 order (an op is recorded after its inputs exist).  ``GradientTape.gradient`` hands the
 records here when nothing else reads the backward pass: no tape records it (nested tapes
 and a persistent tape used inside its block take ``backprop``, whose rules' ops they
-record), no function is being traced, and every target is an output of a record.  Then:
+record), no function is being traced, no output check (``check_numerics``) must see
+every op, and every target is an output of a record.  Then:
 
 1. ``_forward``: one pass over the records finds those a source reaches, and for each
-   which inputs a gradient must reach (``needs``, the general engine's
-   ``skip_input_indices`` inverted);
-2. ``backward``: the reached records in reverse; each output's gradients are summed as
+   the keys of the inputs a gradient must reach (the others are the general engine's
+   ``skip_input_indices``);
+2. ``_Pass.run``: the records between sources and targets in ``backprop``'s order
+   (``_order``: the same pending counts and queue, so sums add in the same order); each output's gradients are summed as
    ``backprop`` sums them (``AddN``'s kernel on arrays, or ``add_n`` / the sparse
    aggregation where a part is a tensor), and the op's array rule
    (``gradient_registry.array_rule_for``) runs on NumPy arrays where it has one and
    every incoming gradient is a dense array; else the op is materialised and its
-   registered rule runs as ``backprop`` runs it (``apply_rule``).  Arrays become tensors
-   only where they leave: a source's gradient, or a rule's input.
+   registered rule runs as ``backprop`` runs it (``apply_rule``), as it does for the
+   records whose inputs include a source, so that what leaves the pass is the tensor the
+   rule makes, named as before.  Arrays become tensors only where they meet a rule.
 
 Tensors are keyed by ``tkey``: a light eager tensor by its id (its op may not exist), any
 other tensor by its op's id and index.  The tape holds what the keys name.
@@ -31,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from symgrad.autodiff.backprop import apply_rule
+from symgrad.core import op_registry
 from symgrad.core.context import current
 from symgrad.core.eager import ERRSTATE, ERRSTATE_IGNORE, EagerTensor
 from symgrad.core.gradient_registry import array_rule_for
@@ -87,7 +91,7 @@ class Spent:
 def usable(records: dict[int, Any], targets: Sequence[Tensor]) -> bool:
     """May ``backward`` take this pass?  (``GradientTape.vjp`` has paused the tape and
     entered the targets' graph.)"""
-    if current.recorders or ERRSTATE is None:
+    if current.recorders or ERRSTATE is None or op_registry.output_check is not None:
         return False
     for t in targets:
         if not t.graph.eager:
@@ -111,14 +115,15 @@ def _out_keys(r: Any) -> tuple[Any, ...]:
     return tuple((id(r), i) for i in range(len(r.output_dtypes)))
 
 
-Active = list[tuple[Any, tuple[Tensor, ...], list[Any]]]
+# An active record: the record, its inputs, the keys of the inputs a gradient must reach
+# (None for the others), and the keys of its outputs.
+Active = list[tuple[Any, tuple[Tensor, ...], list[Any], tuple[Any, ...]]]
 
 
 def _forward(
     records: Iterable[Any], source_of: dict[Any, list[int]], var_index: dict[int, list[int]]
 ) -> Active:
-    """The records some source reaches, in order, with their inputs and the keys of those
-    a gradient must reach (None for the others); a recorded read of a source variable
+    """The records some source reaches, in order; a recorded read of a source variable
     becomes a source."""
     reached = set(source_of)
     active: Active = []
@@ -141,8 +146,9 @@ def _forward(
             else:
                 keys.append(None)
         if wanted:
-            active.append((r, ins, keys))
-            reached.update(_out_keys(r))
+            outs = (id(r),) if light else _out_keys(r)
+            active.append((r, ins, keys, outs))
+            reached.update(outs)
     return active
 
 
@@ -151,20 +157,22 @@ def _order(active: Active, targets: Sequence[Tensor]) -> tuple[Any, list[int], d
     the number of their consumer edges that must report, and the records ready first
     (the targets', latest first), so that gradients are summed in ``backprop``'s order."""
     producer: dict[Any, int] = {}
-    for j, (r, _, _) in enumerate(active):
-        for k in _out_keys(r):
+    for j, a in enumerate(active):
+        for k in a[3]:
             producer[k] = j
     pending = [-1] * len(active)  # -1: not between a source and a target
     for t in targets:
         j = producer.get(tkey(t))
         if j is not None:
             pending[j] = 0
+    get = producer.get
     for j in range(len(active) - 1, -1, -1):  # consumers come after their producers
         if pending[j] >= 0:
             for k in active[j][2]:
-                p = producer.get(k)
+                p = get(k)
                 if p is not None:
-                    pending[p] = max(pending[p], 0) + 1
+                    n = pending[p]
+                    pending[p] = n + 1 if n > 0 else 1
     ready = deque(j for j in range(len(active) - 1, -1, -1) if pending[j] == 0)
     return ready, pending, producer
 
@@ -174,34 +182,40 @@ def _value(g: Any) -> Any:
     if type(g) is _ndarray:
         return g
     if type(g) is EagerTensor:
-        return g._value
-    if type(g) is Tensor:
-        return g.eager_value
-    return None
+        v = g._value
+    elif type(g) is Tensor:
+        v = g.eager_value
+    elif isinstance(g, np.generic):  # a value an eager op may hold for a scalar
+        v = g
+    else:
+        return None
+    return v if v is None or type(v) is _ndarray else np.asarray(v)
 
 
 def _as_tensor(g: Any) -> Any:
-    return convert_to_tensor(g) if type(g) is _ndarray else g
+    return convert_to_tensor(g) if isinstance(g, _ARRAYS) else g
+
+
+_ARRAYS = (np.ndarray, np.generic)
 
 
 def _total(parts: list[Any] | None) -> Any:
-    """The sum of one tensor's gradients, as ``backprop`` sums them."""
+    """The sum of one tensor's gradients, as ``backprop`` sums them (with NumPy's
+    warnings off: ``backward`` has turned them off)."""
     if not parts:
         return None
     if len(parts) == 1:
         return parts[0]
-    arrays = [_value(p) for p in parts]
-    if all(a is not None and type(p) is _ndarray for a, p in zip(arrays, parts)) and all(
-        a.shape == arrays[0].shape and a.dtype == arrays[0].dtype for a in arrays
-    ):
-        token = ERRSTATE.set(ERRSTATE_IGNORE)  # AddN's kernel, as the op runs it
-        try:
-            out = arrays[0] + arrays[1]
-            for a in arrays[2:]:
-                out += a
-        finally:
-            ERRSTATE.reset(token)
-        return out
+    first = parts[0]
+    if type(first) is _ndarray:
+        for p in parts:
+            if type(p) is not _ndarray or p.shape != first.shape or p.dtype != first.dtype:
+                break
+        else:  # AddN's kernel, as the op runs it
+            out = first + parts[1]
+            for p in parts[2:]:
+                out += p
+            return out
     return _aggregate([_as_tensor(p) for p in parts])
 
 
@@ -221,32 +235,18 @@ def backward(
         elif isinstance(s, Variable):
             var_index.setdefault(id(s), []).append(i)
     active = _forward(records, source_of, var_index)
-    ready, pending, producer = _order(active, targets)
     grads: dict[Any, list[Any]] = {}
     for t, g in zip(targets, seeds):
         v = _value(g)
         grads.setdefault(tkey(t), []).append(g if v is None else v)
-    results: dict[Any, Any] = {}
-    where = current.frame or user_frame()
-    while ready:
-        r, ins, keys = active[ready.popleft()]
-        outs = []
-        for k in _out_keys(r):
-            g = _total(grads.pop(k, None))
-            if k in source_of:
-                results[k] = g
-            outs.append(g)
-        dxs = _apply(r, ins, outs, keys, where) if any(g is not None for g in outs) else ()
-        for k, dx in zip(keys, dxs):
-            if k is not None and dx is not None:
-                grads.setdefault(k, []).append(dx)
-        for k in keys:
-            p = producer.get(k)
-            if p is not None:
-                pending[p] -= 1
-                if pending[p] == 0:
-                    ready.append(p)
+    pass_ = _Pass(source_of, current.frame or user_frame())
+    token = ERRSTATE.set(ERRSTATE_IGNORE)  # as kernels run (array rules, sums)
+    try:
+        pass_.run(active, targets, grads)
+    finally:
+        ERRSTATE.reset(token)
     out: list[Any] = []
+    results = pass_.results
     for i in range(len(sources)):
         parts = [
             results[k] if k in results else _total(grads.pop(k, None))
@@ -254,27 +254,99 @@ def backward(
             if i in idx
         ]
         parts = [p for p in parts if p is not None]
-        got = None if not parts else parts[0] if len(parts) == 1 else _total(parts)
+        got = None if not parts else parts[0] if len(parts) == 1 else _aggregate_out(parts)
         out.append(_as_tensor(got))
     return out
 
 
-def _apply(r: Any, ins: tuple[Tensor, ...], outs: list[Any], keys: list[Any], where: Any) -> Any:
-    """The gradients for ``r``'s inputs: its array rule's, where it applies, else its
-    registered rule's (as ``backprop`` calls it)."""
-    light = type(r) is EagerTensor
-    rule = array_rule_for(r._type if light else r.type)
-    if rule is not None:
-        grads = [None if g is None else _value(g) for g in outs]
-        xs = [_value(t) for t in ins]
-        if all(g is not None for g, o in zip(grads, outs) if o is not None) and all(
-            x is not None for x in xs
-        ):
-            ys = [r._value] if light else r.output_values
-            token = ERRSTATE.set(ERRSTATE_IGNORE)
-            try:
+def _aggregate_out(parts: list[Any]) -> Any:
+    token = ERRSTATE.set(ERRSTATE_IGNORE)
+    try:
+        return _total(parts)
+    finally:
+        ERRSTATE.reset(token)
+
+
+class _Pass:
+    """One backward pass's state: the sources' keys, their gradients once summed, the
+    user's line, and the array rules found."""
+
+    def __init__(self, source_of: dict[Any, list[int]], where: Any) -> None:
+        self.source_of = source_of
+        self.results: dict[Any, Any] = {}
+        self.where = where
+        self.rules: dict[str, Any] = {}
+        self.caller = ERRSTATE.get()  # NumPy's error state outside the pass
+
+    def run(self, active: Active, targets: Sequence[Tensor], grads: dict[Any, list[Any]]) -> None:
+        """The records in ``backprop``'s order: sum each output's gradients, apply the
+        rule, pass its results on, release producers whose consumers all reported."""
+        ready, pending, producer = _order(active, targets)
+        source_of, results, apply = self.source_of, self.results, self.apply
+        pop, get = grads.pop, producer.get
+        while ready:
+            r, ins, keys, outk = active[ready.popleft()]
+            outs = []
+            flowing = False
+            for k in outk:
+                got = pop(k, None)
+                g = None if got is None else got[0] if len(got) == 1 else _total(got)
+                if k in source_of:
+                    results[k] = g
+                if g is not None:
+                    flowing = True
+                outs.append(g)
+            if flowing:
+                for k, dx in zip(keys, apply(r, ins, outs, keys)):
+                    if k is not None and dx is not None:
+                        got = grads.get(k)
+                        if got is None:
+                            grads[k] = [dx]
+                        else:
+                            got.append(dx)
+            for k in keys:
+                if k is not None:
+                    p = get(k)
+                    if p is not None:
+                        n = pending[p] - 1
+                        pending[p] = n
+                        if n == 0:
+                            ready.append(p)
+
+    def feeds_source(self, keys: list[Any]) -> bool:
+        """Does a gradient leave the pass through one of these inputs?  Then the rule
+        runs as registered, so that the source's gradient is the tensor it makes (named
+        in its ``<op>_grad`` scope, as ``forward_op_of`` reads it)."""
+        source_of = self.source_of
+        for k in keys:
+            if k is not None and k in source_of:
+                return True
+        return False
+
+    def apply(self, r: Any, ins: tuple[Tensor, ...], outs: list[Any], keys: list[Any]) -> Any:
+        """The gradients for ``r``'s inputs: its array rule's, where it applies, else
+        its registered rule's, called as ``backprop`` calls it."""
+        light = type(r) is EagerTensor
+        op_type = r._type if light else r.type
+        rule = self.rules.get(op_type, False)
+        if rule is False:
+            rule = self.rules[op_type] = array_rule_for(op_type)
+        if rule is not None and not self.feeds_source(keys):
+            grads = [g if g is None or type(g) is _ndarray else _value(g) for g in outs]
+            xs = [_value(t) for t in ins]
+            if _all_arrays(xs) and all(
+                g is not None for g, o in zip(grads, outs, strict=True) if o is not None
+            ):
+                ys = [r._value] if light else r.output_values
                 return rule(xs, ys, r._attrs, grads, [k is not None for k in keys])
-            finally:
-                ERRSTATE.reset(token)
-    skip = tuple(i for i, k in enumerate(keys) if k is None)
-    return apply_rule(op_of(r), [_as_tensor(g) for g in outs], False, skip, where)
+        skip = tuple(i for i, k in enumerate(keys) if k is None)
+        outs = [_as_tensor(g) for g in outs]
+        saved = ERRSTATE.set(self.caller)  # the rule's own code runs as the caller's
+        try:
+            return apply_rule(op_of(r), outs, False, skip, self.where)
+        finally:
+            ERRSTATE.reset(saved)
+
+
+def _all_arrays(xs: list[Any]) -> bool:
+    return all(x is not None for x in xs)

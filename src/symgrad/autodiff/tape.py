@@ -170,13 +170,19 @@ class GradientTape:
         op_type = t._type
         if op_type == "StopGradient":
             return
-        if (
-            id(t._attrs["var"]) in self._variables
-            if op_type == "ReadVariableOp"
-            else self._knows_any(t._inputs)  # type: ignore[arg-type]
-        ):
-            self._records[id(t)] = t
-            self._known.add(id(t))
+        if op_type == "ReadVariableOp":
+            if id(t._attrs["var"]) in self._variables:
+                self._records[id(t)] = t
+                self._known.add(id(t))
+            return
+        known = self._known
+        for i in t._inputs:  # type: ignore[union-attr]  # ``_knows_any``, inlined
+            if (id(i) if type(i) is EagerTensor else (id(i.op), i.value_index)) in known and (
+                i.dtype.is_differentiable
+            ):
+                self._records[id(t)] = t
+                known.add(id(t))
+                return
 
     def _knows_any(self, inputs: Sequence[Tensor]) -> bool:
         """Is one of ``inputs``, of a differentiable dtype, known to the tape?"""

@@ -239,21 +239,36 @@ def run_now(
     recorders = current.recorders
     if light and not recorders:
         return _light(graph, opdef.type, graph.unique_name(name), inputs, attrs, dtype, shape, out)
-    if light and _all_light(recorders):  # tapes record the light tensor itself
-        t = _light(graph, opdef.type, graph.unique_name(name), inputs, attrs, dtype, shape, out)
+    return _recorded(recorders, light, graph, opdef.type, name, inputs, attrs, dtype, shape, out)
+
+
+def _recorded(
+    recorders: list[Any],
+    light: bool,
+    graph: Graph,
+    op_type: str,
+    name: str,
+    inputs: Sequence[Tensor],
+    attrs: dict[str, Any],
+    dtype: Any,
+    shape: TensorShape,
+    value: Any,
+) -> Any:
+    """``run_now``'s result under recorders: a light tensor each one records, where all
+    take one (tapes: ``record_light``) and the caller wants one; else the op, recorded."""
+    if light:
         for recorder in recorders:
-            recorder.record_light(t)
-        return t
-    op = _make(graph, opdef.type, graph.unique_name(name), inputs, attrs, dtype, shape, out)
+            if not getattr(recorder, "takes_light", False):
+                break
+        else:  # user_frame walks this frame too (_FRAMES_IN counts run_now's callers)
+            t = _light(graph, op_type, graph.unique_name(name), inputs, attrs, dtype, shape, value)
+            for recorder in recorders:
+                recorder.record_light(t)
+            return t
+    op = _make(graph, op_type, graph.unique_name(name), inputs, attrs, dtype, shape, value)
     for recorder in recorders:  # a tape sees the op as the general path hands it
         recorder.record(op)
     return op
-
-
-def _all_light(recorders: list[Any]) -> bool:
-    """Do all these recorders take a light tensor (``record_light``)?  A tape does; a
-    recorder that needs the ``Operation`` (an eager loop's iteration tagger) does not."""
-    return all(getattr(r, "takes_light", False) for r in recorders)
 
 
 def _light(
