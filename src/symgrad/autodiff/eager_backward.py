@@ -11,14 +11,15 @@ every op, and every target is an output of a record.  Then:
    the keys of the inputs a gradient must reach (the others are the general engine's
    ``skip_input_indices``);
 2. ``_Pass.run``: the records between sources and targets in ``backprop``'s order
-   (``_order``: the same pending counts and queue, so sums add in the same order); each output's gradients are summed as
-   ``backprop`` sums them (``AddN``'s kernel on arrays, or ``add_n`` / the sparse
-   aggregation where a part is a tensor), and the op's array rule
-   (``gradient_registry.array_rule_for``) runs on NumPy arrays where it has one and
+   (``_order``: the same pending counts and queue, so sums add in the same order).  Each
+   output's gradients are summed as ``backprop`` sums them (``AddN``'s kernel on arrays,
+   or ``add_n`` / the sparse aggregation where a part is a tensor); then the op's array
+   rule (``gradient_registry.array_rule_for``) runs on NumPy arrays where it has one and
    every incoming gradient is a dense array; else the op is materialised and its
    registered rule runs as ``backprop`` runs it (``apply_rule``), as it does for the
    records whose inputs include a source, so that what leaves the pass is the tensor the
    rule makes, named as before.  Arrays become tensors only where they meet a rule.
+   Array rules and sums run with NumPy's warnings off, as kernels do.
 
 Tensors are keyed by ``tkey``: a light eager tensor by its id (its op may not exist), any
 other tensor by its op's id and index.  The tape holds what the keys name.
@@ -102,13 +103,6 @@ def usable(records: dict[int, Any], targets: Sequence[Tensor]) -> bool:
     return True
 
 
-def _inputs(r: Any) -> tuple[Tensor, ...]:
-    if type(r) is EagerTensor:
-        op = r._op
-        return r._inputs if op is None else op.inputs  # type: ignore[return-value]
-    return r.inputs  # type: ignore[no-any-return]
-
-
 def _out_keys(r: Any) -> tuple[Any, ...]:
     if type(r) is EagerTensor:
         return (id(r),)
@@ -135,7 +129,11 @@ def _forward(
                 k = id(r) if light else (id(r), 0)
                 source_of.setdefault(k, []).extend(var_index[var])
                 reached.add(k)
-        ins = _inputs(r)
+        if light:
+            op = r._op
+            ins = r._inputs if op is None else op.inputs
+        else:
+            ins = r.inputs
         keys: list[Any] = []
         wanted = False
         for t in ins:
@@ -162,9 +160,9 @@ def _order(active: Active, targets: Sequence[Tensor]) -> tuple[Any, list[int], d
             producer[k] = j
     pending = [-1] * len(active)  # -1: not between a source and a target
     for t in targets:
-        j = producer.get(tkey(t))
-        if j is not None:
-            pending[j] = 0
+        at = producer.get(tkey(t))
+        if at is not None:
+            pending[at] = 0
     get = producer.get
     for j in range(len(active) - 1, -1, -1):  # consumers come after their producers
         if pending[j] >= 0:
@@ -282,7 +280,7 @@ class _Pass:
         """The records in ``backprop``'s order: sum each output's gradients, apply the
         rule, pass its results on, release producers whose consumers all reported."""
         ready, pending, producer = _order(active, targets)
-        source_of, results, apply = self.source_of, self.results, self.apply
+        source_of, results, arrays = self.source_of, self.results, self.arrays
         pop, get = grads.pop, producer.get
         while ready:
             r, ins, keys, outk = active[ready.popleft()]
@@ -297,7 +295,10 @@ class _Pass:
                     flowing = True
                 outs.append(g)
             if flowing:
-                for k, dx in zip(keys, apply(r, ins, outs, keys)):
+                dxs = arrays(r, ins, outs, keys)
+                if dxs is None:
+                    dxs = self.registered(r, outs, keys)
+                for k, dx in zip(keys, dxs):
                     if k is not None and dx is not None:
                         got = grads.get(k)
                         if got is None:
@@ -313,40 +314,46 @@ class _Pass:
                         if n == 0:
                             ready.append(p)
 
-    def feeds_source(self, keys: list[Any]) -> bool:
-        """Does a gradient leave the pass through one of these inputs?  Then the rule
-        runs as registered, so that the source's gradient is the tensor it makes (named
-        in its ``<op>_grad`` scope, as ``forward_op_of`` reads it)."""
-        source_of = self.source_of
-        for k in keys:
-            if k is not None and k in source_of:
-                return True
-        return False
-
-    def apply(self, r: Any, ins: tuple[Tensor, ...], outs: list[Any], keys: list[Any]) -> Any:
-        """The gradients for ``r``'s inputs: its array rule's, where it applies, else
-        its registered rule's, called as ``backprop`` calls it."""
+    def arrays(self, r: Any, ins: tuple[Tensor, ...], outs: list[Any], keys: list[Any]) -> Any:
+        """The gradients for ``r``'s inputs by its array rule; None where none applies:
+        no rule, a gradient that is no dense array, or one that leaves the pass here (the
+        registered rule then makes the source's gradient, named in its ``<op>_grad``
+        scope as before, which ``forward_op_of`` reads)."""
         light = type(r) is EagerTensor
         op_type = r._type if light else r.type
         rule = self.rules.get(op_type, False)
         if rule is False:
             rule = self.rules[op_type] = array_rule_for(op_type)
-        if rule is not None and not self.feeds_source(keys):
-            grads = [g if g is None or type(g) is _ndarray else _value(g) for g in outs]
-            xs = [_value(t) for t in ins]
-            if _all_arrays(xs) and all(
-                g is not None for g, o in zip(grads, outs, strict=True) if o is not None
-            ):
-                ys = [r._value] if light else r.output_values
-                return rule(xs, ys, r._attrs, grads, [k is not None for k in keys])
+        if rule is None:
+            return None
+        source_of = self.source_of
+        needs = []
+        for k in keys:
+            if k is not None and k in source_of:
+                return None
+            needs.append(k is not None)
+        grads = []
+        for g in outs:
+            if g is not None and type(g) is not _ndarray:
+                g = _value(g)
+                if g is None:
+                    return None
+            grads.append(g)
+        xs = []
+        for t in ins:  # the values the registered rule's kernels would be given
+            v = t._value if type(t) is EagerTensor else t.eager_value
+            if v is None:
+                return None
+            xs.append(v)
+        return rule(xs, [r._value] if light else r.output_values, r._attrs, grads, needs)
+
+    def registered(self, r: Any, outs: list[Any], keys: list[Any]) -> Any:
+        """The gradients for ``r``'s inputs by its registered rule, called as ``backprop``
+        calls it, with NumPy's error state as the caller had it."""
         skip = tuple(i for i, k in enumerate(keys) if k is None)
         outs = [_as_tensor(g) for g in outs]
-        saved = ERRSTATE.set(self.caller)  # the rule's own code runs as the caller's
+        saved = ERRSTATE.set(self.caller)
         try:
             return apply_rule(op_of(r), outs, False, skip, self.where)
         finally:
             ERRSTATE.reset(saved)
-
-
-def _all_arrays(xs: list[Any]) -> bool:
-    return all(x is not None for x in xs)

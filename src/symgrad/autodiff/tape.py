@@ -76,7 +76,7 @@ class GradientTape:
         self._pauses: list[tuple[str, int]] = []
         # After a non-persistent tape's use: the ids it had recorded and watched (no
         # references: the ops are freed as TF's) and where it was used.
-        self._spent: tuple[frozenset[int], frozenset[tuple[int, int]]] | None = None
+        self._spent: tuple[Spent, frozenset[tuple[int, int]]] | None = None
         self._used_at: tuple[str, int] | None = None
         self._clear()
 
