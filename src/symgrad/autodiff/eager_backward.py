@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import weakref
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -66,18 +66,12 @@ class Spent:
 
     __slots__ = ("_ids", "_light")
 
-    def __init__(self, records: Iterable[Any]) -> None:
-        ids: set[int] = set()
-        light = []
-        for r in records:
-            if type(r) is EagerTensor:
-                if r._op is None:
-                    light.append(weakref.ref(r))
-                else:
-                    ids.add(id(r._op))
-            else:
-                ids.add(id(r))
-        self._ids, self._light = frozenset(ids), light
+    def __init__(self, records: Collection[Any]) -> None:
+        light = [r for r in records if type(r) is EagerTensor]
+        ops = [r._op for r in light if r._op is not None]
+        ops += [r for r in records if type(r) is not EagerTensor]
+        self._ids = frozenset(map(id, ops))
+        self._light = list(map(weakref.ref, light))  # C loops: this runs at every gradient
 
     def __contains__(self, op_id: object) -> bool:
         if op_id in self._ids:
@@ -116,11 +110,12 @@ Active = list[tuple[Any, tuple[Tensor, ...], list[Any], tuple[Any, ...]]]
 
 def _forward(
     records: Iterable[Any], source_of: dict[Any, list[int]], var_index: dict[int, list[int]]
-) -> Active:
-    """The records some source reaches, in order; a recorded read of a source variable
-    becomes a source."""
+) -> tuple[Active, dict[Any, int]]:
+    """The records some source reaches, in order, and the index of each one's output
+    keys; a recorded read of a source variable becomes a source."""
     reached = set(source_of)
     active: Active = []
+    producer: dict[Any, int] = {}
     for r in records:
         light = type(r) is EagerTensor
         if var_index and (r._type if light else r.type) == "ReadVariableOp":
@@ -145,19 +140,19 @@ def _forward(
                 keys.append(None)
         if wanted:
             outs = (id(r),) if light else _out_keys(r)
+            for k in outs:
+                producer[k] = len(active)
             active.append((r, ins, keys, outs))
             reached.update(outs)
-    return active
+    return active, producer
 
 
-def _order(active: Active, targets: Sequence[Tensor]) -> tuple[Any, list[int], dict[Any, int]]:
+def _order(
+    active: Active, producer: dict[Any, int], targets: Sequence[Tensor]
+) -> tuple[Any, list[int]]:
     """``backprop``'s schedule over the active records: those the targets depend on,
     the number of their consumer edges that must report, and the records ready first
     (the targets', latest first), so that gradients are summed in ``backprop``'s order."""
-    producer: dict[Any, int] = {}
-    for j, a in enumerate(active):
-        for k in a[3]:
-            producer[k] = j
     pending = [-1] * len(active)  # -1: not between a source and a target
     for t in targets:
         at = producer.get(tkey(t))
@@ -172,7 +167,7 @@ def _order(active: Active, targets: Sequence[Tensor]) -> tuple[Any, list[int], d
                     n = pending[p]
                     pending[p] = n + 1 if n > 0 else 1
     ready = deque(j for j in range(len(active) - 1, -1, -1) if pending[j] == 0)
-    return ready, pending, producer
+    return ready, pending
 
 
 def _value(g: Any) -> Any:
@@ -232,7 +227,7 @@ def backward(
             source_of.setdefault(tkey(s), []).append(i)
         elif isinstance(s, Variable):
             var_index.setdefault(id(s), []).append(i)
-    active = _forward(records, source_of, var_index)
+    active, producer = _forward(records, source_of, var_index)
     grads: dict[Any, list[Any]] = {}
     for t, g in zip(targets, seeds):
         v = _value(g)
@@ -240,7 +235,7 @@ def backward(
     pass_ = _Pass(source_of, current.frame or user_frame())
     token = ERRSTATE.set(ERRSTATE_IGNORE)  # as kernels run (array rules, sums)
     try:
-        pass_.run(active, targets, grads)
+        pass_.run(active, producer, targets, grads)
     finally:
         ERRSTATE.reset(token)
     out: list[Any] = []
@@ -276,10 +271,16 @@ class _Pass:
         self.rules: dict[str, Any] = {}
         self.caller = ERRSTATE.get()  # NumPy's error state outside the pass
 
-    def run(self, active: Active, targets: Sequence[Tensor], grads: dict[Any, list[Any]]) -> None:
+    def run(
+        self,
+        active: Active,
+        producer: dict[Any, int],
+        targets: Sequence[Tensor],
+        grads: dict[Any, list[Any]],
+    ) -> None:
         """The records in ``backprop``'s order: sum each output's gradients, apply the
         rule, pass its results on, release producers whose consumers all reported."""
-        ready, pending, producer = _order(active, targets)
+        ready, pending = _order(active, producer, targets)
         source_of, results, arrays = self.source_of, self.results, self.arrays
         pop, get = grads.pop, producer.get
         while ready:
