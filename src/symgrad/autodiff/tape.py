@@ -1,14 +1,18 @@
 """``GradientTape``: record the ops run while watching, then differentiate them.
 
-The tape is only a recorder.  It remembers which tensors it watches (keyed by
-``(id(op), output index)``, holding their ops so the ids stay unique) and which ops it
-recorded: an op is recorded when one of its inputs of a differentiable dtype is watched,
-i.e. explicitly watched, a read of a watched variable, or an output of a recorded op
-(``stop_gradient`` never is).  A source the tape never saw gets None, as in TF.
-``gradient`` hands the ids of the recorded ops to the one reverse engine, ``backprop``,
-which then walks only those.  Gradient ops are created through the ordinary op API, so a
-tape that is active while another tape computes its gradient records that computation:
-nested tapes give higher derivatives with no extra machinery.
+The tape is only a recorder.  It remembers which tensors it watches and which ops it
+recorded, in recording order: an op is recorded when one of its inputs of a
+differentiable dtype is known to the tape, i.e. explicitly watched, a read of a watched
+variable, or an output of a recorded op (``stop_gradient`` never is).  An eager op run
+under a tape is recorded as its light tensor (``record_light``: no ``Operation`` is
+built); others as their op.  A source the tape never saw gets None, as in TF.
+``gradient`` runs the tape's own eager backward pass over the records
+(``eager_backward``) where nothing else reads it; otherwise (nested tapes, in a
+function, ``jacobian``, forward mode) it hands the ids of the recorded ops to the one
+reverse engine, ``backprop``, which then walks only those.  Gradient ops are created
+through the ordinary op API, so a tape that is active while another tape computes its
+gradient records that computation: nested tapes give higher derivatives with no extra
+machinery.
 """
 
 from __future__ import annotations
