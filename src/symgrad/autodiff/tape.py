@@ -1,14 +1,18 @@
 """``GradientTape``: record the ops run while watching, then differentiate them.
 
-The tape is only a recorder.  It remembers which tensors it watches (keyed by
-``(id(op), output index)``, holding their ops so the ids stay unique) and which ops it
-recorded: an op is recorded when one of its inputs of a differentiable dtype is watched,
-i.e. explicitly watched, a read of a watched variable, or an output of a recorded op
-(``stop_gradient`` never is).  A source the tape never saw gets None, as in TF.
-``gradient`` hands the ids of the recorded ops to the one reverse engine, ``backprop``,
-which then walks only those.  Gradient ops are created through the ordinary op API, so a
-tape that is active while another tape computes its gradient records that computation:
-nested tapes give higher derivatives with no extra machinery.
+The tape is only a recorder.  It remembers which tensors it watches and which ops it
+recorded, in recording order: an op is recorded when one of its inputs of a
+differentiable dtype is known to the tape, i.e. explicitly watched, a read of a watched
+variable, or an output of a recorded op (``stop_gradient`` never is).  An eager op run
+under a tape is recorded as its light tensor (``record_light``: no ``Operation`` is
+built); others as their op.  A source the tape never saw gets None, as in TF.
+``gradient`` runs the tape's own eager backward pass over the records
+(``eager_backward``) where nothing else reads it; otherwise (nested tapes, in a
+function, ``jacobian``, forward mode) it hands the ids of the recorded ops to the one
+reverse engine, ``backprop``, which then walks only those.  Gradient ops are created
+through the ordinary op API, so a tape that is active while another tape computes its
+gradient records that computation: nested tapes give higher derivatives with no extra
+machinery.
 """
 
 from __future__ import annotations
@@ -21,8 +25,11 @@ import weakref
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from symgrad.autodiff import eager_backward
 from symgrad.autodiff.backprop import backprop, key
 from symgrad.autodiff.captures import stand_in, stand_ins
+from symgrad.autodiff.eager_backward import Spent, tkey
+from symgrad.autodiff.eager_backward import op_of as _op_of
 from symgrad.autodiff.gradients import (
     UnconnectedGradients,
     finish,
@@ -32,6 +39,7 @@ from symgrad.autodiff.gradients import (
 )
 from symgrad.autodiff.jacobians import batch_jacobian, jacobian
 from symgrad.core import context, hooks, nest
+from symgrad.core.eager import EagerTensor
 from symgrad.core.errors import InvalidArgumentError
 from symgrad.core.graph import Operation, Tensor, get_default_graph, user_frame
 from symgrad.ops.array.structure import ones_like
@@ -72,15 +80,25 @@ class GradientTape:
         self._pauses: list[tuple[str, int]] = []
         # After a non-persistent tape's use: the ids it had recorded and watched (no
         # references: the ops are freed as TF's) and where it was used.
-        self._spent: tuple[frozenset[int], frozenset[tuple[int, int]]] | None = None
+        self._spent: tuple[Spent, frozenset[tuple[int, int]]] | None = None
         self._used_at: tuple[str, int] | None = None
         self._clear()
 
     def _clear(self) -> None:
         self._watched: set[tuple[int, int]] = set()
-        self._keep: list[Operation] = []  # ops of watched tensors: keeps their ids unique
-        self._recorded: dict[int, Operation] = {}
+        self._keep: list[Any] = []  # watched tensors and their ops: keeps their ids unique
+        # What was recorded, in recording order (a topological order): light eager tensors
+        # (``record_light``) by id, and ``Operation``s by id.
+        self._records: dict[int, Any] = {}
+        # ``tkey`` of every tensor the tape knows: watched, or an output of a record.
+        self._known: set[Any] = set()
         self._variables: dict[int, Any] = {}
+
+    @property
+    def _recorded(self) -> dict[int, Operation]:
+        """The recorded ops by id, each light record's ``Operation`` built now (the
+        general engine, ``jacobian``, ``why_none`` and nested tapes walk ops)."""
+        return {id(op): op for op in map(_op_of, self._records.values())}
 
     # -- context
     def __enter__(self) -> GradientTape:
@@ -131,30 +149,57 @@ class GradientTape:
         self._used = False
 
     # -- the Recorder protocol: what the op constructor and Variable.value() call
+    takes_light = True  # ``run_now`` hands this recorder light tensors (``record_light``)
+
     def record(self, op: Operation) -> None:
         """Record ``op`` if one of its inputs of a differentiable dtype is known to the tape
         (watched, or an output of a recorded op), as TF's tape does: an op fed only integers
         (the float cast of an int) is not recorded, nor is ``stop_gradient``, so their
         outputs are constants to the tape and a gradient w.r.t. them is None."""
         op_type = op.type
-        if op_type == "ReadVariableOp":
-            if id(op.get_attr("var")) in self._variables:
-                self._recorded[id(op)] = op
-            return
         if op_type == "StopGradient":
             return
-        recorded, watched = self._recorded, self._watched
-        for t in op.inputs:  # ``_knows``, inlined: this runs for every op under a tape
-            p = t.op
-            if (id(p) in recorded or (id(p), t.value_index) in watched) and (
-                p.output_dtypes[t.value_index].is_differentiable
+        if (
+            id(op.get_attr("var")) in self._variables
+            if op_type == "ReadVariableOp"
+            else self._knows_any(op.inputs)
+        ):
+            op_id = id(op)
+            self._records[op_id] = op
+            self._known.update((op_id, i) for i in range(len(op.output_dtypes)))
+
+    def record_light(self, t: EagerTensor) -> None:
+        """``record`` for a light eager tensor (one output, its op not built): the tape
+        keeps the tensor, which holds what the gradient rule reads."""
+        op_type = t._type
+        if op_type == "StopGradient":
+            return
+        if op_type == "ReadVariableOp":
+            if id(t._attrs["var"]) in self._variables:
+                self._records[id(t)] = t
+                self._known.add(id(t))
+            return
+        known = self._known
+        for i in t._inputs:  # type: ignore[union-attr]  # ``_knows_any``, inlined
+            if (id(i) if type(i) is EagerTensor else (id(i.op), i.value_index)) in known and (
+                i.dtype.is_differentiable
             ):
-                recorded[id(op)] = op
+                self._records[id(t)] = t
+                known.add(id(t))
                 return
+
+    def _knows_any(self, inputs: Sequence[Tensor]) -> bool:
+        """Is one of ``inputs``, of a differentiable dtype, known to the tape?"""
+        known = self._known
+        for t in inputs:  # ``tkey``, inlined: this runs for every op under a tape
+            k = id(t) if type(t) is EagerTensor else (id(t.op), t.value_index)
+            if k in known and t.dtype.is_differentiable:
+                return True
+        return False
 
     def _knows(self, t: Tensor) -> bool:
         """Is ``t`` watched or an output of an op this tape recorded?"""
-        return id(t.op) in self._recorded or key(t) in self._watched
+        return tkey(t) in self._known
 
     def variable_accessed(self, var: Any) -> None:
         if self._watch_accessed_variables:
@@ -181,7 +226,8 @@ class GradientTape:
                 seen = stand_in(get_default_graph(), t)  # in a function: its capture too
                 for w in (t,) if seen is t else (t, seen):
                     self._watched.add(key(w))
-                    self._keep.append(w.op)
+                    self._known.add(tkey(w))
+                    self._keep += (w, w.op)
             else:
                 raise ValueError(
                     f"Passed in object {t} of type '{type(t).__name__}', not "
@@ -312,7 +358,7 @@ class GradientTape:
     def _end_use(self) -> None:
         if not self._persistent:
             self._used = True
-            self._spent = (frozenset(self._recorded), frozenset(self._watched))
+            self._spent = (Spent(self._records.values()), frozenset(self._watched))
             self._used_at = user_frame()
             kept = self._variables  # as TF, watched_variables() still lists them afterwards
             self._clear()
@@ -345,6 +391,8 @@ class GradientTape:
         recorded, with no checks and no use counted (``gradient``, ``jacobian`` and
         ``ForwardAccumulator`` build on it; not part of TensorFlow's API).  Dense, unless
         ``sparse`` (``gradient``): then a gather's gradient stays an IndexedSlices."""
+        if sparse and eager_backward.usable(self._records, targets):
+            return self._lean(targets, seeds, sources)
         recorded = set(self._recorded)
         # A target the tape did not record is a constant to it (unless it is a source).
         stops = {id(t.op) for t in targets if id(t.op) not in recorded}
@@ -362,6 +410,19 @@ class GradientTape:
             sparse=sparse,
         )
         for i in unknown:  # ... unless it is itself a target (TF seeds it, see _own_seed)
+            grads[i] = _own_seed(sources[i], targets, seeds, self._recorded)
+        return grads
+
+    def _lean(
+        self, targets: Sequence[Tensor], seeds: Sequence[Tensor], sources: Sequence[Any]
+    ) -> list[Tensor | None]:
+        """``vjp`` by the eager tape's own backward pass (``eager_backward``)."""
+        diff = [s if s.dtype.is_differentiable else _Never() for s in sources]
+        unknown = [i for i, s in enumerate(sources) if isinstance(s, Tensor) and not self._knows(s)]
+        for i in unknown:
+            diff[i] = _Never()
+        grads = eager_backward.backward(self._records.values(), targets, seeds, diff)
+        for i in unknown:  # as ``vjp``: an unknown source that is a target gets its seed
             grads[i] = _own_seed(sources[i], targets, seeds, self._recorded)
         return grads
 

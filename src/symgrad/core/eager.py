@@ -21,8 +21,10 @@ Its ``op`` is built on first access (``materialize``), with the fields and graph
 the op would have had if built at once; until then nothing else is built.  The name is
 taken at once (the counters' order is the program's), and the tensor has one weak entry
 in the graph's name index and live list, as an op has, so names in a scope stay unique
-among live ops and the memory sweep sees it (``symgrad.core.history``).  Under a tape,
-or for ``apply_op``'s callers (who want the op), the ``Operation`` is built at once.
+among live ops and the memory sweep sees it (``symgrad.core.history``).  Under tapes
+(recorders that take one, ``record_light``) the light tensor is what each tape records;
+for ``apply_op``'s callers (who want the op), or under another recorder, the
+``Operation`` is built at once.
 """
 
 from __future__ import annotations
@@ -457,7 +459,33 @@ def run_now(
     recorders = current.recorders
     if light and not recorders:
         return _light(graph, opdef.type, graph.unique_name(name), inputs, attrs, dtype, shape, out)
-    op = _make(graph, opdef.type, graph.unique_name(name), inputs, attrs, dtype, shape, out)
+    return _recorded(recorders, light, graph, opdef.type, name, inputs, attrs, dtype, shape, out)
+
+
+def _recorded(
+    recorders: list[Any],
+    light: bool,
+    graph: Graph,
+    op_type: str,
+    name: str,
+    inputs: Sequence[Tensor],
+    attrs: dict[str, Any],
+    dtype: Any,
+    shape: TensorShape,
+    value: Any,
+) -> Any:
+    """``run_now``'s result under recorders: a light tensor each one records, where all
+    take one (tapes: ``record_light``) and the caller wants one; else the op, recorded."""
+    if light:
+        for recorder in recorders:
+            if not getattr(recorder, "takes_light", False):
+                break
+        else:  # user_frame walks this frame too (_FRAMES_IN counts run_now's callers)
+            t = _light(graph, op_type, graph.unique_name(name), inputs, attrs, dtype, shape, value)
+            for recorder in recorders:
+                recorder.record_light(t)
+            return t
+    op = _make(graph, op_type, graph.unique_name(name), inputs, attrs, dtype, shape, value)
     for recorder in recorders:  # a tape sees the op as the general path hands it
         recorder.record(op)
     return op

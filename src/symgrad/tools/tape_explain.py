@@ -17,6 +17,7 @@ import functools
 import linecache
 import os
 import sys
+from collections.abc import Container
 from typing import Any
 
 from symgrad.autodiff.gradients import as_list
@@ -37,7 +38,7 @@ from symgrad.tools.explain import (
 )
 
 
-def _recorded(tape: GradientTape) -> frozenset[int] | dict[int, Operation]:
+def _recorded(tape: GradientTape) -> Container[int]:
     """The ids of the ops the tape recorded (those it had, if a gradient released them)."""
     return tape._spent[0] if tape._spent is not None and tape._used else tape._recorded
 

@@ -1,0 +1,163 @@
+"""The eager tape's records and its own backward pass (``autodiff/eager_backward.py``).
+
+Under a tape an eager op is a light tensor the tape records (its ``Operation`` is not
+built), and ``tape.gradient`` runs the records in ``backprop``'s order with array rules
+where they apply.  Each program is checked three ways: TF 2.21's numbers (literals from
+running it on TF), the general engine's result (the same program with the eager pass
+turned off) bit for bit, and what the pass built: no op for the forward records.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import symgrad as tf
+from symgrad.autodiff import eager_backward
+from symgrad.core import gradient_registry
+from symgrad.core.eager import ERRSTATE, EagerTensor
+
+# NumPy 1.x has no error-state variable: every op takes apply_op, and backprop the pass.
+needs_fast_path = pytest.mark.skipif(ERRSTATE is None, reason="the eager fast path needs NumPy 2")
+
+
+def chain(x: Any, n: int = 40) -> Any:
+    y = x
+    for i in range(n):
+        k = i % 4
+        y = y * 1.0001 if k == 0 else y + 0.001 if k == 1 else tf.sin(y) if k == 2 else tf.tanh(y)
+    return y
+
+
+def prog_chain() -> list[Any]:
+    x = tf.constant(np.array([0.1, 0.2, 0.3, 0.4], np.float32))
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = chain(x)
+    return [t.gradient(y, x)]
+
+
+def prog_diamond() -> list[Any]:
+    """``a`` has four consumers: its gradient is a sum of four parts, in backprop's order."""
+    x = tf.constant(np.array([0.5, -1.5, 2.0], np.float32))
+    with tf.GradientTape() as t:
+        t.watch(x)
+        a = tf.sin(x)
+        y = a * a + tf.tanh(a) + a * 3.0 + tf.exp(a) / (a + 4.0)
+    return [t.gradient(y, x)]
+
+
+def prog_mlp() -> list[Any]:
+    w = tf.Variable(np.arange(6, dtype=np.float32).reshape(2, 3) / 10 - 0.2)
+    b = tf.Variable(np.array([0.1, -0.2, 0.3], np.float32))
+    x = tf.constant(np.arange(8, dtype=np.float32).reshape(4, 2) / 7)
+    with tf.GradientTape() as t:
+        h = tf.nn.relu(tf.matmul(x, w) + b)
+        loss = tf.reduce_mean(tf.tanh(h) * h) + tf.reduce_sum(tf.square(w))
+    return t.gradient(loss, [w, b])  # type: ignore[no-any-return]
+
+
+def prog_gather() -> list[Any]:
+    """Two targets; gathers (IndexedSlices) summed with a dense part."""
+    w = tf.Variable(np.arange(10, dtype=np.float32).reshape(5, 2))
+    with tf.GradientTape() as t:
+        loss = tf.reduce_sum(tf.gather(w, [0, 2, 0]) * 2.0) + tf.reduce_sum(tf.sin(w))
+        s = tf.reduce_sum(tf.gather(w, [4]) * tf.gather(w, [1]))
+    return [t.gradient([loss, s], w)]
+
+
+# TF 2.21 (tensorflow-cpu, /work/main/.venv-tf) on the same programs.
+TF = {
+    prog_chain: [[0.8536861, 0.5866882, 0.36611417, 0.22512284]],
+    prog_diamond: [[4.423195, 0.106707826, -2.372758]],
+    prog_mlp: [
+        [[-0.3864285, -0.2, 0.12855783], [0.22033745, 0.4, 0.7670651]],
+        [0.04736154, 0.0, 0.26955074],
+    ],
+    prog_gather: [
+        [[5.0, 4.5403023], [7.5838532, 8.010008], [1.3463564, 2.283662], [0.96017027, 0.75390226]]
+        + [[1.8544999, 2.0888698]]
+    ],
+}
+PROGRAMS = list(TF)
+
+
+def _general(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(eager_backward, "usable", lambda records, targets: False)
+
+
+@pytest.mark.parametrize("prog", PROGRAMS, ids=lambda p: p.__name__)
+def test_eager_pass_matches_tf_and_the_general_engine_bit_for_bit(
+    prog: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lean = [tf.convert_to_tensor(g).numpy() for g in prog()]
+    for got, want in zip(lean, TF[prog], strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
+    _general(monkeypatch)
+    general = [tf.convert_to_tensor(g).numpy() for g in prog()]
+    for a, b in zip(lean, general, strict=True):
+        assert a.dtype == b.dtype and a.shape == b.shape
+        np.testing.assert_array_equal(a, b)
+
+
+@needs_fast_path
+def test_records_stay_light_and_array_rules_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    for op_type, (fn, rule) in list(gradient_registry.ARRAY_RULES.items()):
+
+        def counted(*args: Any, _rule: Any = rule, _t: str = op_type) -> Any:
+            calls.append(_t)
+            return _rule(*args)
+
+        monkeypatch.setitem(gradient_registry.ARRAY_RULES, op_type, (fn, counted))
+    x = tf.constant(np.array([0.1, 0.2], np.float32))
+    with tf.GradientTape() as t:
+        t.watch(x)
+        p = tf.sin(x)
+        q = tf.tanh(p * 2.0)
+        y = q + 1.0
+    assert all(type(v) is EagerTensor and v._op is None for v in (p, q, y))
+    assert set(t._records) == {id(p), id(q), id(y), id(q.op.inputs[0])}  # q's op: built now
+    dx = t.gradient(y, x)
+    np.testing.assert_allclose(
+        dx.numpy(), 2 * np.cos([0.1, 0.2]) * (1 - np.tanh(2 * np.sin([0.1, 0.2])) ** 2), rtol=1e-6
+    )
+    if "AddV2" in gradient_registry.ARRAY_RULES and "Tanh" in gradient_registry.ARRAY_RULES:
+        # Sin's rule runs as registered: its result leaves the pass (x's gradient).
+        assert calls == ["AddV2", "Tanh", "Mul"]
+        assert dx.op.name.startswith(p.op.name + "_grad/")
+    assert p._op is not None and y._op is None  # read above: built; never read: not built
+
+
+def test_nested_and_persistent_tapes_take_the_general_engine() -> None:
+    x = tf.constant(1.5)
+    with tf.GradientTape() as outer:
+        outer.watch(x)
+        with tf.GradientTape() as inner:
+            inner.watch(x)
+            y = tf.sin(x) * x
+        dy = inner.gradient(y, x)  # recorded by outer: its rules' ops are built
+    d2 = outer.gradient(dy, x)
+    # d/dx (x sin x) = sin x + x cos x; d2 = 2 cos x - x sin x (float64)
+    np.testing.assert_allclose(dy.numpy(), np.sin(1.5) + 1.5 * np.cos(1.5), rtol=1e-6)
+    np.testing.assert_allclose(d2.numpy(), 2 * np.cos(1.5) - 1.5 * np.sin(1.5), rtol=1e-5)
+    with tf.GradientTape(persistent=True) as p:
+        p.watch(x)
+        z = tf.exp(x) * x
+        g1 = p.gradient(z, x)  # inside its block: the tape records its own gradient
+    g2 = p.gradient(g1, x)
+    np.testing.assert_allclose(g2.numpy(), np.exp(1.5) * (2 + 1.5), rtol=1e-6)
+
+
+def test_why_none_after_use_finds_light_records() -> None:
+    x = tf.constant(2.0)
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = tf.sin(x)
+    c = tf.constant(3.0)
+    assert t.gradient(y, c) is None
+    (why,) = tf.why_none(t, y, c)
+    assert why.reason == "not_watched"
+    assert tf.why_none(t, y, x)[0] is None  # y's op, built after the tape was used, is known
