@@ -102,6 +102,10 @@ class _ErrObj:
             return None, None
         return cls(get, put), mask
 
+    def get(self) -> int:
+        """The current mask (what ``set`` takes, as the context variable's ``get``)."""
+        return self._get()[1]  # type: ignore[no-any-return]
+
     def set(self, mask: int) -> list[Any]:
         old = self._get()
         self._put([old[0], mask, old[2]])
