@@ -68,6 +68,17 @@ def prog_gather() -> list[Any]:
     return [t.gradient([loss, s], w)]
 
 
+def prog_repeated_sources() -> list[Any]:
+    """A source asked for more than once gets its gradient each time (TF's
+    testGradientTapeRepeatedSource); a variable too."""
+    x = tf.constant(3.0)
+    v = tf.Variable([1.0, 2.0])
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(x)
+        y = x * x + tf.reduce_sum(v * x)
+    return t.gradient(y, [x, x, v, x, v])  # type: ignore[no-any-return]
+
+
 # TF 2.21 (tensorflow-cpu, /work/main/.venv-tf) on the same programs.
 TF = {
     prog_chain: [[0.8536861, 0.5866882, 0.36611417, 0.22512284]],
@@ -76,6 +87,7 @@ TF = {
         [[-0.3864285, -0.2, 0.12855783], [0.22033745, 0.4, 0.7670651]],
         [0.04736154, 0.0, 0.26955074],
     ],
+    prog_repeated_sources: [9.0, 9.0, [3.0, 3.0], 9.0, [3.0, 3.0]],
     prog_gather: [
         [[5.0, 4.5403023], [7.5838532, 8.010008], [1.3463564, 2.283662], [0.96017027, 0.75390226]]
         + [[1.8544999, 2.0888698]]

@@ -240,19 +240,18 @@ def backward(
         ERRSTATE.reset(token)
     out: list[Any] = []
     results = pass_.results
+    for k in source_of:  # each source's total once: a source may be asked for twice
+        if k not in results:
+            results[k] = _aggregate_out(grads.pop(k, None))
     for i in range(len(sources)):
-        parts = [
-            results[k] if k in results else _total(grads.pop(k, None))
-            for k, idx in source_of.items()
-            if i in idx
-        ]
+        parts = [results[k] for k, idx in source_of.items() if i in idx]
         parts = [p for p in parts if p is not None]
         got = None if not parts else parts[0] if len(parts) == 1 else _aggregate_out(parts)
         out.append(_as_tensor(got))
     return out
 
 
-def _aggregate_out(parts: list[Any]) -> Any:
+def _aggregate_out(parts: list[Any] | None) -> Any:
     token = ERRSTATE.set(ERRSTATE_IGNORE)
     try:
         return _total(parts)
