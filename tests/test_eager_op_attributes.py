@@ -264,3 +264,24 @@ def test_the_light_path_names_and_locates_ops_as_the_general_path(monkeypatch):
     assert lines[11:] == [(__file__, line + 4)] * 3
     # (main names the two last Sin_4: the counter skips a name in use, and forgets it)
     tf.compat.v1.reset_default_graph()
+
+
+def test_an_op_type_with_several_outputs_learns_to_skip_the_fast_path(monkeypatch):
+    """The fast path takes one-output ops; the first eager call of an op type whose shape
+    rule gives several outputs clears its ``fast`` flag, so later calls run the rule once
+    (in the general path), with the same names and values."""
+    from symgrad.core import eager
+    from symgrad.core.op_registry import OPS
+
+    xent = OPS["SoftmaxCrossEntropyWithLogits"]
+    monkeypatch.setattr(xent, "fast", True)
+    labels = tf.constant(np.eye(3, dtype=np.float32)[:2])
+    logits = tf.constant(np.array([[0.5, 1.0, -1.0], [2.0, 0.0, 0.0]], np.float32))
+    first = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    assert xent.fast is (eager.ERRSTATE is None)  # (no fast path to learn from: unchanged)
+    second = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+    assert first.name == "softmax_cross_entropy_with_logits/SoftmaxCrossEntropyWithLogits:0"
+    assert second.name == "softmax_cross_entropy_with_logits_1/SoftmaxCrossEntropyWithLogits:0"
+    np.testing.assert_array_equal(first.numpy(), second.numpy())
+    # TF 2.21 (log-sum-exp: within float32 rounding)
+    np.testing.assert_allclose(first.numpy(), [1.0549569129943848, 2.2395448684692383], rtol=1e-6)

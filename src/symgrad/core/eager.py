@@ -444,8 +444,9 @@ def run_now(
         specs = opdef.infer(inputs, **attrs) if attrs else opdef.infer(inputs)
     except Exception:
         return None  # the general path reports it, naming the op
-    if type(specs) is not tuple:
-        return None  # several outputs: the general path
+    if type(specs) is not tuple:  # several outputs: the general path, from now on at once
+        opdef.fast = False  # (it would run the shape rule again; this op type has several)
+        return None
     shape, dtype = specs
     token = errstate.set(ignore)
     try:

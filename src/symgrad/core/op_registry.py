@@ -112,7 +112,8 @@ class OpDef:
     no_cases: str = ""
     no_rule_check: str = ""
     lowerings: dict[str, Any] = field(default_factory=dict)
-    fast: bool = False  # set by register_op: eager calls take core/eager.py's path
+    fast: bool = False  # eager calls take core/eager.py's path: set by register_op, and
+    # cleared by the fast path for an op type whose shape rule gives several outputs
 
     def gradient(self, fn: GradFn) -> GradFn:
         """Decorator: register ``fn(op, *grads)`` as this op type's gradient rule."""

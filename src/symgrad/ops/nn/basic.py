@@ -396,9 +396,6 @@ def _sparse_xent_kernel(logits: np.ndarray, labels: np.ndarray) -> tuple[np.ndar
 
 _FLOAT_IDS = frozenset(map(id, FLOATS))  # dtypes are singletons: id hashes in C
 XENT = register_op("SoftmaxCrossEntropyWithLogits", _xent_infer, _xent_kernel)
-# Two outputs: core/eager.py's fast path runs the rule, then hands such an op to the
-# general path, which runs it again; going there at once runs it once.
-XENT.fast = False
 SPARSE_XENT = register_op(
     "SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_infer, _sparse_xent_kernel
 )
