@@ -19,12 +19,16 @@ from collections.abc import Callable
 from typing import Any
 
 THREADS = int(os.environ.get("BENCH_THREADS", "2"))  # per framework; 2 unless overridden
+GPU = os.environ.get("BENCH_GPU") == "1"  # let JAX (and symgrad's XLA path) use the GPU
 RESULT_PREFIX = "BENCH_RESULT "
 
 
 def thread_env(threads: int = THREADS) -> dict[str, str]:
-    """Environment that caps every framework's thread pools at ``threads``."""
+    """Environment that caps every framework's thread pools at ``threads`` (and hides
+    the GPUs unless ``BENCH_GPU=1``)."""
+    hide = {} if GPU else {"JAX_PLATFORMS": "cpu", "CUDA_VISIBLE_DEVICES": ""}
     return {
+        **hide,
         "OMP_NUM_THREADS": str(threads),
         "MKL_NUM_THREADS": str(threads),
         "OPENBLAS_NUM_THREADS": str(threads),
@@ -34,8 +38,6 @@ def thread_env(threads: int = THREADS) -> dict[str, str]:
         "TF_CPP_MIN_LOG_LEVEL": "3",
         "TF_ENABLE_ONEDNN_OPTS": "1",
         "XLA_FLAGS": f"--xla_cpu_multi_thread_eigen=true intra_op_parallelism_threads={threads}",
-        "JAX_PLATFORMS": "cpu",
-        "CUDA_VISIBLE_DEVICES": "",
         "PYTENSOR_FLAGS": "floatX=float32,openmp=False",
     }
 

@@ -172,6 +172,7 @@ def meta(args: argparse.Namespace, missing: set[str]) -> dict[str, Any]:
         "machine": platform.machine(),
         "cpus": os.cpu_count(),
         "threads_per_framework": harness.THREADS,
+        "gpu": harness.GPU,
         "loadavg_at_start": load,
         "quick": args.quick,
         "versions": versions(),

@@ -53,7 +53,7 @@ def _tf2(tf: Any, case: str, d: Any, jit: bool | None) -> Callable[[], Any]:
 
     fn = tf.function(step, jit_compile=jit)
     x, y = tf.constant(d.x), tf.constant(d.y)
-    return lambda: fn(x, y)
+    return lambda: wl_training.to_float(fn(x, y))  # waits for the result, as JAX's step
 
 
 def _jax_cnn(d: Any) -> Callable[[], float]:
