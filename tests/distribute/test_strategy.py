@@ -297,3 +297,44 @@ def test_the_sharded_steps_ops_refuse_the_numpy_path(op_type):
 
     with pytest.raises(UnimplementedError, match=r"jit_compile=True\) runs only compiled"):
         OPS[op_type].kernel(np.ones(2, np.float32))
+
+
+@pytest.mark.parametrize("jit", [None, True])
+def test_run_takes_a_function_whose_replicas_all_reduce(strategy, jit):
+    """strategy.run(a tf.function): one traced step over every replica, as TF makes it
+    (each replica tracing the function on its own thread deadlocked in the merge)."""
+    if jit:
+        pytest.importorskip("jax")
+    with strategy.scope():
+        w = tf.Variable(2.0, aggregation=tf.VariableAggregation.MEAN)
+
+    @tf.function(jit_compile=jit)
+    def step(x):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(w * x * x)
+        g = D.get_replica_context().all_reduce("sum", tape.gradient(loss, w))
+        w.assign_sub(0.01 * g)
+        return loss, g
+
+    x = strategy.experimental_distribute_values_from_function(
+        lambda c: tf.constant([float(c.replica_id_in_sync_group) + 1.0, 0.5])
+    )
+    got = []
+    for _ in range(2):
+        loss, g = strategy.run(step, args=(x,))
+        got.append((local(strategy, loss), local(strategy, g), float(w.numpy())))
+    # TF 2.21, jit_compile=None (TF refuses jit_compile=True over several CPUs: a variable
+    # on another device); float32 sums of a few terms: rtol 1e-6
+    want = [
+        ([2.5, 8.5, 18.5, 32.5], [31.0] * 4, 1.690000057220459),
+        (
+            [2.1125001907348633, 7.18250036239624, 15.632500648498535, 27.462501525878906],
+            [31.0] * 4,
+            1.380000114440918,
+        ),
+    ]
+    for (loss_got, g_got, w_got), (loss_want, g_want, w_want) in zip(got, want):
+        np.testing.assert_allclose(loss_got, loss_want, rtol=1e-6)
+        assert g_got == g_want
+        np.testing.assert_allclose(w_got, w_want, rtol=1e-6)
+    assert step.experimental_get_tracing_count() == 0  # the strategy traced its own step

@@ -9,12 +9,17 @@ thread runs the first replica's merge function once, on the values of all replic
 gathered as ``PerReplica``, in cross-replica context, and hands each replica its part.
 
 Inside a traced ``function`` the threads build their ops into the caller's graph, so the
-traced step holds every replica's ops and the merge's (``AddN`` for an all-reduce).
+traced step holds every replica's ops and the merge's (``AddN`` for an all-reduce).  A
+``function`` given to ``strategy.run`` itself becomes such a step, as in TF: one function
+whose body runs the Python function on every replica (each replica calling the function
+would trace it on its own thread, holding its trace lock through a merge that waits for
+the others).
 """
 
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -70,6 +75,10 @@ class _ReplicaThread(threading.Thread):
 
 def call_for_each_replica(strategy: Any, fn: Callable[..., Any], args: Any, kwargs: Any) -> Any:
     """``fn(*args, **kwargs)`` on each replica (each its part of a PerReplica argument)."""
+    from symgrad.runtime.function import Function
+
+    if isinstance(fn, Function):
+        return _for_each_replica(strategy, fn)(*args, **kwargs)
     n = len(strategy._devices())
     threads = [_ReplicaThread(strategy, i, fn, select_replica(i, (args, kwargs))) for i in range(n)]
     for t in threads:
@@ -80,6 +89,28 @@ def call_for_each_replica(strategy: Any, fn: Callable[..., Any], args: Any, kwar
         for t in threads:
             t.join()
     return regroup([t.result for t in threads])
+
+
+_STEPS: weakref.WeakKeyDictionary[Any, weakref.WeakKeyDictionary[Any, Any]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _for_each_replica(strategy: Any, fn: Any) -> Any:
+    """``fn`` (a ``function``) as a function running ``fn.python_function`` on every replica
+    of ``strategy``; made once per (strategy, fn), so its traces are kept."""
+    from symgrad.runtime.function import Function
+
+    made = _STEPS.setdefault(strategy, weakref.WeakKeyDictionary())
+    step = made.get(fn)
+    if step is None:
+        python_function = fn.python_function
+
+        def replicas(*args: Any, **kwargs: Any) -> Any:
+            return call_for_each_replica(strategy, python_function, args, kwargs)
+
+        step = made[fn] = Function(replicas, None, fn._name, fn.autograph, fn.jit_compile)
+    return step
 
 
 def _turn(threads: list[_ReplicaThread]) -> None:
