@@ -71,6 +71,46 @@ def test_numpy_path_assignments_between_compiled_calls_are_seen() -> None:
     assert bump(one).numpy().tolist() == [45.0, 85.0]
 
 
+def test_a_variable_the_call_only_reads_is_read_again_after_an_assignment() -> None:
+    # A call passes the values its last call left the variables while no variable's
+    # version has moved: a NumPy-path assignment (a new array) or an in-place update
+    # of a read-only one must still reach the next call.
+    w = tf.Variable(np.array([1.0, 2.0], np.float32))
+    v = tf.Variable(np.array([0.0, 0.0], np.float32))
+
+    @tf.function(jit_compile=True)
+    def step(x: tf.Tensor) -> tf.Tensor:
+        v.assign_add(w * x)
+        return v.read_value()
+
+    one = tf.constant([1.0, 1.0])
+    assert step(one).numpy().tolist() == [1.0, 2.0]  # exact: sums of small integers
+    assert step(one).numpy().tolist() == [2.0, 4.0]
+    w.assign([10.0, 20.0])
+    assert step(one).numpy().tolist() == [12.0, 24.0]
+    w.assign_add([1.0, 1.0])
+    assert step(one).numpy().tolist() == [23.0, 45.0]
+    assert step(one).numpy().tolist() == [34.0, 66.0]
+
+
+def test_two_compiled_functions_writing_one_variable_see_each_others_writes() -> None:
+    v, bump = _doubler()
+
+    @tf.function(jit_compile=True)
+    def halve() -> tf.Tensor:
+        v.assign(v * 0.5)
+        return v.read_value()
+
+    one = tf.constant([1.0, 1.0])
+    assert bump(one).numpy().tolist() == [3.0, 5.0]  # exact: * 2, * 0.5 and + 1
+    assert halve().numpy().tolist() == [1.5, 2.5]
+    assert bump(one).numpy().tolist() == [4.0, 6.0]
+    assert bump(one).numpy().tolist() == [9.0, 13.0]
+    assert halve().numpy().tolist() == [4.5, 6.5]
+    assert halve().numpy().tolist() == [2.25, 3.25]
+    assert bump(one).numpy().tolist() == [5.5, 7.5]
+
+
 def test_a_checkpoint_saves_the_compiled_value(tmp_path: object) -> None:
     v, bump = _doubler()
     bump(tf.constant([1.0, 1.0]))
