@@ -150,6 +150,51 @@ def test_a_failed_run_leaves_every_variable_as_it_was() -> None:
         del OPS["XlaTestCheckedOp"]
 
 
+class _FailedToken:
+    """A runtime token holding a host kernel's failure, as JAX keeps one on a GPU host."""
+
+    def block_until_ready(self) -> None:
+        raise RuntimeError("INTERNAL: CpuCallback error calling callback: KernelError")
+
+
+def test_a_failed_host_kernel_leaves_no_error_for_later_barriers() -> None:
+    # On a GPU host the failed call's error stayed in JAX's runtime tokens, and JAX
+    # raised it again at exit (its atexit barrier).  On a CPU the token is clean, so
+    # the failed token is put beside the real ones, where the call's own does not
+    # replace it, before the failing call.
+    import jax
+    from jax._src import dispatch
+
+    register_op(
+        "XlaTestCheckedOp",
+        lambda ins: (ins[0].shape, ins[0].dtype),
+        _checked,
+        lowerings={"jax": host},
+    )
+    try:
+
+        @tf.function(jit_compile=True)
+        def step(x: tf.Tensor) -> tf.Tensor:
+            return apply_op("XlaTestCheckedOp", [x + 1.0]).output(0)
+
+        assert step(tf.constant([1.0])).numpy().tolist() == [2.0]
+        dispatch.runtime_tokens.output_runtime_tokens["failed"] = _FailedToken()
+        with pytest.raises(tf.errors.InvalidArgumentError, match="negative"):
+            step(tf.constant([-5.0]))
+        jax.effects_barrier()  # nothing left to raise: the failure was reported once
+        assert "failed" not in dispatch.runtime_tokens.output_runtime_tokens
+        assert step(tf.constant([2.0])).numpy().tolist() == [3.0]
+    finally:
+        dispatch.runtime_tokens.output_runtime_tokens.pop("failed", None)
+        del OPS["XlaTestCheckedOp"]
+
+
+def _checked(x: np.ndarray) -> np.ndarray:
+    if (x < 0).any():
+        raise ValueError("negative input")
+    return x
+
+
 def test_a_tape_differentiates_through_a_compiled_function() -> None:
     w = tf.Variable(np.array([0.5, -1.5, 2.0], np.float32))
 

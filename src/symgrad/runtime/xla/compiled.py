@@ -143,6 +143,8 @@ class Compiled:
             with _LOCK:  # (JAX's default mode: no context to enter, a quicker dispatch)
                 return self._run(arrays)
         except Exception as e:
+            if self._host:  # (the call, or _wait, raised a host kernel's failure)
+                _settle(self._jax)
             err = _translated(e)
             if err is e:
                 raise
@@ -192,6 +194,19 @@ class Compiled:
         with self._mode():
             lowered = self.jitted.lower(*arrays, *_values(self._vars))
         return str(lowered.as_text())
+
+
+def _settle(jax: Any) -> None:
+    """After a host kernel failed: its error can stay in the device's runtime token in
+    JAX (seen on a GPU host), which every later ``effects_barrier`` raises again, this
+    boundary's for a later program's prints and JAX's own at exit ("Exception ignored
+    in atexit callback"); the failure is reported once, here, so drop it."""
+    try:
+        jax.effects_barrier()
+    except Exception:
+        from jax._src import dispatch  # (JAX keeps a failed token: nothing public clears it)
+
+        dispatch.runtime_tokens.clear()
 
 
 def _replicated(ops: list[Any]) -> Any:
