@@ -158,8 +158,8 @@ class _FailedToken:
 
 
 def test_a_failed_host_kernel_leaves_no_error_for_later_barriers() -> None:
-    # On a GPU host the failed call's error stayed in JAX's runtime tokens, and JAX
-    # raised it again at exit (its atexit barrier).  On a CPU the token is clean, so
+    # On the H100 host the failed call's error stayed in JAX's runtime tokens, and JAX
+    # raised it again at exit (its atexit barrier).  Here the token stays clean, so
     # the failed token is put beside the real ones, where the call's own does not
     # replace it, before the failing call.
     import jax

@@ -198,7 +198,7 @@ class Compiled:
 
 def _settle(jax: Any) -> None:
     """After a host kernel failed: its error can stay in the device's runtime token in
-    JAX (seen on a GPU host), which every later ``effects_barrier`` raises again, this
+    JAX (seen on the H100 host), which every later ``effects_barrier`` raises again, this
     boundary's for a later program's prints and JAX's own at exit ("Exception ignored
     in atexit callback"); the failure is reported once, here, so drop it."""
     try:
