@@ -221,7 +221,10 @@ class Function:
             except AttributeError:  # an argument that is no tensor
                 same = False
             if same:  # the classes and types of the last call, all tensors: its trace
-                return self._call_traced(last[0], list(args))
+                traced = last[0]
+                if traced.compiled and not self._retracing:  # (the training loop's call)
+                    return eager_call.call(traced, list(args))
+                return self._call_traced(traced, list(args))
         key = _tensors_key(args) if not kwargs and self.input_signature is None else None
         cf = self._by_tensors.get(key) if key is not None else None
         if cf is not None:  # the common call: positional tensors of a traced signature

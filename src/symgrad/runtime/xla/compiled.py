@@ -52,6 +52,7 @@ def _all_steps(prog: engine.Program) -> list[Any]:
 
 
 _VERSION = operator.attrgetter("_version")
+_IS = operator.is_
 _NO_MODE = contextlib.nullcontext()  # (reusable, and one less object per call)
 _LOCK = threading.Lock()  # a call reads, donates and writes its variables as one step
 
@@ -113,8 +114,6 @@ class Compiled:
     def _feeds(self, arrays: Sequence[Any]) -> list[Any]:
         """The feeds on the device: an array fed again (a constant's) is not sent again."""
         fed, on_device = self._fed, self._on_device
-        if all(map(operator.is_, arrays, fed)):  # (a loop over one batch: no Python loop)
-            return on_device
         for i, a in enumerate(arrays):
             if a is not fed[i]:
                 on_device[i] = self._jax.device_put(a, self._on)
@@ -159,13 +158,14 @@ class Compiled:
         variables = self._vars
         current = list(map(_VERSION, variables)) == self._seen
         values = self._last if current else _values(variables)
-        outs, new = self.jitted(*self._feeds(arrays), *values)
+        same = all(map(_IS, arrays, self._fed))  # (a loop over one batch: no Python loop)
+        outs, new = self.jitted(*(self._on_device if same else self._feeds(arrays)), *values)
         if self._host:
             outs = self._wait(outs, new)
         _hold(self.written, new)
         # (A read variable's value here may be a NumPy array that a later assignment
         # replaces: this list keeps it alive until the next call.)
-        self._last = values[: len(self.read)] + new
+        self._last = values[: len(self.read)] + new if self.read else new
         self._seen = list(map(_VERSION, variables))
         return outs  # type: ignore[no-any-return]
 
@@ -261,10 +261,10 @@ def _values(variables: list[Any]) -> list[Any]:
 
 def _hold(variables: list[Any], values: list[Any]) -> None:
     """Give the variables their new values, left on the device (``Variable.__getattr__``)."""
-    remember = _journal.undo is not None  # an atomic run puts the old values back if it fails
-    for var, value in zip(variables, values, strict=True):
-        if remember:
+    if _journal.undo is not None:  # an atomic run puts the old values back if it fails
+        for var in variables:
             _remember(var)
+    for var, value in zip(variables, values, strict=True):
         state = var.__dict__
         state["_device_value"] = [None, value]  # first: a reader never finds neither
         state.pop("_value", None)
