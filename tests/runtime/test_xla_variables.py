@@ -71,6 +71,46 @@ def test_numpy_path_assignments_between_compiled_calls_are_seen() -> None:
     assert bump(one).numpy().tolist() == [45.0, 85.0]
 
 
+def test_a_variable_the_call_only_reads_is_read_again_after_an_assignment() -> None:
+    # A call passes the values its last call left the variables while no variable's
+    # version has moved: a NumPy-path assignment (a new array) or an in-place update
+    # of a read-only one must still reach the next call.
+    w = tf.Variable(np.array([1.0, 2.0], np.float32))
+    v = tf.Variable(np.array([0.0, 0.0], np.float32))
+
+    @tf.function(jit_compile=True)
+    def step(x: tf.Tensor) -> tf.Tensor:
+        v.assign_add(w * x)
+        return v.read_value()
+
+    one = tf.constant([1.0, 1.0])
+    assert step(one).numpy().tolist() == [1.0, 2.0]  # exact: sums of small integers
+    assert step(one).numpy().tolist() == [2.0, 4.0]
+    w.assign([10.0, 20.0])
+    assert step(one).numpy().tolist() == [12.0, 24.0]
+    w.assign_add([1.0, 1.0])
+    assert step(one).numpy().tolist() == [23.0, 45.0]
+    assert step(one).numpy().tolist() == [34.0, 66.0]
+
+
+def test_two_compiled_functions_writing_one_variable_see_each_others_writes() -> None:
+    v, bump = _doubler()
+
+    @tf.function(jit_compile=True)
+    def halve() -> tf.Tensor:
+        v.assign(v * 0.5)
+        return v.read_value()
+
+    one = tf.constant([1.0, 1.0])
+    assert bump(one).numpy().tolist() == [3.0, 5.0]  # exact: * 2, * 0.5 and + 1
+    assert halve().numpy().tolist() == [1.5, 2.5]
+    assert bump(one).numpy().tolist() == [4.0, 6.0]
+    assert bump(one).numpy().tolist() == [9.0, 13.0]
+    assert halve().numpy().tolist() == [4.5, 6.5]
+    assert halve().numpy().tolist() == [2.25, 3.25]
+    assert bump(one).numpy().tolist() == [5.5, 7.5]
+
+
 def test_a_checkpoint_saves_the_compiled_value(tmp_path: object) -> None:
     v, bump = _doubler()
     bump(tf.constant([1.0, 1.0]))
@@ -108,6 +148,51 @@ def test_a_failed_run_leaves_every_variable_as_it_was() -> None:
         assert step(tf.constant([1.0, 1.0])).numpy().tolist() == [3.0, 4.0]
     finally:
         del OPS["XlaTestCheckedOp"]
+
+
+class _FailedToken:
+    """A runtime token holding a host kernel's failure, as JAX keeps one on a GPU host."""
+
+    def block_until_ready(self) -> None:
+        raise RuntimeError("INTERNAL: CpuCallback error calling callback: KernelError")
+
+
+def test_a_failed_host_kernel_leaves_no_error_for_later_barriers() -> None:
+    # On the H100 host the failed call's error stayed in JAX's runtime tokens, and JAX
+    # raised it again at exit (its atexit barrier).  Here the token stays clean, so
+    # the failed token is put beside the real ones, where the call's own does not
+    # replace it, before the failing call.
+    import jax
+    from jax._src import dispatch
+
+    register_op(
+        "XlaTestCheckedOp",
+        lambda ins: (ins[0].shape, ins[0].dtype),
+        _checked,
+        lowerings={"jax": host},
+    )
+    try:
+
+        @tf.function(jit_compile=True)
+        def step(x: tf.Tensor) -> tf.Tensor:
+            return apply_op("XlaTestCheckedOp", [x + 1.0]).output(0)
+
+        assert step(tf.constant([1.0])).numpy().tolist() == [2.0]
+        dispatch.runtime_tokens.output_runtime_tokens["failed"] = _FailedToken()
+        with pytest.raises(tf.errors.InvalidArgumentError, match="negative"):
+            step(tf.constant([-5.0]))
+        jax.effects_barrier()  # nothing left to raise: the failure was reported once
+        assert "failed" not in dispatch.runtime_tokens.output_runtime_tokens
+        assert step(tf.constant([2.0])).numpy().tolist() == [3.0]
+    finally:
+        dispatch.runtime_tokens.output_runtime_tokens.pop("failed", None)
+        del OPS["XlaTestCheckedOp"]
+
+
+def _checked(x: np.ndarray) -> np.ndarray:
+    if (x < 0).any():
+        raise ValueError("negative input")
+    return x
 
 
 def test_a_tape_differentiates_through_a_compiled_function() -> None:

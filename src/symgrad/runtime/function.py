@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
+import operator
 import threading
 import weakref
 from collections import deque
@@ -95,6 +96,10 @@ def _leaf_key(x: Any) -> tuple[Any, ...]:
     except TypeError:
         return ("O", id(x))
     return ("P", type(x).__name__, x)
+
+
+# A tensor's class, dtype and dims (``Function._last``); AttributeError for most others.
+_SPEC = operator.attrgetter("__class__", "dtype", "shape.dims")
 
 
 def _tensors_key(args: tuple[Any, ...]) -> tuple[Any, ...] | None:
@@ -187,12 +192,13 @@ class Function:
         self._cache: dict[Any, ConcreteFunction] = {}
         self._trace_lock = threading.RLock()
         self._by_tensors: dict[Any, ConcreteFunction] = {}  # same traces, quicker keys
-        # The trace of the last call of plain tensors and their (dtype, dims): a call with
-        # the same types (a training loop's) skips building the key.
+        # The trace of the last call of plain tensors and their (class, dtype, dims): a
+        # call with the same (a training loop's) skips building the key.
         self._last: tuple[ConcreteFunction, tuple[Any, ...]] | None = None
         self._tracing_count = 0
         self._created_variables: bool | None = None  # None until the first trace
         self._history: deque[bool] = deque(maxlen=_RETRACE_WINDOW)
+        self._retracing = False  # True in _history
         self._bound: weakref.WeakKeyDictionary[Any, Function] = weakref.WeakKeyDictionary()
         functools.update_wrapper(self, python_function)  # type: ignore[arg-type]
 
@@ -209,17 +215,21 @@ class Function:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         last = self._last
-        if last is not None and not kwargs and len(args) == len(last[1]):
-            for a, (dtype, dims) in zip(args, last[1], strict=True):
-                if not isinstance(a, Tensor) or a.dtype is not dtype or a.shape.dims != dims:
-                    break
-            else:  # the types of the last call, all plain tensors: its trace
-                return self._call_traced(last[0], list(args))
+        if last is not None and not kwargs:
+            try:  # (one C-level pass: a training step's call is this and the dispatch)
+                same = tuple(map(_SPEC, args)) == last[1]
+            except AttributeError:  # an argument that is no tensor
+                same = False
+            if same:  # the classes and types of the last call, all tensors: its trace
+                traced = last[0]
+                if traced.compiled and not self._retracing:  # (the training loop's call)
+                    return eager_call.call(traced, list(args))
+                return self._call_traced(traced, list(args))
         key = _tensors_key(args) if not kwargs and self.input_signature is None else None
         cf = self._by_tensors.get(key) if key is not None else None
         if cf is not None:  # the common call: positional tensors of a traced signature
             if all(isinstance(a, Tensor) for a in args):
-                self._last = (cf, tuple((a.dtype, a.shape.dims) for a in args))
+                self._last = (cf, tuple(map(_SPEC, args)))
             return self._call_traced(cf, _flat(args))
         cf, flat = self._concrete(args, kwargs, record=True)
         if self.jit_compile is not False and cf.compiled is None:
@@ -231,8 +241,9 @@ class Function:
         return cf.call_flat(flat)
 
     def _call_traced(self, cf: ConcreteFunction, flat: list[Tensor]) -> Any:
-        if True in self._history:  # (a call that traced nothing ends a retracing run)
+        if self._retracing:  # (a call that traced nothing ends a retracing run)
             self._history.append(False)
+            self._retracing = True in self._history
         if cf.compiled:  # XLA: at the eager top level with no tape, straight to it
             return eager_call.call(cf, flat)
         return cf.call_flat(flat)
@@ -391,6 +402,7 @@ class Function:
 
     def _note_call(self, traced: bool) -> None:
         self._history.append(traced)
+        self._retracing = True in self._history
         if traced and len(self._history) == _RETRACE_WINDOW and all(self._history):
             _log.warning(
                 "%d out of the last %d calls to %r triggered tf.function retracing. Tracing "

@@ -1,7 +1,8 @@
 """A traced function as one ``jax.jit`` callable, and its call boundary.
 
-The jitted function takes ``(feeds, read variables, donated written variables, other
-written variables)`` and returns ``(fetches, new values of the written variables)``.
+The jitted function takes the feeds, then the variables' values (those only read, those
+written and donated, the other written ones), each a positional argument, and returns
+``(fetches, new values of the written variables)``.
 The written values stay on the device: each variable holds its device array
 (``Variable.__getattr__``) and becomes a NumPy array only when something on the NumPy
 path reads it, so a loop of compiled calls never copies its variables.  The written
@@ -16,6 +17,7 @@ float64 and int64 keep their width.
 from __future__ import annotations
 
 import contextlib
+import operator
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -49,6 +51,8 @@ def _all_steps(prog: engine.Program) -> list[Any]:
     return steps
 
 
+_VERSION = operator.attrgetter("_version")
+_IS = operator.is_
 _NO_MODE = contextlib.nullcontext()  # (reusable, and one less object per call)
 _LOCK = threading.Lock()  # a call reads, donates and writes its variables as one step
 
@@ -76,12 +80,17 @@ class Compiled:
         self.written = written
         self._n_donated = sum(id(v) not in copied for v in written)
         self.read = [v for k, v in prog.variables.items() if k not in prog.written]
-        ids = [id(v) for v in self.read + self.written]
-        n_written = len(self.written)
+        self._vars = self.read + self.written
+        # The variables' versions after the last call and the values it left them (see
+        # ``_run``); None: no call yet.
+        self._seen: list[int] | None = None
+        self._last: list[Any] = []
+        ids = [id(v) for v in self._vars]
+        n_feeds, n_written = len(feeds), len(self.written)
 
-        def fn(feeds: list[Any], read: list[Any], donated: list[Any], kept: list[Any]) -> Any:
-            ctx = engine.Ctx(dict(zip(ids, [*read, *donated, *kept], strict=True)))
-            outs = engine.run(prog, ctx, feeds)
+        def fn(*args: Any) -> Any:
+            ctx = engine.Ctx(dict(zip(ids, args[n_feeds:], strict=True)))
+            outs = engine.run(prog, ctx, list(args[:n_feeds]))
             new = [ctx.state[i] for i in ids[len(ids) - n_written :]]
             return [jax.numpy.asarray(o) for o in outs], new
 
@@ -92,8 +101,10 @@ class Compiled:
         self._host = any(st[0].type in host.HOST_REASONS or st[1] in on_host for st in steps)
         self._jax = jax
         self._x64 = _wide(prog, feeds)
-        self._fed: list[tuple[Any, Any] | None] = [None] * len(feeds)  # (array, on device)
-        donate = () if self._host or not n_written else (2,)
+        self._fed: list[Any] = [None] * len(feeds)  # the arrays last fed, and
+        self._on_device: list[Any] = [None] * len(feeds)  # their copies on the device
+        first = n_feeds + len(self.read)  # the donated variables' positions follow
+        donate = () if self._host else tuple(range(first, first + self._n_donated))
         # A strategy step sharded over a mesh (``spmd``): every value the call takes or
         # gives is on all of the mesh's devices (the variables replicated, as mirrored
         # copies), so no call moves them to one device and back.
@@ -102,13 +113,12 @@ class Compiled:
 
     def _feeds(self, arrays: Sequence[Any]) -> list[Any]:
         """The feeds on the device: an array fed again (a constant's) is not sent again."""
-        out = []
+        fed, on_device = self._fed, self._on_device
         for i, a in enumerate(arrays):
-            hit = self._fed[i]
-            if hit is None or hit[0] is not a:
-                hit = self._fed[i] = (a, self._jax.device_put(a, self._on))
-            out.append(hit[1])
-        return out
+            if a is not fed[i]:
+                on_device[i] = self._jax.device_put(a, self._on)
+                fed[i] = a
+        return on_device
 
     def _mode(self) -> Any:
         """64-bit types on when the program has any (else JAX's default, whose dispatch
@@ -132,18 +142,31 @@ class Compiled:
             with _LOCK:  # (JAX's default mode: no context to enter, a quicker dispatch)
                 return self._run(arrays)
         except Exception as e:
+            if self._host:  # (the call, or _wait, raised a host kernel's failure)
+                _settle(self._jax)
             err = _translated(e)
             if err is e:
                 raise
             raise err from None
 
     def _run(self, arrays: Sequence[Any]) -> list[Any]:
-        read = _values(self.read) if self.read else []
-        written, n = _values(self.written), self._n_donated
-        outs, new = self.jitted(self._feeds(arrays), read, written[:n], written[n:])
+        """Dispatch, then the bookkeeping, which overlaps XLA's run.
+
+        The work before the dispatch is the minimum: where no variable's version has
+        moved since the last call (a training loop), the values that call left them are
+        its arguments, without asking each variable (``_values``)."""
+        variables = self._vars
+        current = list(map(_VERSION, variables)) == self._seen
+        values = self._last if current else _values(variables)
+        same = all(map(_IS, arrays, self._fed))  # (a loop over one batch: no Python loop)
+        outs, new = self.jitted(*(self._on_device if same else self._feeds(arrays)), *values)
         if self._host:
             outs = self._wait(outs, new)
         _hold(self.written, new)
+        # (A read variable's value here may be a NumPy array that a later assignment
+        # replaces: this list keeps it alive until the next call.)
+        self._last = values[: len(self.read)] + new if self.read else new
+        self._seen = list(map(_VERSION, variables))
         return outs  # type: ignore[no-any-return]
 
     def finish(self, outs: list[Any]) -> list[Any]:
@@ -169,9 +192,21 @@ class Compiled:
     def lower_text(self, arrays: Sequence[Any]) -> str:
         """The StableHLO text of the program for these argument values (for inspection)."""
         with self._mode():
-            written, n = _values(self.written), self._n_donated
-            lowered = self.jitted.lower(list(arrays), _values(self.read), written[:n], written[n:])
+            lowered = self.jitted.lower(*arrays, *_values(self._vars))
         return str(lowered.as_text())
+
+
+def _settle(jax: Any) -> None:
+    """After a host kernel failed: its error can stay in the device's runtime token in
+    JAX (seen on the H100 host), which every later ``effects_barrier`` raises again, this
+    boundary's for a later program's prints and JAX's own at exit ("Exception ignored
+    in atexit callback"); the failure is reported once, here, so drop it."""
+    try:
+        jax.effects_barrier()
+    except Exception:
+        from jax._src import dispatch  # (JAX keeps a failed token: nothing public clears it)
+
+        dispatch.runtime_tokens.clear()
 
 
 def _replicated(ops: list[Any]) -> Any:
@@ -226,10 +261,10 @@ def _values(variables: list[Any]) -> list[Any]:
 
 def _hold(variables: list[Any], values: list[Any]) -> None:
     """Give the variables their new values, left on the device (``Variable.__getattr__``)."""
-    remember = _journal.undo is not None  # an atomic run puts the old values back if it fails
-    for var, value in zip(variables, values, strict=True):
-        if remember:
+    if _journal.undo is not None:  # an atomic run puts the old values back if it fails
+        for var in variables:
             _remember(var)
+    for var, value in zip(variables, values, strict=True):
         state = var.__dict__
         state["_device_value"] = [None, value]  # first: a reader never finds neither
         state.pop("_value", None)

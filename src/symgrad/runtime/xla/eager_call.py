@@ -67,13 +67,15 @@ def _light_out(
 ) -> EagerTensor:
     """The call op's one output as a light tensor holding ``value`` (a device array
     until ``finish``); its op is the one ``_hold_call`` would make."""
+    spec = cf._out_specs[0]
+    dims = spec[0].dims  # the traced shape, where it is the value's (JAX's shape is slower)
     return _light(  # type: ignore[no-any-return]
         graph,
         "PartitionedCall",
         graph.unique_name("PartitionedCall"),
         inputs + cf.route_reads(graph),
         cf.call_attrs(len(inputs), before),
-        cf._out_specs[0][1],
-        TensorShape.of_array(value.shape),
+        spec[1],
+        TensorShape.of_array(dims if dims is not None and None not in dims else value.shape),
         value,
     )
