@@ -19,9 +19,11 @@ What it returns.  Where no tape records on this thread and the caller wants one 
 ``Operation`` needs (type, inputs, attrs, traceback, device, override, control inputs).
 Its ``op`` is built on first access (``materialize``), with the fields and graph entry
 the op would have had if built at once; until then nothing else is built.  The name is
-taken at once (the counters' order is the program's), and the tensor has one weak entry
-in the graph's name index and live list, as an op has, so names in a scope stay unique
-among live ops and the memory sweep sees it (``symgrad.core.history``).  Under tapes
+taken at once (the counters' order is the program's), and the tensor has a weak entry in
+the graph's live list, as an op has, so the memory sweep sees it (``symgrad.core.history``)
+and the graph finds it by name (``Graph._op_named``); and one in the name index, as an op
+has, so names in a scope stay unique among live ops (not for the elementwise fast path's
+unscoped names that the counters make unique: ``_fast_light``).  Under tapes
 (recorders that take one, ``record_light``) the light tensor is what each tape records;
 for ``apply_op``'s callers (who want the op), or under another recorder, the
 ``Operation`` is built at once.
@@ -40,83 +42,11 @@ import numpy as np
 from symgrad.core import context as _context
 from symgrad.core.context import current
 from symgrad.core.devices import eager_name
+from symgrad.core.errstate import ERRSTATE, ERRSTATE_IGNORE, _errstate_var, quiet_run  # noqa: F401
 from symgrad.core.graph import _IN_PACKAGE, Graph, Operation, Tensor, user_frame, user_frame_of
 from symgrad.core.shapes import TensorShape, as_shape, broadcast_shapes
 
-
-def _errstate_var() -> tuple[Any, Any]:
-    """An object whose ``set(ignore)`` turns NumPy's floating-point warnings off for this
-    thread and returns a token, and whose ``reset(token)`` restores the caller's state;
-    and the value to pass to ``set``.  (None, None) where neither works.
-
-    Kernels run with floating-point warnings off (inf/nan are values, as in TF).  On
-    NumPy 2 the object is NumPy's error-state context variable (setting it directly costs
-    a third of entering ``np.errstate`` each op); on NumPy 1.x, ``_ErrObj`` over NumPy's
-    per-thread error object.  Both are private, so each is used only where the public API
-    confirms, here, that ``set`` does what ``np.errstate(all="ignore")`` does and that
-    ``reset`` restores the caller's state; elsewhere ``run_kernel`` and plans use
-    np.errstate.
-    """
-    try:
-        from numpy._core import _ufunc_config
-
-        var = _ufunc_config._extobj_contextvar  # type: ignore[attr-defined]
-        with np.errstate(all="ignore"):
-            ignore = var.get()
-    except Exception:  # no such variable: NumPy 1.x
-        var, ignore = _ErrObj.made()
-    if var is None:
-        return None, None
-    try:
-        with np.errstate(all="raise"):
-            token = var.set(ignore)
-            try:  # raises FloatingPointError where setting the variable did nothing
-                quiet = np.geterr() == _IGNORED and np.divide(np.ones(1), 0.0)[0] == np.inf
-            finally:
-                var.reset(token)
-            restored = np.geterr()["divide"] == "raise"
-    except Exception:  # not one that works so
-        return None, None
-    return (var, ignore) if quiet and restored else (None, None)
-
-
-class _ErrObj:
-    """NumPy 1.x's error state with the context variable's ``set``/``reset`` interface:
-    its per-thread error object (``[buffer size, error mask, callback]``), whose mask 0
-    ignores every floating-point error, set and restored in C without ``np.seterr``."""
-
-    __slots__ = ("_get", "_put")
-
-    def __init__(self, get: Any, put: Any) -> None:
-        self._get, self._put = get, put
-
-    @classmethod
-    def made(cls) -> tuple[Any, Any]:
-        try:
-            from numpy.core import umath  # NumPy 1.x
-
-            get, put = umath.geterrobj, umath.seterrobj  # type: ignore[attr-defined]
-            with np.errstate(all="ignore"):
-                mask = get()[1]
-        except Exception:
-            return None, None
-        return cls(get, put), mask
-
-    def get(self) -> int:
-        """The current mask (what ``set`` takes, as the context variable's ``get``)."""
-        return self._get()[1]  # type: ignore[no-any-return]
-
-    def set(self, mask: int) -> list[Any]:
-        old = self._get()
-        self._put([old[0], mask, old[2]])
-        return old  # type: ignore[no-any-return]
-
-    def reset(self, token: list[Any]) -> None:
-        self._put(token)
-
-
-_IGNORED = dict.fromkeys(("divide", "over", "under", "invalid"), "ignore")
-ERRSTATE, ERRSTATE_IGNORE = _errstate_var()  # op_registry's run_kernel and plans use them
+# ERRSTATE, ERRSTATE_IGNORE: op_registry's run_kernel, plans and the backward pass use them
 _new_op = Operation.__new__
 _ndarray = np.ndarray
 
@@ -266,8 +196,7 @@ def light_unary(f: FastOp, x: EagerTensor) -> EagerTensor | None:
     (same name, value, shape, traceback, entries); None where it would not, before any
     name is taken: the wrapper then calls ``apply_op1``."""
     opdef = f.ops[f.type]
-    es = ERRSTATE
-    if _checked or es is None or not opdef.fast or opdef.infer is not f.infer:
+    if _checked or ERRSTATE is None or not opdef.fast or opdef.infer is not f.infer:
         return None
     graph = x.graph
     ctx = current.__dict__  # one thread-local read for four attributes
@@ -278,13 +207,10 @@ def light_unary(f: FastOp, x: EagerTensor) -> EagerTensor | None:
         return None  # the general path reports it
     out_dtype = f.out
     dtype = out_dtype(d) if out_dtype else d
-    token = es.set(ERRSTATE_IGNORE)
-    try:
-        out = opdef.kernel(x._value)
+    try:  # warnings off (core/errstate.py)
+        out = (ctx.get("quiet_run") or quiet_run(ctx))(opdef.kernel, x._value)
     except Exception:
         return None  # the general path reruns the (pure) kernel and reports the failure
-    finally:
-        es.reset(token)
     npd = dtype.np
     if type(out) is not _ndarray or (out.dtype is not npd and out.dtype != npd):
         if type(out) is tuple:
@@ -300,8 +226,7 @@ def light_binary(f: FastOp, x: EagerTensor, y: Any) -> EagerTensor | None:
     """``light_unary`` for a broadcasting binary op: ``y`` a light tensor, or a Python
     scalar whose eager constant is in the graph's scalar cache (``_eager_scalar``'s)."""
     opdef = f.ops[f.type]
-    es = ERRSTATE
-    if _checked or es is None or not opdef.fast or opdef.infer is not f.infer:
+    if _checked or ERRSTATE is None or not opdef.fast or opdef.infer is not f.infer:
         return None
     graph = x.graph
     ctx = current.__dict__
@@ -328,13 +253,10 @@ def light_binary(f: FastOp, x: EagerTensor, y: Any) -> EagerTensor | None:
             if sx is None:
                 return None
     dtype = f.out or d
-    token = es.set(ERRSTATE_IGNORE)
     try:
-        out = opdef.kernel(x._value, yv)
+        out = (ctx.get("quiet_run") or quiet_run(ctx))(opdef.kernel, x._value, yv)
     except Exception:
         return None
-    finally:
-        es.reset(token)
     npd = dtype.np
     if type(out) is not _ndarray or (out.dtype is not npd and out.dtype != npd):
         if type(out) is tuple:
@@ -360,9 +282,11 @@ def _fast_light(
     count = names.get(key, -1)
     if scopes["name"] or count < 0 or graph._suffixed:
         name = graph.unique_name(base)  # a scope, a new name, or a "<name>_<n>" in use
+        index = True  # a scoped name is unique among the live ops in the name index
     else:  # unique_name's eager branch for an unscoped name in use, none "<name>_<n>"
         names[key] = count + 1
         name = f"{base}_{count}"  # (count >= 1: the name was taken before)
+        index = False  # unique by the counter: the graph finds it in the live list
     t = _new_tensor(EagerTensor)
     t._op = None
     t._value = value
@@ -393,7 +317,8 @@ def _fast_light(
     t._tb = tb
     t._device = ctx["device"]
     ref = weakref.ref(t)
-    graph._by_name[name] = ref
+    if index:
+        graph._by_name[name] = ref
     live = graph._live
     live.append(ref)
     if len(live) >= graph._sweep_at:
