@@ -542,7 +542,7 @@ class Graph:
         entry = entry() if entry is not None else None
         if entry is None:
             light = (e for e in reversed(self._live_now()) if type(e) is not Operation)
-            entry = next((e for e in light if e._name == name), None)
+            entry = next((e for e in light if e.name == f"{name}:0"), None)
         return entry if entry is None or type(entry) is Operation else entry.op
 
     def _live_now(self) -> list[Any]:
