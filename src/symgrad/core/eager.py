@@ -50,6 +50,11 @@ from symgrad.core.shapes import TensorShape, broadcast_shapes
 _new_op = Operation.__new__
 _ndarray = np.ndarray
 _new_tensor = EagerTensor.__new__
+# graph._IN_PACKAGE's get, bound once: called as ``_IN_PACKAGE.get(...)``, Python 3.11 makes
+# a bound method at every call (no LOAD_METHOD for a name bound by an import).  The dict
+# is only ever cleared in place, never replaced.
+_in_package = _IN_PACKAGE.get
+_user_code: list[Any] = [None]  # the code object of the last user frame _fast_light saw
 
 
 class FastOp:
@@ -222,7 +227,8 @@ def _fast_light(
     else:
         frame = _getframe(2)  # the wrapper's caller (fast_unary's, fast_binary's)
         code = frame.f_code
-        if _IN_PACKAGE.get(code.co_filename) is False:  # the user's: the common case
+        if code is _user_code[0] or _in_package(code.co_filename) is False:  # the user's
+            _user_code[0] = code  # (the common case; a file's class never changes)
             t._tb, t._at = code, frame.f_lasti  # turned into (file, line) when built: _site
         else:
             t._tb, t._at = _caller_site(frame)
@@ -238,7 +244,7 @@ def _caller_site(frame: Any) -> tuple[Any, int]:
     """``_fast_light``'s traceback from the wrapper's caller ``frame`` out: ``user_frame``'s
     walk, keeping the user's line as (code, instruction); unknown files go to it."""
     while frame.f_back is not None:
-        known = _IN_PACKAGE.get(frame.f_code.co_filename)
+        known = _in_package(frame.f_code.co_filename)
         if known is False:
             break
         if known is None:
