@@ -729,9 +729,11 @@ _top_level_eager = True  # False after compat.v1.disable_eager_execution()
 def set_top_level_eager(eager: bool) -> None:
     """A new top-level graph: eager (TF2), or a graph that builds ops and runs them only
     in ``Session.run`` (TF1, ``compat.v1.disable_eager_execution``)."""
-    global _top_level_eager
+    global _top_level_eager, _keep_history
     if bool(eager) != _top_level_eager:
         _top_level_eager = bool(eager)
+        if _top_level_eager:  # the TF1 top level's kept history (keep_eager_history) ends
+            _keep_history = False
         set_top_level_graph(Graph(eager=_top_level_eager))
 
 
