@@ -82,12 +82,16 @@ def set_checked(checked: bool) -> None:
 _checked = False
 
 
-def fast_unary(f: FastOp, general: Callable[..., Any]) -> Callable[..., Any]:
+def fast_unary(
+    f: FastOp, general: Callable[..., Any], apply: Callable[..., Any]
+) -> Callable[..., Any]:
     """``general(x, name=None)``, an elementwise wrapper (``ops/core.py``), with the fast
     path in front: where ``apply_op1(f.type, [x])`` would return a light tensor made by
     ``run_now``, that tensor made here (same name, value, shape, traceback, entries);
     else ``general``'s result, with no name taken before.  One function to the kernel,
-    where a wrapper calling the fast path calling ``_fast_light`` was three frames."""
+    where a wrapper calling the fast path calling ``_fast_light`` was three frames.  Under
+    a tape (or in a graph) it calls ``apply`` (``apply_op1``) itself, as ``general`` would:
+    one frame fewer for ``_light``'s walk to the user's line."""
     op_type, ops, infer, ok, out_dtype = f.type, f.ops, f.infer, f.ok, f.out
 
     def wrapper(x: Any, name: str | None = None) -> Any:
@@ -107,7 +111,7 @@ def fast_unary(f: FastOp, general: Callable[..., Any]) -> Callable[..., Any]:
             or graph is not _context._top_level  # or another graph's tensor,
             or id(d) not in ok  # or a dtype the general path reports
         ):
-            return general(x, name)
+            return apply(op_type, [x], name=None)  # general's call for a tensor
         dtype = out_dtype(d) if out_dtype else d
         try:  # warnings off (core/errstate.py)
             out = (ctx.get("quiet_run") or quiet_run(ctx))(opdef.kernel, x._value)
@@ -126,10 +130,13 @@ def fast_unary(f: FastOp, general: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def fast_binary(f: FastOp, general: Callable[..., Any], scalars: Any) -> Callable[..., Any]:
+def fast_binary(
+    f: FastOp, general: Callable[..., Any], apply: Callable[..., Any], scalars: Any, scalar: Any
+) -> Callable[..., Any]:
     """``fast_unary`` for a broadcasting binary op ``general(x, y, name=None)``: ``y`` a
     light tensor, or a Python scalar (a type in ``scalars``) whose eager constant is in the
-    graph's scalar cache (``_eager_scalar``'s; else ``general`` makes and caches it)."""
+    graph's scalar cache (``scalar``'s, ``_eager_scalar``; else ``general`` makes and
+    caches it)."""
     op_type, ops, infer, ok, out_dtype = f.type, f.ops, f.infer, f.ok, f.out
 
     def wrapper(x: Any, y: Any, name: str | None = None) -> Any:
@@ -151,8 +158,8 @@ def fast_binary(f: FastOp, general: Callable[..., Any], scalars: Any) -> Callabl
             or ctx["graphs"]
             or ctx["recorders"]
             or graph is not _context._top_level
-        ):
-            return general(x, y, name)
+        ):  # general's calls for a tensor and a tensor or a Python scalar
+            return apply(op_type, [x, y if ty is EagerTensor else scalar(y, x.dtype)], name=None)
         d = x.dtype
         if ty is EagerTensor:
             c = y if y.graph is graph else None

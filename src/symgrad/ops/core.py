@@ -544,7 +544,9 @@ def unary_op(
             x = convert_to_tensor(x)
         return apply_op1(op_type, [x], name=name)
 
-    wrapper = fast_unary(fast, general)  # core/eager.py's light tensor in front, if it can
+    wrapper = fast_unary(
+        fast, general, apply_op1
+    )  # core/eager.py's light tensor in front, if it can
     wrapper.__name__ = api_name
     wrapper.__doc__ = f"Elementwise ``{api_name}`` (op type ``{op_type}``)."
     register_op(
@@ -624,7 +626,9 @@ def binary_op(
         a, b = convert_n((x, y))
         return apply_op1(op_type, [a, b], name=name)
 
-    wrapper = fast_binary(fast, general, _SCALARS)  # core/eager.py's light tensor, if it can
+    wrapper = fast_binary(
+        fast, general, apply_op1, _SCALARS, _eager_scalar
+    )  # core/eager.py's light tensor, if it can
     wrapper.__name__ = api_name
     wrapper.__doc__ = f"Elementwise ``{api_name}`` with broadcasting (op type ``{op_type}``)."
     register_op(
