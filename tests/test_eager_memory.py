@@ -239,3 +239,20 @@ def test_tf1_programs_keep_history_for_session_run():
     with tf.compat.v1.Session() as s:
         first, second = s.run(x), s.run(x)
     assert not np.array_equal(first, second)  # the draw behind x runs again, as in TF
+
+
+def test_enable_eager_execution_releases_history_again():
+    # disable_eager_execution keeps the eager graph's history (for Session.run); enabling
+    # eager execution again ends that, so a long eager chain is cut at sweeps as before.
+    graph_module.keep_eager_history(False)
+    tf.compat.v1.disable_eager_execution()
+    assert graph_module._keep_history
+    tf.compat.v1.enable_eager_execution()
+    assert not graph_module._keep_history
+    z = tf.constant(0.5) * 1.0
+    for _ in range(3000):
+        z = z * 1.0
+    ops, op = 0, z.op
+    while op.inputs and op.type == "Mul":
+        op, ops = op.inputs[0].op, ops + 1
+    assert op.type == "Const" and ops < 3000

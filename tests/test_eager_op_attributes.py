@@ -167,6 +167,24 @@ def test_a_light_tensor_builds_its_op_once_on_first_access(fresh_names):
     np.testing.assert_allclose(op.output_values[0], np.sin([1.0, 2.0]), rtol=1e-6)
 
 
+def test_the_graph_finds_counter_named_light_tensors_by_name(fresh_names):
+    # The fast path's unscoped counter names ("Sin_1") are kept in the live list only,
+    # not the name index: the lookups find them there, built or not, until they die.
+    x = tf.constant([1.0, 2.0], name="x")
+    a, b, c = tf.sin(x), tf.sin(x), tf.sin(x)
+    g = tf.compat.v1.get_default_graph()
+    assert [t.name for t in (a, b, c)] == ["Sin:0", "Sin_1:0", "Sin_2:0"]
+    assert "Sin_1" not in g._by_name and b._op is None
+    assert g.get_tensor_by_name("Sin_1:0") is b and g.get_operation_by_name("Sin_2") is c.op
+    assert [op.name for op in g.get_operations()] == ["x", "Sin", "Sin_1", "Sin_2"]
+    assert b.op is g.get_operation_by_name("Sin_1")
+    del b
+    g.sweep()
+    with pytest.raises(KeyError, match="'Sin_1' refers to an Operation not in the graph"):
+        g.get_operation_by_name("Sin_1")
+    assert [op.name for op in g.get_operations()] == ["x", "Sin", "Sin_2"]
+
+
 def test_scoped_names_stay_unique_among_light_tensors(fresh_names):
     # Literals from main before light tensors (a scoped eager name is unique among live ops).
     x = tf.constant([1.0, 2.0], name="x")

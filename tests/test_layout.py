@@ -15,11 +15,11 @@ import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "symgrad"
 
-# core/eager.py reads NumPy's error-state context variable directly where the public API
+# core/errstate.py reads NumPy's error-state context variable directly where the public API
 # confirms it behaves as np.errstate (a third of each eager op's cost); see _errstate_var.
 NUMPY_PRIVATE_ALLOWED = {
-    ("core/eager.py", "numpy._core"),  # NumPy 2: the error-state context variable
-    ("core/eager.py", "numpy.core"),  # NumPy 1.x: the per-thread error object
+    ("core/errstate.py", "numpy._core"),  # NumPy 2: the error-state context variable
+    ("core/errstate.py", "numpy.core"),  # NumPy 1.x: the per-thread error object
 }
 
 

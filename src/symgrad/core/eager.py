@@ -19,9 +19,11 @@ What it returns.  Where no tape records on this thread and the caller wants one 
 ``Operation`` needs (type, inputs, attrs, traceback, device, override, control inputs).
 Its ``op`` is built on first access (``materialize``), with the fields and graph entry
 the op would have had if built at once; until then nothing else is built.  The name is
-taken at once (the counters' order is the program's), and the tensor has one weak entry
-in the graph's name index and live list, as an op has, so names in a scope stay unique
-among live ops and the memory sweep sees it (``symgrad.core.history``).  Under tapes
+taken at once (the counters' order is the program's), and the tensor has a weak entry in
+the graph's live list, as an op has, so the memory sweep sees it (``symgrad.core.history``)
+and the graph finds it by name (``Graph._op_named``); and one in the name index, as an op
+has, so names in a scope stay unique among live ops (not for the elementwise fast path's
+unscoped names that the counters make unique: ``_fast_light``).  Under tapes
 (recorders that take one, ``record_light``) the light tensor is what each tape records;
 for ``apply_op``'s callers (who want the op), or under another recorder, the
 ``Operation`` is built at once.
@@ -30,7 +32,7 @@ for ``apply_op``'s callers (who want the op), or under another recorder, the
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import copysign
 from sys import _getframe
 from typing import Any
@@ -39,205 +41,24 @@ import numpy as np
 
 from symgrad.core import context as _context
 from symgrad.core.context import current
-from symgrad.core.devices import eager_name
+from symgrad.core.eager_tensor import NO_ATTRS, EagerTensor, frozen_light, materialize  # noqa: F401
+from symgrad.core.errstate import ERRSTATE, ERRSTATE_IGNORE, _errstate_var, quiet_run  # noqa: F401
 from symgrad.core.graph import _IN_PACKAGE, Graph, Operation, Tensor, user_frame, user_frame_of
-from symgrad.core.shapes import TensorShape, as_shape, broadcast_shapes
+from symgrad.core.shapes import TensorShape, broadcast_shapes
 
-
-def _errstate_var() -> tuple[Any, Any]:
-    """An object whose ``set(ignore)`` turns NumPy's floating-point warnings off for this
-    thread and returns a token, and whose ``reset(token)`` restores the caller's state;
-    and the value to pass to ``set``.  (None, None) where neither works.
-
-    Kernels run with floating-point warnings off (inf/nan are values, as in TF).  On
-    NumPy 2 the object is NumPy's error-state context variable (setting it directly costs
-    a third of entering ``np.errstate`` each op); on NumPy 1.x, ``_ErrObj`` over NumPy's
-    per-thread error object.  Both are private, so each is used only where the public API
-    confirms, here, that ``set`` does what ``np.errstate(all="ignore")`` does and that
-    ``reset`` restores the caller's state; elsewhere ``run_kernel`` and plans use
-    np.errstate.
-    """
-    try:
-        from numpy._core import _ufunc_config
-
-        var = _ufunc_config._extobj_contextvar  # type: ignore[attr-defined]
-        with np.errstate(all="ignore"):
-            ignore = var.get()
-    except Exception:  # no such variable: NumPy 1.x
-        var, ignore = _ErrObj.made()
-    if var is None:
-        return None, None
-    try:
-        with np.errstate(all="raise"):
-            token = var.set(ignore)
-            try:  # raises FloatingPointError where setting the variable did nothing
-                quiet = np.geterr() == _IGNORED and np.divide(np.ones(1), 0.0)[0] == np.inf
-            finally:
-                var.reset(token)
-            restored = np.geterr()["divide"] == "raise"
-    except Exception:  # not one that works so
-        return None, None
-    return (var, ignore) if quiet and restored else (None, None)
-
-
-class _ErrObj:
-    """NumPy 1.x's error state with the context variable's ``set``/``reset`` interface:
-    its per-thread error object (``[buffer size, error mask, callback]``), whose mask 0
-    ignores every floating-point error, set and restored in C without ``np.seterr``."""
-
-    __slots__ = ("_get", "_put")
-
-    def __init__(self, get: Any, put: Any) -> None:
-        self._get, self._put = get, put
-
-    @classmethod
-    def made(cls) -> tuple[Any, Any]:
-        try:
-            from numpy.core import umath  # NumPy 1.x
-
-            get, put = umath.geterrobj, umath.seterrobj  # type: ignore[attr-defined]
-            with np.errstate(all="ignore"):
-                mask = get()[1]
-        except Exception:
-            return None, None
-        return cls(get, put), mask
-
-    def get(self) -> int:
-        """The current mask (what ``set`` takes, as the context variable's ``get``)."""
-        return self._get()[1]  # type: ignore[no-any-return]
-
-    def set(self, mask: int) -> list[Any]:
-        old = self._get()
-        self._put([old[0], mask, old[2]])
-        return old  # type: ignore[no-any-return]
-
-    def reset(self, token: list[Any]) -> None:
-        self._put(token)
-
-
-_IGNORED = dict.fromkeys(("divide", "over", "under", "invalid"), "ignore")
-ERRSTATE, ERRSTATE_IGNORE = _errstate_var()  # op_registry's run_kernel and plans use them
+# ERRSTATE, ERRSTATE_IGNORE: op_registry's run_kernel, plans and the backward pass use them
 _new_op = Operation.__new__
 _ndarray = np.ndarray
-
-
-class EagerTensor(Tensor):
-    """An eager op's one output, whose ``Operation`` is built when first read (``op``).
-
-    Reads that need no op (value, dtype, shape, name, graph, device, printing, operators)
-    are answered from the tensor's own fields.  ``_inputs`` is None once the op exists:
-    the op holds the inputs then, and the memory sweep cuts the op's edges.
-    """
-
-    # ``dtype``, ``shape`` and ``graph`` are slots here, where Tensor has properties that
-    # read the op: the shape rules read them for every op.  ``set_shape`` keeps the
-    # shape and the op's (once built) the same.
-    __slots__ = (
-        "_attrs",
-        "_control",
-        "_device",
-        "_inputs",
-        "_name",
-        "_op",
-        "_override",
-        "_tb",
-        "_type",
-        "_value",
-        "dtype",
-        "graph",
-        "shape",
-    )
-    value_index = 0  # one output (shadows Tensor's slot, which stays unset)
-    _attrs: dict[str, Any]
-    _control: tuple[Operation, ...]
-    _device: str
-    _inputs: tuple[Tensor, ...] | None
-    _name: str
-    _op: Operation | None
-    _override: str | None
-    _tb: tuple[Any, int]  # (file, line), or (code, instruction) until built: _site
-    _type: str
-    _value: Any
-    dtype: Any
-    graph: Graph
-    shape: TensorShape
-
-    @property
-    def op(self) -> Operation:  # type: ignore[override]
-        op = self._op
-        return op if op is not None else materialize(self)
-
-    def set_shape(self, shape: Any) -> None:
-        self.shape = self.shape.merge_with(as_shape(shape))
-        if self._op is not None:
-            self._op.output_shapes[0] = self.shape
-
-    @property
-    def name(self) -> str:
-        return self._name + ":0"
-
-    @property
-    def device(self) -> str:
-        return eager_name(self._device)  # type: ignore[no-any-return]
-
-    @property
-    def eager_value(self) -> Any:
-        return self._value
-
-    def has_value(self) -> bool:
-        return True
-
-
 _new_tensor = EagerTensor.__new__
-
-
-def materialize(t: EagerTensor) -> Operation:
-    """``t``'s op, built now as ``Operation(...)`` would have built it when ``t`` was made.
-
-    Under the graph's sweep lock: the sweep reads and cuts ``t._inputs``, which building
-    the op hands to it, so a build waits for a sweep in another thread to finish (and
-    a second reader finds the op the first one built)."""
-    with t.graph._sweeping:
-        op = t._op
-        return op if op is not None else _build(t)
-
-
-def _build(t: EagerTensor) -> Operation:
-    op = _new_op(Operation)
-    op.graph = graph = t.graph
-    op.type = t._type
-    op.name = name = t._name
-    op.inputs = t._inputs  # type: ignore[assignment]  # not None until built
-    op._attrs = t._attrs
-    op.output_dtypes = [t.dtype]
-    op.output_shapes = [t.shape]
-    op.output_values = [t._value]
-    op._outs = [weakref.ref(t)]
-    op._gradient_op_type = t._override
-    op.control_inputs = t._control
-    op.traceback = _site(t._tb)
-    op.device = t._device
-    op.skip_input_indices = None
-    t._op, t._inputs = op, None
-    by_name = graph._by_name
-    ref = by_name.get(name)
-    if ref is not None and ref() is t:  # the name now finds the op, held or not by t
-        by_name[name] = weakref.ref(op)
-    return op
-
-
-def frozen_light(t: EagerTensor) -> EagerTensor:
-    """A Const standing for ``t`` (not materialised) in the sweep: same name and value."""
-    c = _new_tensor(EagerTensor)
-    c._op, c._value, c.dtype, c.shape = None, t._value, t.dtype, t.shape
-    c._name, c._type, c._inputs, c.graph = t._name, "Const", (), t.graph
-    c._attrs = {"value": t._value, "dtype": t.dtype}
-    c._override, c._control, c._tb, c._device = None, (), t._tb, t._device
-    return c
+# graph._IN_PACKAGE's get, bound once: called as ``_IN_PACKAGE.get(...)``, Python 3.11 makes
+# a bound method at every call (no LOAD_METHOD for a name bound by an import).  The dict
+# is only ever cleared in place, never replaced.
+_in_package = _IN_PACKAGE.get
+_user_code: list[Any] = [None]  # the code object of the last user frame _fast_light saw
 
 
 class FastOp:
-    """What ``light_unary``/``light_binary`` need of one elementwise op, made with its
+    """What ``fast_unary``/``fast_binary`` need of one elementwise op, made with its
     wrapper (``ops/core.py``): its type, its registered shape rule (the fast path runs only
     while the registry still holds that rule, whose checks it repeats inline), the ids of
     its allowed dtypes, its output dtype (a function of the input's for a unary op, a
@@ -261,95 +82,122 @@ def set_checked(checked: bool) -> None:
 _checked = False
 
 
-def light_unary(f: FastOp, x: EagerTensor) -> EagerTensor | None:
-    """``apply_op1(f.type, [x])`` where it would return a light tensor made by ``run_now``
-    (same name, value, shape, traceback, entries); None where it would not, before any
-    name is taken: the wrapper then calls ``apply_op1``."""
-    opdef = f.ops[f.type]
-    es = ERRSTATE
-    if _checked or es is None or not opdef.fast or opdef.infer is not f.infer:
-        return None
-    graph = x.graph
-    ctx = current.__dict__  # one thread-local read for four attributes
-    if ctx["graphs"] or ctx["recorders"] or graph is not _context._top_level:
-        return None  # not the top level (or a tape records, or another graph's tensor)
-    d = x.dtype
-    if id(d) not in f.ok:
-        return None  # the general path reports it
-    out_dtype = f.out
-    dtype = out_dtype(d) if out_dtype else d
-    token = es.set(ERRSTATE_IGNORE)
-    try:
-        out = opdef.kernel(x._value)
-    except Exception:
-        return None  # the general path reruns the (pure) kernel and reports the failure
-    finally:
-        es.reset(token)
-    npd = dtype.np
-    if type(out) is not _ndarray or (out.dtype is not npd and out.dtype != npd):
-        if type(out) is tuple:
-            return None
-        out = np.asarray(out, dtype=npd)
-    shape = x.shape
-    if shape.dims != out.shape:
-        shape = TensorShape.of_array(out.shape)
-    return _fast_light(f, graph, ctx, (x,), dtype, shape, out)
+def fast_unary(
+    f: FastOp, general: Callable[..., Any], apply: Callable[..., Any]
+) -> Callable[..., Any]:
+    """``general(x, name=None)``, an elementwise wrapper (``ops/core.py``), with the fast
+    path in front: where ``apply_op1(f.type, [x])`` would return a light tensor made by
+    ``run_now``, that tensor made here (same name, value, shape, traceback, entries);
+    else ``general``'s result, with no name taken before.  One function to the kernel,
+    where a wrapper calling the fast path calling ``_fast_light`` was three frames.  Under
+    a tape (or in a graph) it calls ``apply`` (``apply_op1``) itself, as ``general`` would:
+    one frame fewer for ``_light``'s walk to the user's line."""
+    op_type, ops, infer, ok, out_dtype = f.type, f.ops, f.infer, f.ok, f.out
+
+    def wrapper(x: Any, name: str | None = None) -> Any:
+        if type(x) is not EagerTensor or name is not None:
+            return general(x, name)
+        opdef = ops[op_type]
+        graph = x.graph
+        ctx = current.__dict__  # one thread-local read for four attributes
+        d = x.dtype
+        if (
+            _checked
+            or ERRSTATE is None
+            or not opdef.fast
+            or opdef.infer is not infer  # the fast path repeats that rule's checks
+            or ctx["graphs"]  # not the top level,
+            or ctx["recorders"]  # or a tape records,
+            or graph is not _context._top_level  # or another graph's tensor,
+            or id(d) not in ok  # or a dtype the general path reports
+        ):
+            return apply(op_type, [x], name=None)  # general's call for a tensor
+        dtype = out_dtype(d) if out_dtype else d
+        try:  # warnings off (core/errstate.py)
+            out = (ctx.get("quiet_run") or quiet_run(ctx))(opdef.kernel, x._value)
+        except Exception:
+            return general(x, name)  # reruns the (pure) kernel and reports the failure
+        npd = dtype.np
+        if type(out) is not _ndarray or (out.dtype is not npd and out.dtype != npd):
+            if type(out) is tuple:
+                return general(x, name)
+            out = np.asarray(out, dtype=npd)
+        shape = x.shape
+        if shape.dims != out.shape:
+            shape = TensorShape.of_array(out.shape)
+        return _fast_light(f, graph, ctx, (x,), dtype, shape, out)
+
+    return wrapper
 
 
-def light_binary(f: FastOp, x: EagerTensor, y: Any) -> EagerTensor | None:
-    """``light_unary`` for a broadcasting binary op: ``y`` a light tensor, or a Python
-    scalar whose eager constant is in the graph's scalar cache (``_eager_scalar``'s)."""
-    opdef = f.ops[f.type]
-    es = ERRSTATE
-    if _checked or es is None or not opdef.fast or opdef.infer is not f.infer:
-        return None
-    graph = x.graph
-    ctx = current.__dict__
-    if ctx["graphs"] or ctx["recorders"] or graph is not _context._top_level:
-        return None
-    d = x.dtype
-    if type(y) is not EagerTensor:  # a Python scalar, as _eager_scalar keys it
-        sign = copysign(1.0, y) if type(y) is float else 0.0
-        y = graph.scalar_cache.get((type(y), y, id(d), sign))
-        if y is None:
-            return None  # the wrapper makes the constant (and caches it)
-        yv = y._value if type(y) is EagerTensor else y.eager_value  # (a tape's op)
-    elif y.graph is not graph:
-        return None
-    else:
-        yv = y._value
-    if y.dtype is not d or id(d) not in f.ok:
-        return None
-    sx, sy = x.shape, y.shape
-    if sx is not sy:  # broadcast_shapes' common cases, else its result
-        dx, dy = sx.dims, sy.dims
-        if dx is None or dy is None or not (dx == dy or not dy):
-            sx = broadcast_shapes(sx, sy)  # type: ignore[assignment]
-            if sx is None:
-                return None
-    dtype = f.out or d
-    token = es.set(ERRSTATE_IGNORE)
-    try:
-        out = opdef.kernel(x._value, yv)
-    except Exception:
-        return None
-    finally:
-        es.reset(token)
-    npd = dtype.np
-    if type(out) is not _ndarray or (out.dtype is not npd and out.dtype != npd):
-        if type(out) is tuple:
-            return None
-        out = np.asarray(out, dtype=npd)
-    if sx.dims != out.shape:
-        sx = TensorShape.of_array(out.shape)
-    return _fast_light(f, graph, ctx, (x, y), dtype, sx, out)
+def fast_binary(
+    f: FastOp, general: Callable[..., Any], apply: Callable[..., Any], scalars: Any, scalar: Any
+) -> Callable[..., Any]:
+    """``fast_unary`` for a broadcasting binary op ``general(x, y, name=None)``: ``y`` a
+    light tensor, or a Python scalar (a type in ``scalars``) whose eager constant is in the
+    graph's scalar cache (``scalar``'s, ``_eager_scalar``; else ``general`` makes and
+    caches it)."""
+    op_type, ops, infer, ok, out_dtype = f.type, f.ops, f.infer, f.ok, f.out
+
+    def wrapper(x: Any, y: Any, name: str | None = None) -> Any:
+        ty = type(y)
+        if (
+            type(x) is not EagerTensor
+            or name is not None
+            or (ty not in scalars and ty is not EagerTensor)
+        ):
+            return general(x, y, name)
+        opdef = ops[op_type]
+        graph = x.graph
+        ctx = current.__dict__
+        if (
+            _checked
+            or ERRSTATE is None
+            or not opdef.fast
+            or opdef.infer is not infer
+            or ctx["graphs"]
+            or ctx["recorders"]
+            or graph is not _context._top_level
+        ):  # general's calls for a tensor and a tensor or a Python scalar
+            return apply(op_type, [x, y if ty is EagerTensor else scalar(y, x.dtype)], name=None)
+        d = x.dtype
+        if ty is EagerTensor:
+            c = y if y.graph is graph else None
+        else:  # keyed as _eager_scalar keys it
+            c = graph.scalar_cache.get((ty, y, id(d), copysign(1.0, y) if ty is float else 0.0))
+        if c is None or c.dtype is not d or id(d) not in ok:
+            return general(x, y, name)
+        sx, sy = x.shape, c.shape
+        if sx is not sy:  # broadcast_shapes' common cases, else its result
+            dx, dy = sx.dims, sy.dims
+            if dx is None or dy is None or not (dx == dy or not dy):
+                sx = broadcast_shapes(sx, sy)  # type: ignore[assignment]
+                if sx is None:
+                    return general(x, y, name)
+        dtype = out_dtype or d
+        yv = c._value if type(c) is EagerTensor else c.eager_value  # (a tape's op)
+        try:
+            out = (ctx.get("quiet_run") or quiet_run(ctx))(opdef.kernel, x._value, yv)
+        except Exception:
+            return general(x, y, name)
+        npd = dtype.np
+        if type(out) is not _ndarray or (out.dtype is not npd and out.dtype != npd):
+            if type(out) is tuple:
+                return general(x, y, name)
+            out = np.asarray(out, dtype=npd)
+        if sx.dims != out.shape:
+            sx = TensorShape.of_array(out.shape)
+        return _fast_light(f, graph, ctx, (x, c), dtype, sx, out)
+
+    return wrapper
 
 
 def _fast_light(
     f: FastOp, graph: Graph, ctx: Any, inputs: tuple[Any, ...], dtype: Any, shape: Any, value: Any
 ) -> EagerTensor:
     """``_light`` with ``graph.unique_name`` of the default name inlined (outside a name
-    scope) and the user's line taken lazily (``_site``)."""
+    scope; the counter's suffix formatted when read: ``op_name``) and the user's line
+    taken lazily (``_site``)."""
     base = f.names.get(f.type, f.type)
     named = f.named
     if base is not named[0]:
@@ -358,42 +206,40 @@ def _fast_light(
     names = graph._names_in_use
     key = named[1]
     count = names.get(key, -1)
+    t = _new_tensor(EagerTensor)
     if scopes["name"] or count < 0 or graph._suffixed:
-        name = graph.unique_name(base)  # a scope, a new name, or a "<name>_<n>" in use
+        t._name = name = graph.unique_name(base)  # a scope, a new name, or "<name>_<n>" in use
+        t._count = 0
+        graph._by_name[name] = ref = weakref.ref(t)  # scoped names: unique among live ops
     else:  # unique_name's eager branch for an unscoped name in use, none "<name>_<n>"
         names[key] = count + 1
-        name = f"{base}_{count}"  # (count >= 1: the name was taken before)
-    t = _new_tensor(EagerTensor)
+        t._name = base
+        t._count = count  # "<base>_<count>" (>= 1: the name was taken before), unique by the
+        ref = weakref.ref(t)  # counter: not in the name index (the graph finds it in _live)
     t._op = None
     t._value = value
     t.dtype = dtype
     t.shape = shape
-    t._name = name
     t._type = op_type = f.type
     t._inputs = inputs
-    t._attrs = {}
+    t._attrs = NO_ATTRS
     t.graph = graph
     override = scopes["override"]
     t._override = override.get(op_type) if override else None
     deps = scopes["control_deps"]
     t._control = tuple(deps) if deps else ()
     tb = ctx["frame"]
-    if tb is None:  # user_frame's walk, inlined; unknown files go to it
-        frame = _getframe(3)  # the wrapper's caller (we are called by light_*)
-        while frame.f_back is not None:
-            known = _IN_PACKAGE.get(frame.f_code.co_filename)
-            if known is False:
-                break
-            if known is None:
-                tb = user_frame_of(frame)
-                break
-            frame = frame.f_back
-        if tb is None:  # (code, instruction): _site turns it into (file, line) when built
-            tb = (frame.f_code, frame.f_lasti)
-    t._tb = tb
+    if tb is not None:
+        t._tb, t._at = tb, -1
+    else:
+        frame = _getframe(2)  # the wrapper's caller (fast_unary's, fast_binary's)
+        code = frame.f_code
+        if code is _user_code[0] or _in_package(code.co_filename) is False:  # the user's
+            _user_code[0] = code  # (the common case; a file's class never changes)
+            t._tb, t._at = code, frame.f_lasti  # turned into (file, line) when built: _site
+        else:
+            t._tb, t._at = _caller_site(frame)
     t._device = ctx["device"]
-    ref = weakref.ref(t)
-    graph._by_name[name] = ref
     live = graph._live
     live.append(ref)
     if len(live) >= graph._sweep_at:
@@ -401,16 +247,17 @@ def _fast_light(
     return t
 
 
-def _site(tb: tuple[Any, int]) -> tuple[str, int]:
-    """A light tensor's traceback as (file, line): ``_caller``'s (code, instruction) turned
-    into the line ``frame.f_lineno`` read then would have given."""
-    code, lasti = tb
-    if type(code) is str:
-        return tb
-    for start, end, line in code.co_lines():
-        if start <= lasti < end:
-            return code.co_filename, line
-    return code.co_filename, None  # type: ignore[return-value]  # as f_lineno: no line
+def _caller_site(frame: Any) -> tuple[Any, int]:
+    """``_fast_light``'s traceback from the wrapper's caller ``frame`` out: ``user_frame``'s
+    walk, keeping the user's line as (code, instruction); unknown files go to it."""
+    while frame.f_back is not None:
+        known = _in_package(frame.f_code.co_filename)
+        if known is False:
+            break
+        if known is None:
+            return user_frame_of(frame), -1
+        frame = frame.f_back
+    return frame.f_code, frame.f_lasti
 
 
 def run_now(
@@ -513,6 +360,7 @@ def _light(
     t.dtype = dtype
     t.shape = shape
     t._name = name
+    t._count = 0
     t._type = op_type
     t._inputs = tuple(inputs)
     t._attrs = attrs
@@ -523,6 +371,7 @@ def _light(
     deps = scopes.control_deps
     t._control = tuple(deps) if deps else ()
     t._tb = current.frame or user_frame(_FRAMES_IN)
+    t._at = -1
     t._device = current.device
     ref = weakref.ref(t)  # as _enter does (inlined: this runs for every light op)
     graph._by_name[name] = ref

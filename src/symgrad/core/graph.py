@@ -21,6 +21,10 @@ import sys
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
+from itertools import compress
+from operator import call as _call
+from operator import is_not
 from typing import TYPE_CHECKING, Any
 
 from symgrad.core import dtypes as dt
@@ -521,23 +525,34 @@ class Graph:
             for name, r in by_name.copy().items():  # one C copy: other threads add ops meanwhile
                 if r() is None and by_name.get(name) is r:
                     by_name.pop(name, None)
-            live = self._live = [r for r in self._live if r() is not None]
+            live = self._live = list(
+                compress(self._live, map(_is_not_none, map(_call, self._live)))
+            )
             self._sweep_at = max(_SWEEP_MIN, _SWEEP_GROWTH * len(live))
         finally:
             self._sweeping.release()
 
     def _op_named(self, name: str) -> Operation | None:
         entry = self._by_name.get(name)
-        if entry is None or self._ops is not None:
+        if self._ops is not None:
             return entry  # type: ignore[no-any-return]
-        entry = entry()  # an op, or a light eager tensor (core/eager.py): its op
+        # An op, or a light eager tensor (core/eager.py): its op.  The elementwise fast
+        # path's tensors (unscoped default names) are in the live list only: looked for
+        # there, newest first.
+        entry = entry() if entry is not None else None
+        if entry is None:
+            light = (e for e in reversed(self._live_now()) if type(e) is not Operation)
+            entry = next((e for e in light if e.name == f"{name}:0"), None)
         return entry if entry is None or type(entry) is Operation else entry.op
+
+    def _live_now(self) -> list[Any]:
+        """The eager graph's live ops and light tensors, oldest first."""
+        return [e for e in map(_call, list(self._live)) if e is not None]
 
     # -- lookup
     def get_operations(self) -> list[Operation]:
         if self._ops is None:
-            live = [e for e in (r() for r in list(self._by_name.values())) if e is not None]
-            return [e if type(e) is Operation else e.op for e in live]
+            return [e if type(e) is Operation else e.op for e in self._live_now()]
         return list(self._ops)
 
     def get_operation_by_name(self, name: str) -> Operation:
@@ -656,6 +671,7 @@ class Graph:
         return f"<symgrad.Graph {kind} at {id(self):#x}>"
 
 
+_is_not_none = partial(is_not, None)  # with _call, the sweep's filters run at C speed
 _SWEEP_MIN = 1024
 # The eager graph sweeps when it has made as many ops as lived after the last sweep.
 # Not more: an op that uses a cached scalar in flight during a sweep is kept until the
@@ -713,9 +729,11 @@ _top_level_eager = True  # False after compat.v1.disable_eager_execution()
 def set_top_level_eager(eager: bool) -> None:
     """A new top-level graph: eager (TF2), or a graph that builds ops and runs them only
     in ``Session.run`` (TF1, ``compat.v1.disable_eager_execution``)."""
-    global _top_level_eager
+    global _top_level_eager, _keep_history
     if bool(eager) != _top_level_eager:
         _top_level_eager = bool(eager)
+        if _top_level_eager:  # the TF1 top level's kept history (keep_eager_history) ends
+            _keep_history = False
         set_top_level_graph(Graph(eager=_top_level_eager))
 
 

@@ -23,7 +23,7 @@ import numpy as np
 from symgrad.core import batching
 from symgrad.core import dtypes as dt
 from symgrad.core.cases import Case, ints, randn
-from symgrad.core.eager import EagerTensor, FastOp, light_binary, light_unary
+from symgrad.core.eager import EagerTensor, FastOp, fast_binary, fast_unary
 from symgrad.core.errors import InvalidArgumentError, ResourceExhaustedError
 from symgrad.core.gradient_registry import RegisterGradient, array_rule, no_gradient
 from symgrad.core.graph import Tensor, get_default_graph
@@ -539,15 +539,14 @@ def unary_op(
     infer = _unary_infer(op_type, allowed, out_dtype)
     fast = FastOp(op_type, infer, frozenset(map(id, allowed)), out_dtype, OPS, _DEFAULT_NAMES)
 
-    def wrapper(x: Any, name: str | None = None) -> Tensor:
-        if type(x) is EagerTensor and name is None:  # core/eager.py's light tensor, if it can
-            t = light_unary(fast, x)
-            if t is not None:
-                return t
-        elif type(x) is not Tensor:
+    def general(x: Any, name: str | None = None) -> Tensor:
+        if type(x) not in _TENSORS:
             x = convert_to_tensor(x)
         return apply_op1(op_type, [x], name=name)
 
+    wrapper = fast_unary(
+        fast, general, apply_op1
+    )  # core/eager.py's light tensor in front, if it can
     wrapper.__name__ = api_name
     wrapper.__doc__ = f"Elementwise ``{api_name}`` (op type ``{op_type}``)."
     register_op(
@@ -618,15 +617,7 @@ def binary_op(
     infer = _binary_infer(op_type, allowed, out_dtype)
     fast = FastOp(op_type, infer, frozenset(map(id, allowed)), out_dtype, OPS, _DEFAULT_NAMES)
 
-    def wrapper(x: Any, y: Any, name: str | None = None) -> Tensor:
-        if (
-            type(x) is EagerTensor
-            and name is None
-            and (type(y) is EagerTensor or type(y) in _SCALARS)
-        ):
-            t = light_binary(fast, x, y)  # core/eager.py's light tensor, if it can
-            if t is not None:
-                return t
+    def general(x: Any, y: Any, name: str | None = None) -> Tensor:
         if type(x) in _TENSORS:  # the common cases, as convert_n converts them
             if type(y) in _TENSORS:
                 return apply_op1(op_type, [x, y], name=name)
@@ -635,6 +626,9 @@ def binary_op(
         a, b = convert_n((x, y))
         return apply_op1(op_type, [a, b], name=name)
 
+    wrapper = fast_binary(
+        fast, general, apply_op1, _SCALARS, _eager_scalar
+    )  # core/eager.py's light tensor, if it can
     wrapper.__name__ = api_name
     wrapper.__doc__ = f"Elementwise ``{api_name}`` with broadcasting (op type ``{op_type}``)."
     register_op(
