@@ -239,12 +239,23 @@ def backward(
         pass_.run(active, producer, targets, grads)
     finally:
         ERRSTATE.reset(token)
-    out: list[Any] = []
     results = pass_.results
     for k in source_of:  # each source's total once: a source may be asked for twice
         if k not in results:
             results[k] = _aggregate_out(grads.pop(k, None))
-    for i in range(len(sources)):
+    ctx = current
+    frame, ctx.frame = ctx.frame, pass_.where  # the tensors made here: the user's line
+    try:
+        return _outputs(pass_, source_of, len(sources))
+    finally:
+        ctx.frame = frame
+
+
+def _outputs(pass_: _Pass, source_of: dict[Any, list[int]], n: int) -> list[Any]:
+    """Each source's gradient, as a tensor (None where none reached it)."""
+    results = pass_.results
+    out: list[Any] = []
+    for i in range(n):
         parts = [(k, results[k]) for k, idx in source_of.items() if i in idx]
         parts = [(k, p) for k, p in parts if p is not None]
         if not parts:
