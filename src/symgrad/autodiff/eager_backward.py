@@ -186,6 +186,11 @@ def _value(g: Any) -> Any:
     return v if v is None or type(v) is _ndarray else np.asarray(v)
 
 
+def array_of(t: Tensor) -> np.ndarray | None:
+    """An eager tensor's value as a dense array (None: no such value)."""
+    return _value(t)  # type: ignore[no-any-return]
+
+
 def _as_tensor(g: Any) -> Any:
     return convert_to_tensor(g) if isinstance(g, _ARRAYS) else g
 
