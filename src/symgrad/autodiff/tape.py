@@ -369,7 +369,7 @@ class GradientTape:
     def _sources(self, sources: Any) -> list[Any]:
         flat = nest.flatten(sources)
         for s in flat:
-            if not isinstance(s, Tensor | Variable):
+            if type(s) not in _SOURCE_TYPES and not isinstance(s, Tensor | Variable):
                 raise ValueError(
                     f"Sources must be Tensors or Variables, got {s!r} of type '{type(s).__name__}'."
                 )
@@ -429,6 +429,8 @@ class GradientTape:
             grads[i] = convert_to_tensor(seed) if isinstance(seed, np.ndarray) else seed
         return grads
 
+
+_SOURCE_TYPES = frozenset({Variable, Tensor, EagerTensor})  # ``_sources``'s common case
 
 # The tapes entered last (weakly): symgrad.why_none(y, x) on eager tensors asks them.
 _RECENT: list[weakref.ref[GradientTape]] = []
