@@ -41,7 +41,7 @@ def read(graph: Graph, var: Any) -> Tensor | None:
         return None  # the general path converts it (run_kernel)
     shape = var._shape if var._dims == value.shape else TensorShape.of_array(value.shape)
     name = graph.unique_name("ReadVariableOp")
-    recorders = current.recorders
+    recorders: list[Any] = current.recorders  # tapes among them take light reads
     for recorder in recorders:
         if not getattr(recorder, "takes_light", False):
             break
