@@ -233,3 +233,13 @@ def test_why_none_after_use_finds_light_records() -> None:
     (why,) = tf.why_none(t, y, c)
     assert why.reason == "not_watched"
     assert tf.why_none(t, y, x)[0] is None  # y's op, built after the tape was used, is known
+
+
+def test_a_target_that_is_a_watched_source_beside_a_record() -> None:
+    """One target is a record's output, the other the watched source itself (no record):
+    the general engine takes both, with ones as op seeds (TF 2.21: [3.0, 5.0])."""
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = x * x
+    assert t.gradient([y, x], x).numpy().tolist() == [3.0, 5.0]

@@ -469,9 +469,10 @@ def _seeds(targets: list[Tensor], output_gradients: Any, records: dict[int, Any]
     ones where the eager pass (``eager_backward``) will take them: no op made."""
     given = [] if output_gradients is None else nest.flatten(output_gradients)
     seeds: list[Any] = []
+    lean = len(given) < len(targets) and eager_backward.usable(records, targets)
     for i, y in enumerate(targets):
         if i >= len(given):  # as TF, missing output gradients default to ones
-            value = eager_backward.array_of(y) if eager_backward.usable(records, [y]) else None
+            value = eager_backward.array_of(y) if lean else None  # (all or none: see vjp)
             seeds.append(ones_like(y) if value is None else np.ones(value.shape, value.dtype))
             continue
         g = convert_to_tensor(given[i], dtype=None if isinstance(given[i], Tensor) else y.dtype)
