@@ -202,6 +202,8 @@ SYMGRAD = ("symgrad_session", "symgrad_function", "symgrad_eager")
 
 # The peers each goal names, timed interleaved with the symgrad rows in their process.
 PEERS = {"big": ("tf_session", "tf_function", "torch"), "small": ("tf_session", "tf_function")}
+# The eager step's peers (issue 29: ≤ 1.5× PyTorch's step), timed in both orders.
+EAGER_PEERS = ("torch", "tf_eager")
 PEER_GAP_S = 0.25  # lets a peer's spinning thread pool park (see harness.time_paired)
 
 
@@ -242,6 +244,27 @@ def run(framework: str, case: str, params: dict[str, Any]) -> None:
             gap_s=PEER_GAP_S,
         )
         harness.emit(**{f"paired_{peer}": ratios[framework]})
+    if framework == "symgrad_eager":
+        _pair_eager(d, step, params["repeat"])
+
+
+def _pair_eager(d: Data, step: Callable[[], Any], repeat: int) -> None:
+    """symgrad_eager / each eager peer, timed interleaved in both orders (the peer's
+    block first: ``paired_<peer>``; symgrad's first: ``paired_<peer>_rev``)."""
+    for peer in EAGER_PEERS:
+        try:
+            other = BUILDERS[peer](d)
+        except ImportError:  # a peer that is not installed: no paired ratio with it
+            continue
+        kw = {"rounds": repeat, "min_sample_s": 0.02, "gap_s": PEER_GAP_S}
+        first = harness.time_paired({peer: other, "symgrad_eager": step}, **kw)
+        second = harness.time_paired({"symgrad_eager": step, peer: other}, **kw)
+        harness.emit(
+            **{
+                f"paired_{peer}": first["symgrad_eager"],
+                f"paired_{peer}_rev": 1.0 / second[peer],
+            }
+        )
 
 
 # --- report --------------------------------------------------------------------------------
@@ -309,6 +332,13 @@ def _paired_lines(case: str, by_fw: dict[str, dict[str, Any]]) -> str:
         for peer in PEERS[case]
         if _paired(by_fw.get(sg), peer) is not None
     ]
+    lines += [
+        f"- symgrad_eager / {peer}: {report.num(_paired(by_fw.get('symgrad_eager'), peer))} "
+        f"({peer} first), {report.num(_paired(by_fw.get('symgrad_eager'), peer + '_rev'))} "
+        "(symgrad first)"
+        for peer in EAGER_PEERS
+        if _paired(by_fw.get("symgrad_eager"), peer) is not None
+    ]
     if not lines:
         return ""
     return (
@@ -320,6 +350,9 @@ def _paired_lines(case: str, by_fw: dict[str, dict[str, Any]]) -> str:
 def _case_goals(case: str, by_fw: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     t = {fw: _median(row) for fw, row in by_fw.items()}
     goals = []
+    eager = _paired(by_fw.get("symgrad_eager"), "torch")
+    if case == "small" and eager is not None:  # issue 29: the eager step ≤ 1.5× PyTorch's
+        goals.append(report.goal("small eager step: symgrad_eager/torch", eager, 1.5))
     for sg in ("symgrad_session", "symgrad_function"):
 
         def ratio(peer: str, sg: str = sg) -> float | None:  # paired where it was measured

@@ -59,6 +59,22 @@ def prog_mlp() -> list[Any]:
     return t.gradient(loss, [w, b])  # type: ignore[no-any-return]
 
 
+def prog_mlp_xent() -> list[Any]:
+    """The training bench's step in small: two dense layers, softmax cross-entropy, every
+    weight and bias a source through MatMul and AddV2 (array rules reach the sources)."""
+    w1 = tf.Variable(np.arange(12, dtype=np.float32).reshape(3, 4) / 10 - 0.5)
+    b1 = tf.Variable(np.array([0.1, -0.2, 0.3, 0.0], np.float32))
+    w2 = tf.Variable(np.arange(8, dtype=np.float32).reshape(4, 2) / 5 - 0.7)
+    b2 = tf.Variable(np.array([0.05, -0.05], np.float32))
+    x = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3) / 3 - 0.4)
+    y = tf.constant(np.array([[1.0, 0.0], [0.0, 1.0]], np.float32))
+    with tf.GradientTape() as t:
+        h = tf.nn.relu(tf.matmul(x, w1) + b1)
+        logits = tf.matmul(h, w2) + b2
+        loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=logits))
+    return t.gradient(loss, [w1, b1, w2, b2])  # type: ignore[no-any-return]
+
+
 def prog_gather() -> list[Any]:
     """Two targets; gathers (IndexedSlices) summed with a dense part."""
     w = tf.Variable(np.arange(10, dtype=np.float32).reshape(5, 2))
@@ -88,6 +104,31 @@ TF = {
         [0.04736154, 0.0, 0.26955074],
     ],
     prog_repeated_sources: [9.0, 9.0, [3.0, 3.0], 9.0, [3.0, 3.0]],
+    prog_mlp_xent: [
+        [
+            [
+                -0.04749396815896034,
+                -0.04749397188425064,
+                -0.047493964433670044,
+                -0.04749395325779915,
+            ],
+            [-0.044086754322052, -0.0440867617726326, -0.044086754322052, -0.04408673942089081],
+            [
+                -0.04067953675985336,
+                -0.04067954421043396,
+                -0.04067953675985336,
+                -0.04067952185869217,
+            ],
+        ],
+        [0.01022164523601532, 0.010221637785434723, 0.010221637785434723, 0.01022164523601532],
+        [
+            [-0.08486980944871902, 0.08486980944871902],
+            [-0.0034072278067469597, 0.0034072278067469597],
+            [0.03716880828142166, -0.03716880828142166],
+            [0.11863141506910324, -0.11863141506910324],
+        ],
+        [-0.051108211278915405, 0.051108211278915405],
+    ],
     prog_gather: [
         [[5.0, 4.5403023], [7.5838532, 8.010008], [1.3463564, 2.283662], [0.96017027, 0.75390226]]
         + [[1.8544999, 2.0888698]]
@@ -137,10 +178,29 @@ def test_records_stay_light_and_array_rules_run(monkeypatch: pytest.MonkeyPatch)
         dx.numpy(), 2 * np.cos([0.1, 0.2]) * (1 - np.tanh(2 * np.sin([0.1, 0.2])) ** 2), rtol=1e-6
     )
     if "AddV2" in gradient_registry.ARRAY_RULES and "Tanh" in gradient_registry.ARRAY_RULES:
-        # Sin's rule runs as registered: its result leaves the pass (x's gradient).
-        assert calls == ["AddV2", "Tanh", "Mul"]
-        assert dx.op.name.startswith(p.op.name + "_grad/")
+        # Sin's rule too: its result (x's gradient) leaves the pass as a light Const in
+        # Sin's ``_grad`` scope, whose op is built only when asked for.
+        assert calls == ["AddV2", "Tanh", "Mul", "Sin"]
+        assert type(dx) is EagerTensor and dx._op is None
+        assert dx.op.name == p.op.name + "_grad/Const" and dx.op.type == "Const"
     assert p._op is not None and y._op is None  # read above: built; never read: not built
+
+
+@needs_fast_path
+def test_a_training_step_runs_no_registered_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Sources read through MatMul and AddV2 take the array rules too: the pass builds no
+    op, and each source's gradient leaves it as a light Const in its rule's scope."""
+    ran: list[Any] = []
+    monkeypatch.setattr(eager_backward, "apply_rule", lambda op, *a: ran.append(op.type))
+    grads = prog_mlp_xent()
+    assert ran == []
+    for g in grads:
+        assert type(g) is EagerTensor and g._op is None and g._type == "Const"
+    names = [g.op.name.rsplit("/", 1)[0] for g in grads]
+    assert [n.split("_grad")[0].rstrip("_0123456789") for n in names] == [
+        "MatMul", "add", "MatMul", "add"
+    ]  # fmt: skip
+    assert all(n.endswith("_grad") for n in names)
 
 
 def test_nested_and_persistent_tapes_take_the_general_engine() -> None:
@@ -173,3 +233,13 @@ def test_why_none_after_use_finds_light_records() -> None:
     (why,) = tf.why_none(t, y, c)
     assert why.reason == "not_watched"
     assert tf.why_none(t, y, x)[0] is None  # y's op, built after the tape was used, is known
+
+
+def test_a_target_that_is_a_watched_source_beside_a_record() -> None:
+    """One target is a record's output, the other the watched source itself (no record):
+    the general engine takes both, with ones as op seeds (TF 2.21: [3.0, 5.0])."""
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = x * x
+    assert t.gradient([y, x], x).numpy().tolist() == [3.0, 5.0]

@@ -48,7 +48,9 @@ def stand_in(graph: Graph, t: Any) -> Any:
 def stand_ins(targets: Sequence[Tensor], sources: Sequence[Any]) -> list[Any]:
     """A tape's sources as the targets' traced function sees them: a tape made inside a
     function and watching an outer tensor differentiates w.r.t. its capture (as TF's)."""
-    return [stand_in(targets[0].graph, s) for s in sources] if targets else list(sources)
+    if not targets or targets[0].graph.eager:  # an eager graph captures nothing
+        return list(sources)
+    return [stand_in(targets[0].graph, s) for s in sources]
 
 
 def _crosses(graph: Graph) -> bool:

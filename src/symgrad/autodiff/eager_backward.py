@@ -35,11 +35,12 @@ from typing import Any
 import numpy as np
 
 from symgrad.autodiff.backprop import apply_rule
-from symgrad.core import op_registry
+from symgrad.core import dtypes, op_registry
 from symgrad.core.context import current
-from symgrad.core.eager import ERRSTATE, ERRSTATE_IGNORE, EagerTensor
+from symgrad.core.eager import ERRSTATE, ERRSTATE_IGNORE, EagerTensor, _light
 from symgrad.core.gradient_registry import array_rule_for
-from symgrad.core.graph import Operation, Tensor, user_frame
+from symgrad.core.graph import Operation, Tensor, get_default_graph, user_frame
+from symgrad.core.shapes import TensorShape
 from symgrad.ops.core import convert_to_tensor
 from symgrad.ops.math.add_n import add_n
 from symgrad.ops.sparse.indexed_slices import aggregator
@@ -185,6 +186,11 @@ def _value(g: Any) -> Any:
     return v if v is None or type(v) is _ndarray else np.asarray(v)
 
 
+def array_of(t: Tensor) -> np.ndarray | None:
+    """An eager tensor's value as a dense array (None: no such value)."""
+    return _value(t)  # type: ignore[no-any-return]
+
+
 def _as_tensor(g: Any) -> Any:
     return convert_to_tensor(g) if isinstance(g, _ARRAYS) else g
 
@@ -238,17 +244,49 @@ def backward(
         pass_.run(active, producer, targets, grads)
     finally:
         ERRSTATE.reset(token)
-    out: list[Any] = []
     results = pass_.results
     for k in source_of:  # each source's total once: a source may be asked for twice
         if k not in results:
             results[k] = _aggregate_out(grads.pop(k, None))
-    for i in range(len(sources)):
-        parts = [results[k] for k, idx in source_of.items() if i in idx]
-        parts = [p for p in parts if p is not None]
-        got = None if not parts else parts[0] if len(parts) == 1 else _aggregate_out(parts)
-        out.append(_as_tensor(got))
+    ctx = current
+    frame, ctx.frame = ctx.frame, pass_.where  # the tensors made here: the user's line
+    try:
+        return _outputs(pass_, source_of, len(sources))
+    finally:
+        ctx.frame = frame
+
+
+def _outputs(pass_: _Pass, source_of: dict[Any, list[int]], n: int) -> list[Any]:
+    """Each source's gradient, as a tensor (None where none reached it)."""
+    results = pass_.results
+    out: list[Any] = []
+    for i in range(n):
+        parts = [(k, results[k]) for k, idx in source_of.items() if i in idx]
+        parts = [(k, p) for k, p in parts if p is not None]
+        if not parts:
+            out.append(None)
+        elif len(parts) == 1:
+            out.append(pass_.tensor(*parts[0]))
+        else:
+            out.append(_as_tensor(_aggregate_out([p for _, p in parts])))
     return out
+
+
+def _const(value: np.ndarray, record: Any) -> EagerTensor:
+    """A light ``Const`` holding ``value``, in ``record``'s ``_grad`` scope (if any)."""
+    graph = get_default_graph()
+    if record is None:
+        name = graph.unique_name("Const")
+    else:  # a scoped name: unique among the live ops only (``Graph.unique_name``)
+        where = record._name if type(record) is EagerTensor else record.name
+        outer = graph.set_name_scope(f"{where}_grad")
+        try:
+            name = graph.unique_name("Const")
+        finally:
+            graph.set_name_scope(outer)
+    d = dtypes.as_dtype(value.dtype)
+    attrs = {"value": value, "dtype": d}
+    return _light(graph, "Const", name, (), attrs, d, TensorShape.of_array(value.shape), value)
 
 
 def _aggregate_out(parts: list[Any] | None) -> Any:
@@ -269,6 +307,20 @@ class _Pass:
         self.where = where
         self.rules: dict[str, Any] = {}
         self.caller = ERRSTATE.get()  # NumPy's error state outside the pass
+        self.made_by: dict[Any, Any] = {}  # a source's key -> the record whose rule fed it
+        self.tensors: dict[Any, Any] = {}  # a source's key -> its gradient as a tensor
+
+    def tensor(self, k: Any, g: Any) -> Any:
+        """Source ``k``'s gradient ``g`` as a tensor (the same one for a source asked for
+        twice): an array becomes a light ``Const`` named in the ``<op>_grad`` scope of
+        the op whose rule made it (alone), as the registered rule's op would be, so that
+        ``forward_op_of`` finds that op."""
+        if not isinstance(g, _ARRAYS):
+            return g
+        t = self.tensors.get(k)
+        if t is None:
+            t = self.tensors[k] = _const(np.asarray(g), self.made_by.get(k))
+        return t
 
     def run(
         self,
@@ -280,7 +332,12 @@ class _Pass:
         """The records in ``backprop``'s order: sum each output's gradients, apply the
         rule, pass its results on, release producers whose consumers all reported."""
         ready, pending = _order(active, producer, targets)
-        source_of, results, arrays = self.source_of, self.results, self.arrays
+        source_of, results, arrays, made_by = (
+            self.source_of,
+            self.results,
+            self.arrays,
+            self.made_by,
+        )
         pop, get = grads.pop, producer.get
         while ready:
             r, ins, keys, outk = active[ready.popleft()]
@@ -300,6 +357,8 @@ class _Pass:
                     dxs = self.registered(r, outs, keys)
                 for k, dx in zip(keys, dxs):
                     if k is not None and dx is not None:
+                        if k in source_of:
+                            made_by[k] = None if k in grads else r  # None: a sum
                         got = grads.get(k)
                         if got is None:
                             grads[k] = [dx]
@@ -326,12 +385,7 @@ class _Pass:
             rule = self.rules[op_type] = array_rule_for(op_type)
         if rule is None:
             return None
-        source_of = self.source_of
-        needs = []
-        for k in keys:
-            if k is not None and k in source_of:
-                return None
-            needs.append(k is not None)
+        needs = [k is not None for k in keys]
         grads = []
         for g in outs:
             if g is not None and type(g) is not _ndarray:

@@ -32,6 +32,8 @@ class AggregationMethod:
 
 
 def unconnected_mode(value: Any) -> UnconnectedGradients:
+    if type(value) is UnconnectedGradients:  # the default: no enum lookup
+        return value
     try:
         return UnconnectedGradients(value)
     except ValueError:

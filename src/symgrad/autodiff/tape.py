@@ -25,6 +25,8 @@ import weakref
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import numpy as np
+
 from symgrad.autodiff import eager_backward
 from symgrad.autodiff.backprop import backprop, key
 from symgrad.autodiff.captures import stand_in, stand_ins
@@ -271,7 +273,7 @@ class GradientTape:
         flat_sources = self._sources(sources)
         targets = [convert_to_tensor(t) for t in nest.flatten(target)]
         with in_graph(graph_of(targets)):
-            seeds = _seeds(targets, output_gradients)
+            seeds = _seeds(targets, output_gradients, self._records)
             pairs = [
                 (t, s) for t, s in zip(targets, seeds, strict=True) if t.dtype.is_differentiable
             ]
@@ -367,7 +369,7 @@ class GradientTape:
     def _sources(self, sources: Any) -> list[Any]:
         flat = nest.flatten(sources)
         for s in flat:
-            if not isinstance(s, Tensor | Variable):
+            if type(s) not in _SOURCE_TYPES and not isinstance(s, Tensor | Variable):
                 raise ValueError(
                     f"Sources must be Tensors or Variables, got {s!r} of type '{type(s).__name__}'."
                 )
@@ -423,9 +425,12 @@ class GradientTape:
             diff[i] = _Never()
         grads = eager_backward.backward(self._records.values(), targets, seeds, diff)
         for i in unknown:  # as ``vjp``: an unknown source that is a target gets its seed
-            grads[i] = _own_seed(sources[i], targets, seeds, self._recorded)
+            seed = _own_seed(sources[i], targets, seeds, self._recorded)
+            grads[i] = convert_to_tensor(seed) if isinstance(seed, np.ndarray) else seed
         return grads
 
+
+_SOURCE_TYPES = frozenset({Variable, Tensor, EagerTensor})  # ``_sources``'s common case
 
 # The tapes entered last (weakly): symgrad.why_none(y, x) on eager tensors asks them.
 _RECENT: list[weakref.ref[GradientTape]] = []
@@ -459,12 +464,16 @@ def _own_seed(
     return own[0] if len(own) == 1 else add_n(own)
 
 
-def _seeds(targets: list[Tensor], output_gradients: Any) -> list[Tensor]:
+def _seeds(targets: list[Tensor], output_gradients: Any, records: dict[int, Any]) -> list[Any]:
+    """The targets' seeds: the output gradients given, else ones (as TF), an array of
+    ones where the eager pass (``eager_backward``) will take them: no op made."""
     given = [] if output_gradients is None else nest.flatten(output_gradients)
-    seeds = []
+    seeds: list[Any] = []
+    lean = len(given) < len(targets) and eager_backward.usable(records, targets)
     for i, y in enumerate(targets):
         if i >= len(given):  # as TF, missing output gradients default to ones
-            seeds.append(ones_like(y))
+            value = eager_backward.array_of(y) if lean else None  # (all or none: see vjp)
+            seeds.append(ones_like(y) if value is None else np.ones(value.shape, value.dtype))
             continue
         g = convert_to_tensor(given[i], dtype=None if isinstance(given[i], Tensor) else y.dtype)
         if g.dtype is not y.dtype:

@@ -30,9 +30,10 @@ _ndarray = np.ndarray
 
 
 def read(graph: Graph, var: Any) -> Tensor | None:
-    """A read of ``var`` in the eager ``graph``, made and run (None: not here): where no
-    tape records, a light tensor whose op is built when first asked for (as
-    ``apply_op1``'s), else the ReadVariableOp's output, handed to the tapes."""
+    """A read of ``var`` in the eager ``graph``, made and run (None: not here): a light
+    tensor whose op is built when first asked for (as ``apply_op1``'s), handed to the
+    tapes that record (``record_light``); where another recorder records, the
+    ReadVariableOp's output, handed to each."""
     value = var._value
     if type(value) is not _ndarray or op_registry.output_check is not None or ERRSTATE is None:
         return None  # uninitialised (the general path raises), a check to run, NumPy 1.x
@@ -40,9 +41,15 @@ def read(graph: Graph, var: Any) -> Tensor | None:
         return None  # the general path converts it (run_kernel)
     shape = var._shape if var._dims == value.shape else TensorShape.of_array(value.shape)
     name = graph.unique_name("ReadVariableOp")
-    recorders = current.recorders
-    if not recorders:
-        return _light(graph, "ReadVariableOp", name, (), {"var": var}, var._dtype, shape, value)
+    recorders: list[Any] = current.recorders  # tapes among them take light reads
+    for recorder in recorders:
+        if not getattr(recorder, "takes_light", False):
+            break
+    else:  # no recorder, or tapes only (they record a light read: ``record_light``)
+        t = _light(graph, "ReadVariableOp", name, (), {"var": var}, var._dtype, shape, value)
+        for recorder in recorders:
+            recorder.record_light(t)
+        return t
     op = _make(graph, "ReadVariableOp", name, (), {"var": var}, var._dtype, shape, value)
     for recorder in recorders:
         recorder.record(op)

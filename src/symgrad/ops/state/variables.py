@@ -29,6 +29,7 @@ import numpy as np
 
 from symgrad.core import context, devices, refcounts
 from symgrad.core import dtypes as dt
+from symgrad.core.eager import EagerTensor
 from symgrad.core.errors import FailedPreconditionError, InvalidArgumentError
 from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Graph, Operation, Tensor, get_default_graph
@@ -42,6 +43,7 @@ from symgrad.ops.state import variable_eager, variable_scatter
 from symgrad.ops.state.variable_enums import VariableAggregation, VariableSynchronization
 
 _uid = itertools.count()
+_TENSORS = (Tensor, EagerTensor)
 T = TypeVar("T")
 
 
@@ -560,7 +562,10 @@ class Variable:
         return self._write_now(value, mode, name)
 
     def _write_now(self, value: Any, mode: str, name: str | None) -> UnreadVariable:
-        v = convert_to_tensor(value, dtype=self.dtype)
+        if type(value) in _TENSORS and value.dtype is self._dtype:
+            v = value  # what the conversion gives back (the common case: no call)
+        else:
+            v = convert_to_tensor(value, dtype=self.dtype)
         if v.shape.dims != self._dims or v.dtype is not self._dtype:
             _check_static(self, v, mode)  # here, so the error is TF's text alone
         attrs = {"var": self, "mode": mode}
