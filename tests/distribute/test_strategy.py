@@ -338,3 +338,17 @@ def test_run_takes_a_function_whose_replicas_all_reduce(strategy, jit):
         assert g_got == g_want
         np.testing.assert_allclose(w_got, w_want, rtol=1e-6)
     assert step.experimental_get_tracing_count() == 0  # the strategy traced its own step
+
+
+def test_a_strategy_that_ran_a_function_is_freed():
+    import gc
+    import weakref
+
+    strategy = D.MirroredStrategy([f"/cpu:{i}" for i in range(2)])
+    step = tf.function(lambda x: D.get_replica_context().all_reduce("sum", x))
+    out = strategy.run(step, args=(tf.constant(1.0),))
+    assert local(strategy, out) == [2.0, 2.0]
+    gone = weakref.ref(strategy)
+    del strategy, out
+    gc.collect()
+    assert gone() is None

@@ -91,17 +91,14 @@ def call_for_each_replica(strategy: Any, fn: Callable[..., Any], args: Any, kwar
     return regroup([t.result for t in threads])
 
 
-_STEPS: weakref.WeakKeyDictionary[Any, weakref.WeakKeyDictionary[Any, Any]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
 def _for_each_replica(strategy: Any, fn: Any) -> Any:
     """``fn`` (a ``function``) as a function running ``fn.python_function`` on every replica
-    of ``strategy``; made once per (strategy, fn), so its traces are kept."""
+    of ``strategy``; made once per (strategy, fn), so its traces are kept.  The strategy
+    holds them (a module-level map keyed by the strategy would keep it alive through the
+    step's closure)."""
     from symgrad.runtime.function import Function
 
-    made = _STEPS.setdefault(strategy, weakref.WeakKeyDictionary())
+    made = strategy.__dict__.setdefault("_replica_steps", weakref.WeakKeyDictionary())
     step = made.get(fn)
     if step is None:
         python_function = fn.python_function
