@@ -9,6 +9,8 @@ result goes through ``sin``: rtol 1e-6 (float32).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
 
@@ -121,33 +123,38 @@ def test_a_checkpoint_saves_the_compiled_value(tmp_path: object) -> None:
     assert bump(tf.constant([0.0, 0.0])).numpy().tolist() == [6.0, 10.0]
 
 
-def test_a_failed_run_leaves_every_variable_as_it_was() -> None:
-    def kernel(x: np.ndarray) -> np.ndarray:
-        if (x < 0).any():
-            raise ValueError("negative input")
-        return x
+def _checked(x: np.ndarray) -> np.ndarray:
+    if (x < 0).any():
+        raise ValueError("negative input")
+    return x
 
+
+@pytest.fixture
+def checked_op() -> Iterator[str]:
+    """A host op whose kernel fails on a negative input (registered for one test)."""
     register_op(
         "XlaTestCheckedOp",
         lambda ins: (ins[0].shape, ins[0].dtype),
-        kernel,
+        _checked,
         lowerings={"jax": host},
     )
-    try:
-        v = tf.Variable([1.0, 2.0])
+    yield "XlaTestCheckedOp"
+    del OPS["XlaTestCheckedOp"]
 
-        @tf.function(jit_compile=True)
-        def step(x: tf.Tensor) -> tf.Tensor:
-            v.assign_add(x)
-            return apply_op("XlaTestCheckedOp", [v.read_value()]).output(0)
 
-        assert step(tf.constant([1.0, 1.0])).numpy().tolist() == [2.0, 3.0]
-        with pytest.raises(tf.errors.InvalidArgumentError, match="negative input"):
-            step(tf.constant([-5.0, 0.0]))
-        assert v.numpy().tolist() == [2.0, 3.0]
-        assert step(tf.constant([1.0, 1.0])).numpy().tolist() == [3.0, 4.0]
-    finally:
-        del OPS["XlaTestCheckedOp"]
+def test_a_failed_run_leaves_every_variable_as_it_was(checked_op: str) -> None:
+    v = tf.Variable([1.0, 2.0])
+
+    @tf.function(jit_compile=True)
+    def step(x: tf.Tensor) -> tf.Tensor:
+        v.assign_add(x)
+        return apply_op(checked_op, [v.read_value()]).output(0)
+
+    assert step(tf.constant([1.0, 1.0])).numpy().tolist() == [2.0, 3.0]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="negative input"):
+        step(tf.constant([-5.0, 0.0]))
+    assert v.numpy().tolist() == [2.0, 3.0]
+    assert step(tf.constant([1.0, 1.0])).numpy().tolist() == [3.0, 4.0]
 
 
 class _FailedToken:
@@ -157,7 +164,7 @@ class _FailedToken:
         raise RuntimeError("INTERNAL: CpuCallback error calling callback: KernelError")
 
 
-def test_a_failed_host_kernel_leaves_no_error_for_later_barriers() -> None:
+def test_a_failed_host_kernel_leaves_no_error_for_later_barriers(checked_op: str) -> None:
     # On the H100 host the failed call's error stayed in JAX's runtime tokens, and JAX
     # raised it again at exit (its atexit barrier).  Here the token stays clean, so
     # the failed token is put beside the real ones, where the call's own does not
@@ -165,17 +172,11 @@ def test_a_failed_host_kernel_leaves_no_error_for_later_barriers() -> None:
     import jax
     from jax._src import dispatch
 
-    register_op(
-        "XlaTestCheckedOp",
-        lambda ins: (ins[0].shape, ins[0].dtype),
-        _checked,
-        lowerings={"jax": host},
-    )
     try:
 
         @tf.function(jit_compile=True)
         def step(x: tf.Tensor) -> tf.Tensor:
-            return apply_op("XlaTestCheckedOp", [x + 1.0]).output(0)
+            return apply_op(checked_op, [x + 1.0]).output(0)
 
         assert step(tf.constant([1.0])).numpy().tolist() == [2.0]
         dispatch.runtime_tokens.output_runtime_tokens["failed"] = _FailedToken()
@@ -186,13 +187,6 @@ def test_a_failed_host_kernel_leaves_no_error_for_later_barriers() -> None:
         assert step(tf.constant([2.0])).numpy().tolist() == [3.0]
     finally:
         dispatch.runtime_tokens.output_runtime_tokens.pop("failed", None)
-        del OPS["XlaTestCheckedOp"]
-
-
-def _checked(x: np.ndarray) -> np.ndarray:
-    if (x < 0).any():
-        raise ValueError("negative input")
-    return x
 
 
 def test_a_tape_differentiates_through_a_compiled_function() -> None:

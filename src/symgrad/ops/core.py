@@ -544,9 +544,8 @@ def unary_op(
             x = convert_to_tensor(x)
         return apply_op1(op_type, [x], name=name)
 
-    wrapper = fast_unary(
-        fast, general, apply_op1
-    )  # core/eager.py's light tensor in front, if it can
+    # core/eager.py's light tensor in front, if it can
+    wrapper = fast_unary(fast, general, apply_op1)
     wrapper.__name__ = api_name
     wrapper.__doc__ = f"Elementwise ``{api_name}`` (op type ``{op_type}``)."
     register_op(
@@ -626,9 +625,8 @@ def binary_op(
         a, b = convert_n((x, y))
         return apply_op1(op_type, [a, b], name=name)
 
-    wrapper = fast_binary(
-        fast, general, apply_op1, _SCALARS, _eager_scalar
-    )  # core/eager.py's light tensor, if it can
+    # core/eager.py's light tensor in front, if it can
+    wrapper = fast_binary(fast, general, apply_op1, _SCALARS, _eager_scalar)
     wrapper.__name__ = api_name
     wrapper.__doc__ = f"Elementwise ``{api_name}`` with broadcasting (op type ``{op_type}``)."
     register_op(

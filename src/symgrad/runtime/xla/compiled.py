@@ -204,9 +204,12 @@ def _settle(jax: Any) -> None:
     try:
         jax.effects_barrier()
     except Exception:
-        from jax._src import dispatch  # (JAX keeps a failed token: nothing public clears it)
+        try:  # (JAX keeps a failed token: nothing public clears it)
+            from jax._src import dispatch
 
-        dispatch.runtime_tokens.clear()
+            dispatch.runtime_tokens.clear()
+        except Exception:  # another JAX: keep the user's error, not this one
+            pass
 
 
 def _replicated(ops: list[Any]) -> Any:
