@@ -81,6 +81,8 @@ class Compiled:
         self._n_donated = sum(id(v) not in copied for v in written)
         self.read = [v for k, v in prog.variables.items() if k not in prog.written]
         self._vars = self.read + self.written
+        # The written variables' own dicts (an object's __dict__ is never replaced).
+        self._dicts = [v.__dict__ for v in written]
         # The variables' versions after the last call and the values it left them (see
         # ``_run``); None: no call yet.
         self._seen: list[int] | None = None
@@ -110,6 +112,8 @@ class Compiled:
         # copies), so no call moves them to one device and back.
         self._on: Any = _replicated([st[0] for st in steps])
         self.jitted = jax.jit(fn, donate_argnums=donate, **_shardings(self._on))
+
+    out_shape: Any = None  # the one output's TensorShape where static (``eager_call``)
 
     def _feeds(self, arrays: Sequence[Any]) -> list[Any]:
         """The feeds on the device: an array fed again (a constant's) is not sent again."""
@@ -162,7 +166,7 @@ class Compiled:
         outs, new = self.jitted(*(self._on_device if same else self._feeds(arrays)), *values)
         if self._host:
             outs = self._wait(outs, new)
-        _hold(self.written, new)
+        _hold(self.written, self._dicts, new)
         # (A read variable's value here may be a NumPy array that a later assignment
         # replaces: this list keeps it alive until the next call.)
         self._last = values[: len(self.read)] + new if self.read else new
@@ -180,6 +184,16 @@ class Compiled:
                 raise
             raise err from None
         return outs
+
+    def finish1(self, out: Any) -> Any:
+        """``finish`` of a program's one fetch: its NumPy array."""
+        try:
+            return np.asarray(out)
+        except Exception as e:
+            err = _translated(e)
+            if err is e:
+                raise
+            raise err from None
 
     def _wait(self, outs: list[Any], new: list[Any]) -> list[Any]:
         """The results, once the program and its host effects are done."""
@@ -262,13 +276,13 @@ def _values(variables: list[Any]) -> list[Any]:
     return values
 
 
-def _hold(variables: list[Any], values: list[Any]) -> None:
-    """Give the variables their new values, left on the device (``Variable.__getattr__``)."""
+def _hold(variables: list[Any], dicts: list[dict[str, Any]], values: list[Any]) -> None:
+    """Give the variables their new values, left on the device (``Variable.__getattr__``);
+    ``dicts``: the variables' own (a quarter quicker than reading each one's)."""
     if _journal.undo is not None:  # an atomic run puts the old values back if it fails
         for var in variables:
             _remember(var)
-    for var, value in zip(variables, values, strict=True):
-        state = var.__dict__
+    for state, value in zip(dicts, values):
         state["_device_value"] = [None, value]  # first: a reader never finds neither
         state.pop("_value", None)
         state["_version"] += 1
