@@ -87,6 +87,42 @@ def test_the_variables_stay_on_the_gpu_between_compiled_calls() -> None:
     assert v.numpy().tolist() == [2.0, 3.0, 4.0, 5.0]
 
 
+def test_a_compiled_call_in_a_cpu_block_runs_on_the_cpu_beside_the_gpu() -> None:
+    """TF's placement (``runtime/xla/placement.py``): no block is the GPU, a ``/CPU:0``
+    block the CPU; a variable made in the CPU block lives there, and a call on the GPU
+    that writes it is TF's error."""
+
+    @tf.function(jit_compile=True)
+    def f(x: tf.Tensor) -> tf.Tensor:
+        return x * 2.0 + 1.0
+
+    x = tf.constant([1.0, 2.0])
+    gpu, cpu = (
+        "/job:localhost/replica:0/task:0/device:GPU:0",
+        "/job:localhost/replica:0/task:0/device:CPU:0",
+    )
+    assert f(x).device == gpu
+    with tf.device("/CPU:0"):
+        v = tf.Variable(np.arange(4, dtype=np.float32))
+        y = f(x)
+    assert y.device == cpu and y.numpy().tolist() == [3.0, 5.0]
+
+    @tf.function(jit_compile=True)
+    def bump() -> tf.Tensor:
+        v.assign_add(tf.ones(4))
+        return tf.reduce_sum(v)
+
+    with tf.device("/CPU:0"):
+        assert float(bump()) == 10.0  # exact: sums of small integers
+        assert bump().device == cpu
+    assert {d.platform for d in v.__dict__["_device_value"][1].devices()} == {"cpu"}
+    with pytest.raises(
+        tf.errors.InvalidArgumentError, match=f"located in device {cpu} from device {gpu}"
+    ):
+        bump()
+    assert v.numpy().tolist() == [2.0, 3.0, 4.0, 5.0]
+
+
 def _strategy_step(strategy: tf.distribute.Strategy) -> tuple[list[float], np.ndarray]:
     rng = np.random.default_rng(3)
     x = rng.standard_normal((8, 5)).astype(np.float32)

@@ -65,6 +65,8 @@ def call(cf: Any, args: list[Tensor]) -> Any:
         shape = _shape(compiled, spec[0], value)
     t = _fast_light(_CALL, graph, ctx, (*inputs, *reads), spec[1], shape, value)
     t._attrs = cf.call_attrs(len(inputs), before)
+    if compiled.report is not None:  # (the default device a GPU: TF names it)
+        t._device = compiled.report
     try:
         t._value = compiled.finish1(value)
     except BaseException:
@@ -88,6 +90,8 @@ def _many(
 ) -> Any:
     """The outputs of a call with several: the call op, built now, holds them."""
     outs = cf._hold_call(graph, inputs, values, before)
+    if outs and cf.compiled.report is not None:
+        outs[0].op.device = cf.compiled.report
     try:
         cf.compiled.finish(values)  # in place: the op's output_values list
     except BaseException:
