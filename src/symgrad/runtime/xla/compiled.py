@@ -167,14 +167,14 @@ class Compiled:
         ``finish`` turns them into NumPy arrays.  A program with host kernels, which
         may fail, is waited for before any variable is written."""
         request = _thread.device
-        if request != self._request:  # (a training loop: the same block every call)
-            self._place(request)
         try:
-            if self._x64 or self._pinned is not None:
-                with self._mode(), _LOCK:
-                    return self._run(arrays)
-            with _LOCK:  # (JAX's default mode: no context to enter, a quicker dispatch)
-                return self._run(arrays)
+            with _LOCK:
+                if request != self._request:  # (a training loop: the same block each call)
+                    self._place(request)
+                if self._x64 or self._pinned is not None:
+                    with self._mode():
+                        return self._run(arrays)
+                return self._run(arrays)  # (JAX's default mode: no context, a quicker dispatch)
         except Exception as e:
             if self._host:  # (the call, or _wait, raised a host kernel's failure)
                 _settle(self._jax)
