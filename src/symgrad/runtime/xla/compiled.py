@@ -124,7 +124,7 @@ class Compiled:
     def _feeds(self, arrays: Sequence[Any]) -> list[Any]:
         """The feeds on the device: an array fed again (a constant's) is not sent again."""
         fed, on_device = self._fed, self._on_device
-        on = self._on or self._pinned
+        on = self._on if self._on is not None else self._pinned
         for i, a in enumerate(arrays):
             if a is not fed[i]:
                 on_device[i] = self._jax.device_put(a, on)
