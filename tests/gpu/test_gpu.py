@@ -10,6 +10,7 @@ relative 1e-2 (TF32 keeps 10 mantissa bits); float64 has no such mode: 1e-12.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -17,6 +18,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+# JAX takes 75 % of a GPU's memory when it starts; this process starts it first (below),
+# and a program it runs (the seeds) would then fail to start JAX's GPU backend, which
+# raises where the CUDA plugin is installed: both take memory as they need it.
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 
 jax = pytest.importorskip("jax")
 
@@ -87,6 +93,42 @@ def test_the_variables_stay_on_the_gpu_between_compiled_calls() -> None:
     assert v.numpy().tolist() == [2.0, 3.0, 4.0, 5.0]
 
 
+def test_a_compiled_call_in_a_cpu_block_runs_on_the_cpu_beside_the_gpu() -> None:
+    """TF's placement (``runtime/xla/placement.py``): no block is the GPU, a ``/CPU:0``
+    block the CPU; a variable made in the CPU block lives there, and a call on the GPU
+    that writes it is TF's error."""
+
+    @tf.function(jit_compile=True)
+    def f(x: tf.Tensor) -> tf.Tensor:
+        return x * 2.0 + 1.0
+
+    x = tf.constant([1.0, 2.0])
+    gpu, cpu = (
+        "/job:localhost/replica:0/task:0/device:GPU:0",
+        "/job:localhost/replica:0/task:0/device:CPU:0",
+    )
+    assert f(x).device == gpu
+    with tf.device("/CPU:0"):
+        v = tf.Variable(np.arange(4, dtype=np.float32))
+        y = f(x)
+    assert y.device == cpu and y.numpy().tolist() == [3.0, 5.0]
+
+    @tf.function(jit_compile=True)
+    def bump() -> tf.Tensor:
+        v.assign_add(tf.ones(4))
+        return tf.reduce_sum(v)
+
+    with tf.device("/CPU:0"):
+        assert float(bump()) == 10.0  # exact: sums of small integers
+        assert bump().device == cpu
+    assert {d.platform for d in v.__dict__["_device_value"][1].devices()} == {"cpu"}
+    with pytest.raises(
+        tf.errors.InvalidArgumentError, match=f"located in device {cpu} from device {gpu}"
+    ):
+        bump()
+    assert v.numpy().tolist() == [2.0, 3.0, 4.0, 5.0]
+
+
 def _strategy_step(strategy: tf.distribute.Strategy) -> tuple[list[float], np.ndarray]:
     rng = np.random.default_rng(3)
     x = rng.standard_normal((8, 5)).astype(np.float32)
@@ -148,7 +190,8 @@ def test_seed_programs_print_their_numbers_compiled_for_the_gpu(path: Path) -> N
         runpy.run_path({str(path)!r}, run_name="__main__")
         """
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    env = {**os.environ, "XLA_PYTHON_CLIENT_PREALLOCATE": "false"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr[-3000:]
     expected = (EXAMPLES / "expected" / f"{path.stem}.txt").read_text()
     assert out.stdout.replace("symgrad.Tensor", "tf.Tensor") == expected

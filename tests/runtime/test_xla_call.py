@@ -118,3 +118,20 @@ def test_retracing_warning_counts_the_calls_that_trace(caplog: Any) -> None:
         for n in range(6, 10):  # five traces in a row: TF's warning
             f(tf.zeros([n]))
     assert "5 out of the last 5 calls to" in caplog.text
+
+
+def test_each_light_call_output_has_its_own_name_that_finds_its_op() -> None:
+    step = _step(True)
+    x = tf.constant([1.0, 3.0])
+    step(x)
+    ys = [step(x) for _ in range(3)]
+    with tf.name_scope("outer"):
+        z = step(x)
+    names = [y.name for y in ys + [z]]  # read before any op is built
+    assert all(y._op is None for y in ys + [z])
+    assert len(set(names)) == 4
+    assert all(n.startswith("PartitionedCall") and n.endswith(":0") for n in names[:3])
+    assert names[3].startswith("outer/PartitionedCall")
+    for y, name in zip(ys + [z], names):
+        assert y.op.name + ":0" == name
+        assert y.graph.get_operation_by_name(y.op.name) is y.op

@@ -78,7 +78,12 @@ def call_for_each_replica(strategy: Any, fn: Callable[..., Any], args: Any, kwar
     from symgrad.runtime.function import Function
 
     if isinstance(fn, Function):
-        return _for_each_replica(strategy, fn)(*args, **kwargs)
+        step = _for_each_replica(strategy, fn)
+        on = strategy._devices()
+        if len(on) == 1:  # one replica: its call in its device's block, as TF's (which
+            with device_scope(on[0]):  # places a compiled step there: runtime/xla/placement)
+                return step(*args, **kwargs)
+        return step(*args, **kwargs)
     n = len(strategy._devices())
     threads = [_ReplicaThread(strategy, i, fn, select_replica(i, (args, kwargs))) for i in range(n)]
     for t in threads:

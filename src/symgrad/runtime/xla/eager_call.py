@@ -19,16 +19,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad.core.context import current, get_default_graph
-from symgrad.core.eager import EagerTensor, _light
+from symgrad.core import context
+from symgrad.core.context import current
+from symgrad.core.eager import EagerTensor, FastOp, _fast_light
 from symgrad.core.graph import Graph, Tensor
 from symgrad.core.shapes import TensorShape
+
+# The call op's name and type for ``_fast_light``, the elementwise fast path's maker of a
+# light tensor: the name taken by the graph's counter, the user's line read when the op is
+# built (a third of ``_light``'s cost, which looks both up at once).
+_CALL = FastOp("PartitionedCall", None, frozenset(), None, None, {})
 
 
 def call(cf: Any, args: list[Tensor]) -> Any:
     """``cf.call_flat(args)`` for a trace ``cf`` whose ``compiled`` is a ``Compiled``."""
-    graph = get_default_graph()
-    if current.recorders or not graph.eager:
+    ctx = current.__dict__  # (one thread-local read for the recorders and _fast_light's)
+    graphs = ctx["graphs"]
+    graph = graphs[-1] if graphs else context._top_level
+    if ctx["recorders"] or not graph.eager:
         return cf.call_flat(args)
     inputs = args + cf.captured if cf.captured else args
     arrays = []
@@ -44,38 +52,50 @@ def call(cf: Any, args: list[Tensor]) -> Any:
     # A call that assigns leaves no recorded version current (see call_attrs).
     before = None if compiled.written else [v._version for v in cf.variables]
     values = compiled.start(arrays)
-    if len(values) == 1:
-        out = _light_out(cf, graph, inputs, values[0], before)
-        try:
-            out._value = compiled.finish(values)[0]
-        except BaseException:
-            out._value = None  # (unreachable: drop the device array)
-            raise
-        return cf._pack([out])
-    outs = cf._hold_call(graph, inputs, values, before)
+    if len(values) != 1:
+        return _many(cf, graph, inputs, values, before)
+    # XLA computes meanwhile.  The one output (a step's loss) as a light tensor, its op
+    # (the one ``_hold_call`` makes) built when first read.  (Here, not in a helper:
+    # _fast_light reads the user's line two frames up, from Function.__call__ out.)
+    spec = cf._out_specs[0]
+    value = values[0]
+    reads = cf.route_reads(graph)
+    shape = compiled.out_shape
+    if shape is None:  # (a scalar's TensorShape is falsy: no ``or`` here)
+        shape = _shape(compiled, spec[0], value)
+    t = _fast_light(_CALL, graph, ctx, (*inputs, *reads), spec[1], shape, value)
+    t._attrs = cf.call_attrs(len(inputs), before)
+    if compiled.report is not None:  # (the default device a GPU: TF names it)
+        t._device = compiled.report
     try:
-        compiled.finish(values)  # in place: the op's output_values list
+        t._value = compiled.finish1(value)
+    except BaseException:
+        t._value = None  # (unreachable: drop the device array)
+        raise
+    return cf._pack([t])
+
+
+def _shape(compiled: Any, traced: TensorShape, value: Any) -> TensorShape:
+    """The output's shape: the traced one where it is the value's (kept: JAX's shape
+    is slower to read), else the value's."""
+    dims = traced.dims
+    if dims is not None and None not in dims:
+        compiled.out_shape = TensorShape.of_array(dims)  # type: ignore[arg-type]
+        return compiled.out_shape  # type: ignore[no-any-return]
+    return TensorShape.of_array(value.shape)
+
+
+def _many(
+    cf: Any, graph: Graph, inputs: list[Tensor], values: list[Any], before: list[int] | None
+) -> Any:
+    """The outputs of a call with several: the call op, built now, holds them."""
+    outs = cf._hold_call(graph, inputs, values, before)
+    if outs and cf.compiled.report is not None:
+        outs[0].op.device = cf.compiled.report
+    try:
+        cf.compiled.finish(values)  # in place: the op's output_values list
     except BaseException:
         if outs:
             outs[0].op.output_values = None  # no values, and nothing holds it
         raise
     return cf._pack(outs)
-
-
-def _light_out(
-    cf: Any, graph: Graph, inputs: list[Tensor], value: Any, before: list[int] | None
-) -> EagerTensor:
-    """The call op's one output as a light tensor holding ``value`` (a device array
-    until ``finish``); its op is the one ``_hold_call`` would make."""
-    spec = cf._out_specs[0]
-    dims = spec[0].dims  # the traced shape, where it is the value's (JAX's shape is slower)
-    return _light(  # type: ignore[no-any-return]
-        graph,
-        "PartitionedCall",
-        graph.unique_name("PartitionedCall"),
-        inputs + cf.route_reads(graph),
-        cf.call_attrs(len(inputs), before),
-        spec[1],
-        TensorShape.of_array(dims if dims is not None and None not in dims else value.shape),
-        value,
-    )
