@@ -64,13 +64,15 @@ class FastOp:
     its allowed dtypes, its output dtype (a function of the input's for a unary op, a
     dtype or None for a binary one), and the registry's op and default-name tables."""
 
-    __slots__ = ("infer", "named", "names", "ok", "ops", "out", "type")
+    __slots__ = ("infer", "memo", "named", "names", "ok", "ops", "out", "type")
 
     def __init__(self, op_type: str, infer: Any, ok: Any, out: Any, ops: Any, names: Any) -> None:
         self.type, self.infer, self.ok, self.out = op_type, infer, ok, out
         self.ops, self.names = ops, names
         self.named = ("", "")  # the default name last seen and its lower case (one object:
         # another thread sees both or neither)
+        self.memo: tuple[Any, Any, Any] = (None, None, None)  # fast_binary: (scalar, dtype,
+        # its scalar-cache key): a literal such as ``y * 1.0001`` is one object each time
 
 
 def set_checked(checked: bool) -> None:
@@ -90,8 +92,9 @@ def fast_unary(
     ``run_now``, that tensor made here (same name, value, shape, traceback, entries);
     else ``general``'s result, with no name taken before.  One function to the kernel,
     where a wrapper calling the fast path calling ``_fast_light`` was three frames.  Under
-    a tape (or in a graph) it calls ``apply`` (``apply_op1``) itself, as ``general`` would:
-    one frame fewer for ``_light``'s walk to the user's line."""
+    tapes (recorders that all take light tensors) each records the tensor made here, as
+    ``run_now`` would hand it; under another recorder (or in a graph) it calls ``apply``
+    (``apply_op1``) itself, as ``general`` would: one frame fewer for ``_light``'s walk."""
     op_type, ops, infer, ok, out_dtype = f.type, f.ops, f.infer, f.ok, f.out
 
     def wrapper(x: Any, name: str | None = None) -> Any:
@@ -99,22 +102,23 @@ def fast_unary(
             return general(x, name)
         opdef = ops[op_type]
         graph = x.graph
-        ctx = current.__dict__  # one thread-local read for four attributes
+        ctx = current.__dict__  # one thread-local read for five attributes
         d = x.dtype
+        recs = ctx["recorders"]
         if (
             _checked
             or ERRSTATE is None
             or not opdef.fast
             or opdef.infer is not infer  # the fast path repeats that rule's checks
             or ctx["graphs"]  # not the top level,
-            or ctx["recorders"]  # or a tape records,
             or graph is not _context._top_level  # or another graph's tensor,
-            or id(d) not in ok  # or a dtype the general path reports
+            or id(d) not in ok  # or a dtype the general path reports,
+            or (recs and not _light_recorders(recs))  # or a recorder that wants the op
         ):
             return apply(op_type, [x], name=None)  # general's call for a tensor
         dtype = out_dtype(d) if out_dtype else d
         try:  # warnings off (core/errstate.py)
-            out = (ctx.get("quiet_run") or quiet_run(ctx))(opdef.kernel, x._value)
+            out = (ctx["quiet_run"] or quiet_run(ctx))(opdef.kernel, x._value)
         except Exception:
             return general(x, name)  # reruns the (pure) kernel and reports the failure
         npd = dtype.np
@@ -150,21 +154,28 @@ def fast_binary(
         opdef = ops[op_type]
         graph = x.graph
         ctx = current.__dict__
+        recs = ctx["recorders"]
         if (
             _checked
             or ERRSTATE is None
             or not opdef.fast
             or opdef.infer is not infer
             or ctx["graphs"]
-            or ctx["recorders"]
             or graph is not _context._top_level
+            or (recs and not _light_recorders(recs))
         ):  # general's calls for a tensor and a tensor or a Python scalar
             return apply(op_type, [x, y if ty is EagerTensor else scalar(y, x.dtype)], name=None)
         d = x.dtype
         if ty is EagerTensor:
             c = y if y.graph is graph else None
-        else:  # keyed as _eager_scalar keys it
-            c = graph.scalar_cache.get((ty, y, id(d), copysign(1.0, y) if ty is float else 0.0))
+        else:  # keyed as _eager_scalar keys it; the same scalar object: the same key
+            m = f.memo
+            if y is m[0] and d is m[1]:
+                key = m[2]
+            else:
+                key = (ty, y, id(d), copysign(1.0, y) if ty is float else 0.0)
+                f.memo = (y, d, key)
+            c = graph.scalar_cache.get(key)
         if c is None or c.dtype is not d or id(d) not in ok:
             return general(x, y, name)
         sx, sy = x.shape, c.shape
@@ -177,7 +188,7 @@ def fast_binary(
         dtype = out_dtype or d
         yv = c._value if type(c) is EagerTensor else c.eager_value  # (a tape's op)
         try:
-            out = (ctx.get("quiet_run") or quiet_run(ctx))(opdef.kernel, x._value, yv)
+            out = (ctx["quiet_run"] or quiet_run(ctx))(opdef.kernel, x._value, yv)
         except Exception:
             return general(x, y, name)
         npd = dtype.np
@@ -197,7 +208,8 @@ def _fast_light(
 ) -> EagerTensor:
     """``_light`` with ``graph.unique_name`` of the default name inlined (outside a name
     scope; the counter's suffix formatted when read: ``op_name``) and the user's line
-    taken lazily (``_site``)."""
+    taken lazily (``_site``); recorded by the tapes that record (``_recorded``'s light
+    branch)."""
     base = f.names.get(f.type, f.type)
     named = f.named
     if base is not named[0]:
@@ -234,8 +246,7 @@ def _fast_light(
     else:
         frame = _getframe(2)  # the wrapper's caller (fast_unary's, fast_binary's)
         code = frame.f_code
-        if code is _user_code[0] or _in_package(code.co_filename) is False:  # the user's
-            _user_code[0] = code  # (the common case; a file's class never changes)
+        if code is _user_code[0]:  # the user's (the common case)
             t._tb, t._at = code, frame.f_lasti  # turned into (file, line) when built: _site
         else:
             t._tb, t._at = _caller_site(frame)
@@ -244,15 +255,27 @@ def _fast_light(
     live.append(ref)
     if len(live) >= graph._sweep_at:
         graph.sweep()
+    recorders = ctx["recorders"]
+    if recorders:  # tapes only (the wrappers checked): each records t, as _recorded's
+        for recorder in recorders:
+            recorder.record_light(t)
     return t
+
+
+def _light_recorders(recorders: list[Any]) -> bool:
+    """Do all ``recorders`` take light tensors (``record_light``: tapes)?  As ``run_now``
+    asks: then the fast path's tensor is what each records, as ``_recorded``'s would be."""
+    return all(getattr(recorder, "takes_light", False) for recorder in recorders)
 
 
 def _caller_site(frame: Any) -> tuple[Any, int]:
     """``_fast_light``'s traceback from the wrapper's caller ``frame`` out: ``user_frame``'s
     walk, keeping the user's line as (code, instruction); unknown files go to it."""
     while frame.f_back is not None:
-        known = _in_package(frame.f_code.co_filename)
+        code = frame.f_code
+        known = _in_package(code.co_filename)
         if known is False:
+            _user_code[0] = code  # (a file's class never changes)
             break
         if known is None:
             return user_frame_of(frame), -1
@@ -370,9 +393,18 @@ def _light(
     t._override = override.get(op_type) if override else None
     deps = scopes.control_deps
     t._control = tuple(deps) if deps else ()
-    t._tb = current.frame or user_frame(_FRAMES_IN)
-    t._at = -1
-    t._device = current.device
+    ctx = current.__dict__
+    tb = ctx["frame"]
+    if tb is not None:
+        t._tb, t._at = tb, -1
+    else:  # user_frame(_FRAMES_IN)'s line, as (code, instruction) until read: _site
+        frame = _getframe(_FRAMES_IN)
+        code = frame.f_code
+        if code is _user_code[0]:
+            t._tb, t._at = code, frame.f_lasti
+        else:
+            t._tb, t._at = _caller_site(frame)
+    t._device = ctx["device"]
     ref = weakref.ref(t)  # as _enter does (inlined: this runs for every light op)
     graph._by_name[name] = ref
     live = graph._live
