@@ -23,7 +23,7 @@ taken at once (the counters' order is the program's), and the tensor has a weak 
 the graph's live list, as an op has, so the memory sweep sees it (``symgrad.core.history``)
 and the graph finds it by name (``Graph._op_named``); and one in the name index, as an op
 has, so names in a scope stay unique among live ops (not for the elementwise fast path's
-unscoped names that the counters make unique: ``_fast_light``).  Under tapes
+unscoped names that the counters make unique: ``fast_unary``).  Under tapes
 (recorders that take one, ``record_light``) the light tensor is what each tape records;
 for ``apply_op``'s callers (who want the op), or under another recorder, the
 ``Operation`` is built at once.
@@ -54,7 +54,7 @@ _new_tensor = EagerTensor.__new__
 # a bound method at every call (no LOAD_METHOD for a name bound by an import).  The dict
 # is only ever cleared in place, never replaced.
 _in_package = _IN_PACKAGE.get
-_user_code: list[Any] = [None]  # the code object of the last user frame _fast_light saw
+_user_code: list[Any] = [None]  # the code object of the last user frame the fast path saw
 
 
 class FastOp:
@@ -90,8 +90,9 @@ def fast_unary(
     """``general(x, name=None)``, an elementwise wrapper (``ops/core.py``), with the fast
     path in front: where ``apply_op1(f.type, [x])`` would return a light tensor made by
     ``run_now``, that tensor made here (same name, value, shape, traceback, entries);
-    else ``general``'s result, with no name taken before.  One function to the kernel,
-    where a wrapper calling the fast path calling ``_fast_light`` was three frames.  Under
+    else ``general``'s result, with no name taken before.  One function to the kernel
+    and the tensor, where a wrapper calling the fast path calling ``_fast_light`` was
+    three frames (the tensor's part is repeated in ``fast_binary``'s wrapper).  Under
     tapes (recorders that all take light tensors) each records the tensor made here, as
     ``run_now`` would hand it; under another recorder (or in a graph) it calls ``apply``
     (``apply_op1``) itself, as ``general`` would: one frame fewer for ``_light``'s walk."""
@@ -129,12 +130,59 @@ def fast_unary(
         shape = x.shape
         if shape.dims != out.shape:
             shape = TensorShape.of_array(out.shape)
-        return _fast_light(f, graph, ctx, (x,), dtype, shape, out)
+        # the light tensor: _light's fields, with graph.unique_name of the default name
+        # inlined (outside a name scope: the counter's suffix formatted when read, op_name)
+        # and the user's line taken lazily (_site).  Inline, not a call: a frame costs
+        # about a twentieth of the op.
+        base = f.names.get(op_type, op_type)
+        named = f.named
+        if base is not named[0]:
+            named = f.named = (base, base.lower())
+        scopes = graph._scopes.__dict__
+        names = graph._names_in_use
+        count = names.get(named[1], -1)
+        t = _new_tensor(EagerTensor)
+        if scopes["name"] or count < 0 or graph._suffixed:
+            ref = _scoped(graph, t, base)  # a scope, a new name, or "<name>_<n>" in use
+        else:  # unique_name's eager branch: unique by the counter (count >= 1), so not in
+            names[named[1]] = count + 1  # the name index (the graph finds it in _live)
+            t._name, t._count = base, count
+            ref = weakref.ref(t)
+        t._op = None  # (one store a line: four targets would build and unpack a tuple)
+        t._value = out
+        t.dtype = dtype
+        t.shape = shape
+        t._type = op_type
+        t._inputs = (x,)
+        t._attrs = NO_ATTRS
+        t.graph = graph
+        override, deps = scopes["override"], scopes["control_deps"]
+        t._override = override.get(op_type) if override else None
+        t._control = tuple(deps) if deps else ()
+        tb = ctx["frame"]
+        if tb is not None:
+            t._tb, t._at = tb, -1
+        else:
+            frame = _getframe(1)  # the caller's
+            code = frame.f_code
+            if code is _user_code[0]:  # the user's (the common case)
+                t._tb, t._at = code, frame.f_lasti  # (file, line) when read: _site
+            else:
+                t._tb, t._at = _caller_site(frame)
+        t._device = ctx["device"]
+        live = graph._live
+        live.append(ref)
+        if len(live) >= graph._sweep_at:
+            graph.sweep()
+        if recs:  # tapes only (checked above): each records t, as _recorded's
+            for recorder in recs:
+                recorder.record_light(t)
+        return t
 
     return wrapper
 
 
-def fast_binary(
+def fast_binary(  # noqa: C901  (the op's one Python function: its branches inline)
     f: FastOp, general: Callable[..., Any], apply: Callable[..., Any], scalars: Any, scalar: Any
 ) -> Callable[..., Any]:
     """``fast_unary`` for a broadcasting binary op ``general(x, y, name=None)``: ``y`` a
@@ -143,7 +191,7 @@ def fast_binary(
     caches it)."""
     op_type, ops, infer, ok, out_dtype = f.type, f.ops, f.infer, f.ok, f.out
 
-    def wrapper(x: Any, y: Any, name: str | None = None) -> Any:
+    def wrapper(x: Any, y: Any, name: str | None = None) -> Any:  # noqa: C901
         ty = type(y)
         if (
             type(x) is not EagerTensor
@@ -198,68 +246,66 @@ def fast_binary(
             out = np.asarray(out, dtype=npd)
         if sx.dims != out.shape:
             sx = TensorShape.of_array(out.shape)
-        return _fast_light(f, graph, ctx, (x, c), dtype, sx, out)
+        # the light tensor: _light's fields, with graph.unique_name of the default name
+        # inlined (outside a name scope: the counter's suffix formatted when read, op_name)
+        # and the user's line taken lazily (_site).  Inline, not a call: a frame costs
+        # about a twentieth of the op.
+        base = f.names.get(op_type, op_type)
+        named = f.named
+        if base is not named[0]:
+            named = f.named = (base, base.lower())
+        scopes = graph._scopes.__dict__
+        names = graph._names_in_use
+        count = names.get(named[1], -1)
+        t = _new_tensor(EagerTensor)
+        if scopes["name"] or count < 0 or graph._suffixed:
+            ref = _scoped(graph, t, base)  # a scope, a new name, or "<name>_<n>" in use
+        else:  # unique_name's eager branch: unique by the counter (count >= 1), so not in
+            names[named[1]] = count + 1  # the name index (the graph finds it in _live)
+            t._name, t._count = base, count
+            ref = weakref.ref(t)
+        t._op = None  # (one store a line: four targets would build and unpack a tuple)
+        t._value = out
+        t.dtype = dtype
+        t.shape = sx
+        t._type = op_type
+        t._inputs = (x, c)
+        t._attrs = NO_ATTRS
+        t.graph = graph
+        override, deps = scopes["override"], scopes["control_deps"]
+        t._override = override.get(op_type) if override else None
+        t._control = tuple(deps) if deps else ()
+        tb = ctx["frame"]
+        if tb is not None:
+            t._tb, t._at = tb, -1
+        else:
+            frame = _getframe(1)  # the caller's
+            code = frame.f_code
+            if code is _user_code[0]:  # the user's (the common case)
+                t._tb, t._at = code, frame.f_lasti  # (file, line) when read: _site
+            else:
+                t._tb, t._at = _caller_site(frame)
+        t._device = ctx["device"]
+        live = graph._live
+        live.append(ref)
+        if len(live) >= graph._sweep_at:
+            graph.sweep()
+        if recs:  # tapes only (checked above): each records t, as _recorded's
+            for recorder in recs:
+                recorder.record_light(t)
+        return t
 
     return wrapper
 
 
-def _fast_light(
-    f: FastOp, graph: Graph, ctx: Any, inputs: tuple[Any, ...], dtype: Any, shape: Any, value: Any
-) -> EagerTensor:
-    """``_light`` with ``graph.unique_name`` of the default name inlined (outside a name
-    scope; the counter's suffix formatted when read: ``op_name``) and the user's line
-    taken lazily (``_site``); recorded by the tapes that record (``_recorded``'s light
-    branch)."""
-    base = f.names.get(f.type, f.type)
-    named = f.named
-    if base is not named[0]:
-        named = f.named = (base, base.lower())
-    scopes = graph._scopes.__dict__
-    names = graph._names_in_use
-    key = named[1]
-    count = names.get(key, -1)
-    t = _new_tensor(EagerTensor)
-    if scopes["name"] or count < 0 or graph._suffixed:
-        t._name = name = graph.unique_name(base)  # a scope, a new name, or "<name>_<n>" in use
-        t._count = 0
-        graph._by_name[name] = ref = weakref.ref(t)  # scoped names: unique among live ops
-    else:  # unique_name's eager branch for an unscoped name in use, none "<name>_<n>"
-        names[key] = count + 1
-        t._name = base
-        t._count = count  # "<base>_<count>" (>= 1: the name was taken before), unique by the
-        ref = weakref.ref(t)  # counter: not in the name index (the graph finds it in _live)
-    t._op = None
-    t._value = value
-    t.dtype = dtype
-    t.shape = shape
-    t._type = op_type = f.type
-    t._inputs = inputs
-    t._attrs = NO_ATTRS
-    t.graph = graph
-    override = scopes["override"]
-    t._override = override.get(op_type) if override else None
-    deps = scopes["control_deps"]
-    t._control = tuple(deps) if deps else ()
-    tb = ctx["frame"]
-    if tb is not None:
-        t._tb, t._at = tb, -1
-    else:
-        frame = _getframe(2)  # the wrapper's caller (fast_unary's, fast_binary's)
-        code = frame.f_code
-        if code is _user_code[0]:  # the user's (the common case)
-            t._tb, t._at = code, frame.f_lasti  # turned into (file, line) when built: _site
-        else:
-            t._tb, t._at = _caller_site(frame)
-    t._device = ctx["device"]
-    live = graph._live
-    live.append(ref)
-    if len(live) >= graph._sweep_at:
-        graph.sweep()
-    recorders = ctx["recorders"]
-    if recorders:  # tapes only (the wrappers checked): each records t, as _recorded's
-        for recorder in recorders:
-            recorder.record_light(t)
-    return t
+def _scoped(graph: Graph, t: EagerTensor, base: str) -> Any:
+    """The fast path's name for ``t`` where the counter alone does not make it: in a name
+    scope, a name not yet in use, or one that may clash with a "<name>_<n>" in use; entered
+    in the name index (scoped names are unique among the live ops).  ``t``'s weak entry."""
+    t._name = name = graph.unique_name(base)
+    t._count = 0
+    graph._by_name[name] = ref = weakref.ref(t)
+    return ref
 
 
 def _light_recorders(recorders: list[Any]) -> bool:
@@ -269,7 +315,7 @@ def _light_recorders(recorders: list[Any]) -> bool:
 
 
 def _caller_site(frame: Any) -> tuple[Any, int]:
-    """``_fast_light``'s traceback from the wrapper's caller ``frame`` out: ``user_frame``'s
+    """The fast path's traceback from the wrapper's caller ``frame`` out: ``user_frame``'s
     walk, keeping the user's line as (code, instruction); unknown files go to it."""
     while frame.f_back is not None:
         code = frame.f_code
