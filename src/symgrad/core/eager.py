@@ -50,6 +50,7 @@ from symgrad.core.shapes import TensorShape, broadcast_shapes
 _new_op = Operation.__new__
 _ndarray = np.ndarray
 _new_tensor = EagerTensor.__new__
+_weak = weakref.ref
 # graph._IN_PACKAGE's get, bound once: called as ``_IN_PACKAGE.get(...)``, Python 3.11 makes
 # a bound method at every call (no LOAD_METHOD for a name bound by an import).  The dict
 # is only ever cleared in place, never replaced.
@@ -64,13 +65,14 @@ class FastOp:
     its allowed dtypes, its output dtype (a function of the input's for a unary op, a
     dtype or None for a binary one), and the registry's op and default-name tables."""
 
-    __slots__ = ("infer", "memo", "named", "names", "ok", "ops", "out", "type")
+    __slots__ = ("infer", "memo", "named", "names", "ok", "okd", "ops", "out", "type")
 
     def __init__(self, op_type: str, infer: Any, ok: Any, out: Any, ops: Any, names: Any) -> None:
         self.type, self.infer, self.ok, self.out = op_type, infer, ok, out
         self.ops, self.names = ops, names
         self.named = ("", "")  # the default name last seen and its lower case (one object:
         # another thread sees both or neither)
+        self.okd: Any = None  # the last input dtype found in ``ok`` (an identity test)
         self.memo: tuple[Any, Any, Any] = (None, None, None)  # fast_binary: (scalar, dtype,
         # its scalar-cache key): a literal such as ``y * 1.0001`` is one object each time
 
@@ -96,7 +98,7 @@ def fast_unary(
     tapes (recorders that all take light tensors) each records the tensor made here, as
     ``run_now`` would hand it; under another recorder (or in a graph) it calls ``apply``
     (``apply_op1``) itself, as ``general`` would: one frame fewer for ``_light``'s walk."""
-    op_type, ops, infer, ok, out_dtype = f.type, f.ops, f.infer, f.ok, f.out
+    op_type, ops, infer, out_dtype = f.type, f.ops, f.infer, f.out
 
     def wrapper(x: Any, name: str | None = None) -> Any:
         if type(x) is not EagerTensor or name is not None:
@@ -113,7 +115,7 @@ def fast_unary(
             or opdef.infer is not infer  # the fast path repeats that rule's checks
             or ctx["graphs"]  # not the top level,
             or graph is not _context._top_level  # or another graph's tensor,
-            or id(d) not in ok  # or a dtype the general path reports,
+            or (d is not f.okd and not _ok_dtype(f, d))  # or a dtype the general path reports,
             or (recs and not _light_recorders(recs))  # or a recorder that wants the op
         ):
             return apply(op_type, [x], name=None)  # general's call for a tensor
@@ -147,7 +149,7 @@ def fast_unary(
         else:  # unique_name's eager branch: unique by the counter (count >= 1), so not in
             names[named[1]] = count + 1  # the name index (the graph finds it in _live)
             t._name, t._count = base, count
-            ref = weakref.ref(t)
+            ref = _weak(t)
         t._op = None  # (one store a line: four targets would build and unpack a tuple)
         t._value = out
         t.dtype = dtype
@@ -189,7 +191,7 @@ def fast_binary(  # noqa: C901  (the op's one Python function: its branches inli
     light tensor, or a Python scalar (a type in ``scalars``) whose eager constant is in the
     graph's scalar cache (``scalar``'s, ``_eager_scalar``; else ``general`` makes and
     caches it)."""
-    op_type, ops, infer, ok, out_dtype = f.type, f.ops, f.infer, f.ok, f.out
+    op_type, ops, infer, out_dtype = f.type, f.ops, f.infer, f.out
 
     def wrapper(x: Any, y: Any, name: str | None = None) -> Any:  # noqa: C901
         ty = type(y)
@@ -224,7 +226,7 @@ def fast_binary(  # noqa: C901  (the op's one Python function: its branches inli
                 key = (ty, y, id(d), copysign(1.0, y) if ty is float else 0.0)
                 f.memo = (y, d, key)
             c = graph.scalar_cache.get(key)
-        if c is None or c.dtype is not d or id(d) not in ok:
+        if c is None or c.dtype is not d or (d is not f.okd and not _ok_dtype(f, d)):
             return general(x, y, name)
         sx, sy = x.shape, c.shape
         if sx is not sy:  # broadcast_shapes' common cases, else its result
@@ -263,7 +265,7 @@ def fast_binary(  # noqa: C901  (the op's one Python function: its branches inli
         else:  # unique_name's eager branch: unique by the counter (count >= 1), so not in
             names[named[1]] = count + 1  # the name index (the graph finds it in _live)
             t._name, t._count = base, count
-            ref = weakref.ref(t)
+            ref = _weak(t)
         t._op = None  # (one store a line: four targets would build and unpack a tuple)
         t._value = out
         t.dtype = dtype
@@ -296,6 +298,14 @@ def fast_binary(  # noqa: C901  (the op's one Python function: its branches inli
         return t
 
     return wrapper
+
+
+def _ok_dtype(f: FastOp, d: Any) -> bool:
+    """Does ``f`` take inputs of dtype ``d``?  Remembered as ``f.okd`` if so."""
+    if id(d) in f.ok:
+        f.okd = d
+        return True
+    return False
 
 
 def _scoped(graph: Graph, t: EagerTensor, base: str) -> Any:
