@@ -326,17 +326,22 @@ def _light_recorders(recorders: list[Any]) -> bool:
 
 def _caller_site(frame: Any) -> tuple[Any, int]:
     """The fast path's traceback from the wrapper's caller ``frame`` out: ``user_frame``'s
-    walk, keeping the user's line as (code, instruction); unknown files go to it."""
-    while frame.f_back is not None:
+    walk, keeping the user's line as (code, instruction); unknown files go to it.  (Each
+    ``f_back`` read makes a frame object: read once a frame.)"""
+    while True:
         code = frame.f_code
-        known = _in_package(code.co_filename)
-        if known is False:
-            _user_code[0] = code  # (a file's class never changes)
-            break
-        if known is None:
-            return user_frame_of(frame), -1
-        frame = frame.f_back
-    return frame.f_code, frame.f_lasti
+        if code is not _user_code[0]:
+            known = _in_package(code.co_filename)
+            if known is None:
+                return user_frame_of(frame), -1
+            if known:
+                back = frame.f_back
+                if back is not None:
+                    frame = back
+                    continue
+            else:
+                _user_code[0] = code  # (a file's class never changes)
+        return code, frame.f_lasti
 
 
 def run_now(
@@ -407,15 +412,11 @@ def _recorded(
 ) -> Any:
     """``run_now``'s result under recorders: a light tensor each one records, where all
     take one (tapes: ``record_light``) and the caller wants one; else the op, recorded."""
-    if light:
+    if light and _light_recorders(recorders):  # _light's walk starts at apply_op1 here
+        t = _light(graph, op_type, graph.unique_name(name), inputs, attrs, dtype, shape, value)
         for recorder in recorders:
-            if not getattr(recorder, "takes_light", False):
-                break
-        else:  # user_frame walks this frame too (_FRAMES_IN counts run_now's callers)
-            t = _light(graph, op_type, graph.unique_name(name), inputs, attrs, dtype, shape, value)
-            for recorder in recorders:
-                recorder.record_light(t)
-            return t
+            recorder.record_light(t)
+        return t
     op = _make(graph, op_type, graph.unique_name(name), inputs, attrs, dtype, shape, value)
     for recorder in recorders:  # a tape sees the op as the general path hands it
         recorder.record(op)
@@ -444,10 +445,10 @@ def _light(
     t._inputs = tuple(inputs)
     t._attrs = attrs
     t.graph = graph
-    scopes = graph._scopes
-    override = scopes.override
+    scopes = graph._scopes.__dict__  # one thread-local read for two attributes
+    override = scopes["override"]
     t._override = override.get(op_type) if override else None
-    deps = scopes.control_deps
+    deps = scopes["control_deps"]
     t._control = tuple(deps) if deps else ()
     ctx = current.__dict__
     tb = ctx["frame"]
@@ -461,7 +462,7 @@ def _light(
         else:
             t._tb, t._at = _caller_site(frame)
     t._device = ctx["device"]
-    ref = weakref.ref(t)  # as _enter does (inlined: this runs for every light op)
+    ref = _weak(t)  # as _enter does (inlined: this runs for every light op)
     graph._by_name[name] = ref
     live = graph._live
     live.append(ref)
