@@ -22,8 +22,8 @@ the op would have had if built at once; until then nothing else is built.  The n
 taken at once (the counters' order is the program's), and the tensor has a weak entry in
 the graph's live list, as an op has, so the memory sweep sees it (``symgrad.core.history``)
 and the graph finds it by name (``Graph._op_named``); and one in the name index, as an op
-has, so names in a scope stay unique among live ops (not for the elementwise fast path's
-unscoped names that the counters make unique: ``fast_unary``).  Under tapes
+has, so names in a scope stay unique among live ops (only scoped names: unscoped ones are
+unique by the counters that made them; ``fast_unary``, ``_light``).  Under tapes
 (recorders that take one, ``record_light``) the light tensor is what each tape records;
 for ``apply_op``'s callers (who want the op), or under another recorder, the
 ``Operation`` is built at once.
@@ -433,7 +433,10 @@ def _light(
     shape: TensorShape,
     value: Any,
 ) -> EagerTensor:
-    """A light tensor, entered in the graph's name index and live list as an op is."""
+    """A light tensor, entered in the graph's live list as an op is, and in its name index
+    where the name is scoped: an unscoped eager name is unique by the counters that made
+    it (``Graph.unique_name``), and ``Graph._op_named`` finds it in the live list, as the
+    fast path's; the index then stays small for the sweep."""
     t = _new_tensor(EagerTensor)
     t._op = None
     t._value = value
@@ -463,7 +466,8 @@ def _light(
             t._tb, t._at = _caller_site(frame)
     t._device = ctx["device"]
     ref = _weak(t)  # as _enter does (inlined: this runs for every light op)
-    graph._by_name[name] = ref
+    if "/" in name:  # scoped: unique among the live ops by the index (Graph.unique_name)
+        graph._by_name[name] = ref
     live = graph._live
     live.append(ref)
     if len(live) >= graph._sweep_at:
