@@ -38,6 +38,7 @@ from symgrad.autodiff.backprop import apply_rule
 from symgrad.core import dtypes, op_registry
 from symgrad.core.context import current
 from symgrad.core.eager import ERRSTATE, ERRSTATE_IGNORE, EagerTensor, _light
+from symgrad.core.eager_tensor import op_name
 from symgrad.core.gradient_registry import array_rule_for
 from symgrad.core.graph import Operation, Tensor, get_default_graph, user_frame
 from symgrad.core.shapes import TensorShape
@@ -278,7 +279,7 @@ def _const(value: np.ndarray, record: Any) -> EagerTensor:
     if record is None:
         name = graph.unique_name("Const")
     else:  # a scoped name: unique among the live ops only (``Graph.unique_name``)
-        where = record._name if type(record) is EagerTensor else record.name
+        where = op_name(record) if type(record) is EagerTensor else record.name
         outer = graph.set_name_scope(f"{where}_grad")
         try:
             name = graph.unique_name("Const")

@@ -65,6 +65,7 @@ class ThreadContext(threading.local):
         self.remap: dict[tuple[int, int], Any] | None = None
         self.frame: tuple[str, int] | None = None
         self.device = ""  # the innermost tf.device block's device ('' outside any)
+        self.quiet_run: Any = None  # core/errstate.py's quiet_run, made on first use
 
 
 current = ThreadContext()

@@ -22,8 +22,8 @@ the op would have had if built at once; until then nothing else is built.  The n
 taken at once (the counters' order is the program's), and the tensor has a weak entry in
 the graph's live list, as an op has, so the memory sweep sees it (``symgrad.core.history``)
 and the graph finds it by name (``Graph._op_named``); and one in the name index, as an op
-has, so names in a scope stay unique among live ops (not for the elementwise fast path's
-unscoped names that the counters make unique: ``_fast_light``).  Under tapes
+has, so names in a scope stay unique among live ops (only scoped names: unscoped ones are
+unique by the counters that made them; ``fast_unary``, ``_light``).  Under tapes
 (recorders that take one, ``record_light``) the light tensor is what each tape records;
 for ``apply_op``'s callers (who want the op), or under another recorder, the
 ``Operation`` is built at once.
@@ -50,11 +50,12 @@ from symgrad.core.shapes import TensorShape, broadcast_shapes
 _new_op = Operation.__new__
 _ndarray = np.ndarray
 _new_tensor = EagerTensor.__new__
+_weak = weakref.ref
 # graph._IN_PACKAGE's get, bound once: called as ``_IN_PACKAGE.get(...)``, Python 3.11 makes
 # a bound method at every call (no LOAD_METHOD for a name bound by an import).  The dict
 # is only ever cleared in place, never replaced.
 _in_package = _IN_PACKAGE.get
-_user_code: list[Any] = [None]  # the code object of the last user frame _fast_light saw
+_user_code: list[Any] = [None]  # the code object of the last user frame the fast path saw
 
 
 class FastOp:
@@ -64,13 +65,16 @@ class FastOp:
     its allowed dtypes, its output dtype (a function of the input's for a unary op, a
     dtype or None for a binary one), and the registry's op and default-name tables."""
 
-    __slots__ = ("infer", "named", "names", "ok", "ops", "out", "type")
+    __slots__ = ("infer", "memo", "named", "names", "ok", "okd", "ops", "out", "type")
 
     def __init__(self, op_type: str, infer: Any, ok: Any, out: Any, ops: Any, names: Any) -> None:
         self.type, self.infer, self.ok, self.out = op_type, infer, ok, out
         self.ops, self.names = ops, names
         self.named = ("", "")  # the default name last seen and its lower case (one object:
         # another thread sees both or neither)
+        self.okd: Any = None  # the last input dtype found in ``ok`` (an identity test)
+        self.memo: tuple[Any, Any, Any] = (None, None, None)  # fast_binary: (scalar, dtype,
+        # its scalar-cache key): a literal such as ``y * 1.0001`` is one object each time
 
 
 def set_checked(checked: bool) -> None:
@@ -88,33 +92,36 @@ def fast_unary(
     """``general(x, name=None)``, an elementwise wrapper (``ops/core.py``), with the fast
     path in front: where ``apply_op1(f.type, [x])`` would return a light tensor made by
     ``run_now``, that tensor made here (same name, value, shape, traceback, entries);
-    else ``general``'s result, with no name taken before.  One function to the kernel,
-    where a wrapper calling the fast path calling ``_fast_light`` was three frames.  Under
-    a tape (or in a graph) it calls ``apply`` (``apply_op1``) itself, as ``general`` would:
-    one frame fewer for ``_light``'s walk to the user's line."""
-    op_type, ops, infer, ok, out_dtype = f.type, f.ops, f.infer, f.ok, f.out
+    else ``general``'s result, with no name taken before.  One function to the kernel
+    and the tensor, where a wrapper calling the fast path calling ``_fast_light`` was
+    three frames (the tensor's part is repeated in ``fast_binary``'s wrapper).  Under
+    tapes (recorders that all take light tensors) each records the tensor made here, as
+    ``run_now`` would hand it; under another recorder (or in a graph) it calls ``apply``
+    (``apply_op1``) itself, as ``general`` would: one frame fewer for ``_light``'s walk."""
+    op_type, ops, infer, out_dtype = f.type, f.ops, f.infer, f.out
 
     def wrapper(x: Any, name: str | None = None) -> Any:
         if type(x) is not EagerTensor or name is not None:
             return general(x, name)
         opdef = ops[op_type]
         graph = x.graph
-        ctx = current.__dict__  # one thread-local read for four attributes
+        ctx = current.__dict__  # one thread-local read for five attributes
         d = x.dtype
+        recs = ctx["recorders"]
         if (
             _checked
             or ERRSTATE is None
             or not opdef.fast
             or opdef.infer is not infer  # the fast path repeats that rule's checks
             or ctx["graphs"]  # not the top level,
-            or ctx["recorders"]  # or a tape records,
             or graph is not _context._top_level  # or another graph's tensor,
-            or id(d) not in ok  # or a dtype the general path reports
+            or (d is not f.okd and not _ok_dtype(f, d))  # or a dtype the general path reports,
+            or (recs and not _light_recorders(recs))  # or a recorder that wants the op
         ):
             return apply(op_type, [x], name=None)  # general's call for a tensor
         dtype = out_dtype(d) if out_dtype else d
         try:  # warnings off (core/errstate.py)
-            out = (ctx.get("quiet_run") or quiet_run(ctx))(opdef.kernel, x._value)
+            out = (ctx["quiet_run"] or quiet_run(ctx))(opdef.kernel, x._value)
         except Exception:
             return general(x, name)  # reruns the (pure) kernel and reports the failure
         npd = dtype.np
@@ -125,21 +132,68 @@ def fast_unary(
         shape = x.shape
         if shape.dims != out.shape:
             shape = TensorShape.of_array(out.shape)
-        return _fast_light(f, graph, ctx, (x,), dtype, shape, out)
+        # the light tensor: _light's fields, with graph.unique_name of the default name
+        # inlined (outside a name scope: the counter's suffix formatted when read, op_name)
+        # and the user's line taken lazily (_site).  Inline, not a call: a frame costs
+        # about a twentieth of the op.
+        base = f.names.get(op_type, op_type)
+        named = f.named
+        if base is not named[0]:
+            named = f.named = (base, base.lower())
+        scopes = graph._scopes.__dict__
+        names = graph._names_in_use
+        count = names.get(named[1], -1)
+        t = _new_tensor(EagerTensor)
+        if scopes["name"] or count < 0 or graph._suffixed:
+            ref = _scoped(graph, t, base)  # a scope, a new name, or "<name>_<n>" in use
+        else:  # unique_name's eager branch: unique by the counter (count >= 1), so not in
+            names[named[1]] = count + 1  # the name index (the graph finds it in _live)
+            t._name, t._count = base, count
+            ref = _weak(t)
+        t._op = None  # (one store a line: four targets would build and unpack a tuple)
+        t._value = out
+        t.dtype = dtype
+        t.shape = shape
+        t._type = op_type
+        t._inputs = (x,)
+        t._attrs = NO_ATTRS
+        t.graph = graph
+        override, deps = scopes["override"], scopes["control_deps"]
+        t._override = override.get(op_type) if override else None
+        t._control = tuple(deps) if deps else ()
+        tb = ctx["frame"]
+        if tb is not None:
+            t._tb, t._at = tb, -1
+        else:
+            frame = _getframe(1)  # the caller's
+            code = frame.f_code
+            if code is _user_code[0]:  # the user's (the common case)
+                t._tb, t._at = code, frame.f_lasti  # (file, line) when read: _site
+            else:
+                t._tb, t._at = _caller_site(frame)
+        t._device = ctx["device"]
+        live = graph._live
+        live.append(ref)
+        if len(live) >= graph._sweep_at:
+            graph.sweep()
+        if recs:  # tapes only (checked above): each records t, as _recorded's
+            for recorder in recs:
+                recorder.record_light(t)
+        return t
 
     return wrapper
 
 
-def fast_binary(
+def fast_binary(  # noqa: C901  (the op's one Python function: its branches inline)
     f: FastOp, general: Callable[..., Any], apply: Callable[..., Any], scalars: Any, scalar: Any
 ) -> Callable[..., Any]:
     """``fast_unary`` for a broadcasting binary op ``general(x, y, name=None)``: ``y`` a
     light tensor, or a Python scalar (a type in ``scalars``) whose eager constant is in the
     graph's scalar cache (``scalar``'s, ``_eager_scalar``; else ``general`` makes and
     caches it)."""
-    op_type, ops, infer, ok, out_dtype = f.type, f.ops, f.infer, f.ok, f.out
+    op_type, ops, infer, out_dtype = f.type, f.ops, f.infer, f.out
 
-    def wrapper(x: Any, y: Any, name: str | None = None) -> Any:
+    def wrapper(x: Any, y: Any, name: str | None = None) -> Any:  # noqa: C901
         ty = type(y)
         if (
             type(x) is not EagerTensor
@@ -150,22 +204,29 @@ def fast_binary(
         opdef = ops[op_type]
         graph = x.graph
         ctx = current.__dict__
+        recs = ctx["recorders"]
         if (
             _checked
             or ERRSTATE is None
             or not opdef.fast
             or opdef.infer is not infer
             or ctx["graphs"]
-            or ctx["recorders"]
             or graph is not _context._top_level
+            or (recs and not _light_recorders(recs))
         ):  # general's calls for a tensor and a tensor or a Python scalar
             return apply(op_type, [x, y if ty is EagerTensor else scalar(y, x.dtype)], name=None)
         d = x.dtype
         if ty is EagerTensor:
             c = y if y.graph is graph else None
-        else:  # keyed as _eager_scalar keys it
-            c = graph.scalar_cache.get((ty, y, id(d), copysign(1.0, y) if ty is float else 0.0))
-        if c is None or c.dtype is not d or id(d) not in ok:
+        else:  # keyed as _eager_scalar keys it; the same scalar object: the same key
+            m = f.memo
+            if y is m[0] and d is m[1]:
+                key = m[2]
+            else:
+                key = (ty, y, id(d), copysign(1.0, y) if ty is float else 0.0)
+                f.memo = (y, d, key)
+            c = graph.scalar_cache.get(key)
+        if c is None or c.dtype is not d or (d is not f.okd and not _ok_dtype(f, d)):
             return general(x, y, name)
         sx, sy = x.shape, c.shape
         if sx is not sy:  # broadcast_shapes' common cases, else its result
@@ -177,7 +238,7 @@ def fast_binary(
         dtype = out_dtype or d
         yv = c._value if type(c) is EagerTensor else c.eager_value  # (a tape's op)
         try:
-            out = (ctx.get("quiet_run") or quiet_run(ctx))(opdef.kernel, x._value, yv)
+            out = (ctx["quiet_run"] or quiet_run(ctx))(opdef.kernel, x._value, yv)
         except Exception:
             return general(x, y, name)
         npd = dtype.np
@@ -187,77 +248,100 @@ def fast_binary(
             out = np.asarray(out, dtype=npd)
         if sx.dims != out.shape:
             sx = TensorShape.of_array(out.shape)
-        return _fast_light(f, graph, ctx, (x, c), dtype, sx, out)
+        # the light tensor: _light's fields, with graph.unique_name of the default name
+        # inlined (outside a name scope: the counter's suffix formatted when read, op_name)
+        # and the user's line taken lazily (_site).  Inline, not a call: a frame costs
+        # about a twentieth of the op.
+        base = f.names.get(op_type, op_type)
+        named = f.named
+        if base is not named[0]:
+            named = f.named = (base, base.lower())
+        scopes = graph._scopes.__dict__
+        names = graph._names_in_use
+        count = names.get(named[1], -1)
+        t = _new_tensor(EagerTensor)
+        if scopes["name"] or count < 0 or graph._suffixed:
+            ref = _scoped(graph, t, base)  # a scope, a new name, or "<name>_<n>" in use
+        else:  # unique_name's eager branch: unique by the counter (count >= 1), so not in
+            names[named[1]] = count + 1  # the name index (the graph finds it in _live)
+            t._name, t._count = base, count
+            ref = _weak(t)
+        t._op = None  # (one store a line: four targets would build and unpack a tuple)
+        t._value = out
+        t.dtype = dtype
+        t.shape = sx
+        t._type = op_type
+        t._inputs = (x, c)
+        t._attrs = NO_ATTRS
+        t.graph = graph
+        override, deps = scopes["override"], scopes["control_deps"]
+        t._override = override.get(op_type) if override else None
+        t._control = tuple(deps) if deps else ()
+        tb = ctx["frame"]
+        if tb is not None:
+            t._tb, t._at = tb, -1
+        else:
+            frame = _getframe(1)  # the caller's
+            code = frame.f_code
+            if code is _user_code[0]:  # the user's (the common case)
+                t._tb, t._at = code, frame.f_lasti  # (file, line) when read: _site
+            else:
+                t._tb, t._at = _caller_site(frame)
+        t._device = ctx["device"]
+        live = graph._live
+        live.append(ref)
+        if len(live) >= graph._sweep_at:
+            graph.sweep()
+        if recs:  # tapes only (checked above): each records t, as _recorded's
+            for recorder in recs:
+                recorder.record_light(t)
+        return t
 
     return wrapper
 
 
-def _fast_light(
-    f: FastOp, graph: Graph, ctx: Any, inputs: tuple[Any, ...], dtype: Any, shape: Any, value: Any
-) -> EagerTensor:
-    """``_light`` with ``graph.unique_name`` of the default name inlined (outside a name
-    scope; the counter's suffix formatted when read: ``op_name``) and the user's line
-    taken lazily (``_site``)."""
-    base = f.names.get(f.type, f.type)
-    named = f.named
-    if base is not named[0]:
-        named = f.named = (base, base.lower())
-    scopes = graph._scopes.__dict__
-    names = graph._names_in_use
-    key = named[1]
-    count = names.get(key, -1)
-    t = _new_tensor(EagerTensor)
-    if scopes["name"] or count < 0 or graph._suffixed:
-        t._name = name = graph.unique_name(base)  # a scope, a new name, or "<name>_<n>" in use
-        t._count = 0
-        graph._by_name[name] = ref = weakref.ref(t)  # scoped names: unique among live ops
-    else:  # unique_name's eager branch for an unscoped name in use, none "<name>_<n>"
-        names[key] = count + 1
-        t._name = base
-        t._count = count  # "<base>_<count>" (>= 1: the name was taken before), unique by the
-        ref = weakref.ref(t)  # counter: not in the name index (the graph finds it in _live)
-    t._op = None
-    t._value = value
-    t.dtype = dtype
-    t.shape = shape
-    t._type = op_type = f.type
-    t._inputs = inputs
-    t._attrs = NO_ATTRS
-    t.graph = graph
-    override = scopes["override"]
-    t._override = override.get(op_type) if override else None
-    deps = scopes["control_deps"]
-    t._control = tuple(deps) if deps else ()
-    tb = ctx["frame"]
-    if tb is not None:
-        t._tb, t._at = tb, -1
-    else:
-        frame = _getframe(2)  # the wrapper's caller (fast_unary's, fast_binary's)
-        code = frame.f_code
-        if code is _user_code[0] or _in_package(code.co_filename) is False:  # the user's
-            _user_code[0] = code  # (the common case; a file's class never changes)
-            t._tb, t._at = code, frame.f_lasti  # turned into (file, line) when built: _site
-        else:
-            t._tb, t._at = _caller_site(frame)
-    t._device = ctx["device"]
-    live = graph._live
-    live.append(ref)
-    if len(live) >= graph._sweep_at:
-        graph.sweep()
-    return t
+def _ok_dtype(f: FastOp, d: Any) -> bool:
+    """Does ``f`` take inputs of dtype ``d``?  Remembered as ``f.okd`` if so."""
+    if id(d) in f.ok:
+        f.okd = d
+        return True
+    return False
+
+
+def _scoped(graph: Graph, t: EagerTensor, base: str) -> Any:
+    """The fast path's name for ``t`` where the counter alone does not make it: in a name
+    scope, a name not yet in use, or one that may clash with a "<name>_<n>" in use; entered
+    in the name index (scoped names are unique among the live ops).  ``t``'s weak entry."""
+    t._name = name = graph.unique_name(base)
+    t._count = 0
+    graph._by_name[name] = ref = weakref.ref(t)
+    return ref
+
+
+def _light_recorders(recorders: list[Any]) -> bool:
+    """Do all ``recorders`` take light tensors (``record_light``: tapes)?  As ``run_now``
+    asks: then the fast path's tensor is what each records, as ``_recorded``'s would be."""
+    return all(getattr(recorder, "takes_light", False) for recorder in recorders)
 
 
 def _caller_site(frame: Any) -> tuple[Any, int]:
-    """``_fast_light``'s traceback from the wrapper's caller ``frame`` out: ``user_frame``'s
-    walk, keeping the user's line as (code, instruction); unknown files go to it."""
-    while frame.f_back is not None:
-        known = _in_package(frame.f_code.co_filename)
-        if known is False:
-            break
-        if known is None:
-            return user_frame_of(frame), -1
-        frame = frame.f_back
-    return frame.f_code, frame.f_lasti
+    """The fast path's traceback from the wrapper's caller ``frame`` out: ``user_frame``'s
+    walk, keeping the user's line as (code, instruction); unknown files go to it.  (Each
+    ``f_back`` read makes a frame object: read once a frame.)"""
+    while True:
+        code = frame.f_code
+        if code is not _user_code[0]:
+            known = _in_package(code.co_filename)
+            if known is None:
+                return user_frame_of(frame), -1
+            if known:
+                back = frame.f_back
+                if back is not None:
+                    frame = back
+                    continue
+            else:
+                _user_code[0] = code  # (a file's class never changes)
+        return code, frame.f_lasti
 
 
 def run_now(
@@ -328,15 +412,11 @@ def _recorded(
 ) -> Any:
     """``run_now``'s result under recorders: a light tensor each one records, where all
     take one (tapes: ``record_light``) and the caller wants one; else the op, recorded."""
-    if light:
+    if light and _light_recorders(recorders):  # _light's walk starts at apply_op1 here
+        t = _light(graph, op_type, graph.unique_name(name), inputs, attrs, dtype, shape, value)
         for recorder in recorders:
-            if not getattr(recorder, "takes_light", False):
-                break
-        else:  # user_frame walks this frame too (_FRAMES_IN counts run_now's callers)
-            t = _light(graph, op_type, graph.unique_name(name), inputs, attrs, dtype, shape, value)
-            for recorder in recorders:
-                recorder.record_light(t)
-            return t
+            recorder.record_light(t)
+        return t
     op = _make(graph, op_type, graph.unique_name(name), inputs, attrs, dtype, shape, value)
     for recorder in recorders:  # a tape sees the op as the general path hands it
         recorder.record(op)
@@ -353,7 +433,10 @@ def _light(
     shape: TensorShape,
     value: Any,
 ) -> EagerTensor:
-    """A light tensor, entered in the graph's name index and live list as an op is."""
+    """A light tensor, entered in the graph's live list as an op is, and in its name index
+    where the name is scoped: an unscoped eager name is unique by the counters that made
+    it (``Graph.unique_name``), and ``Graph._op_named`` finds it in the live list, as the
+    fast path's; the index then stays small for the sweep."""
     t = _new_tensor(EagerTensor)
     t._op = None
     t._value = value
@@ -365,16 +448,26 @@ def _light(
     t._inputs = tuple(inputs)
     t._attrs = attrs
     t.graph = graph
-    scopes = graph._scopes
-    override = scopes.override
+    scopes = graph._scopes.__dict__  # one thread-local read for two attributes
+    override = scopes["override"]
     t._override = override.get(op_type) if override else None
-    deps = scopes.control_deps
+    deps = scopes["control_deps"]
     t._control = tuple(deps) if deps else ()
-    t._tb = current.frame or user_frame(_FRAMES_IN)
-    t._at = -1
-    t._device = current.device
-    ref = weakref.ref(t)  # as _enter does (inlined: this runs for every light op)
-    graph._by_name[name] = ref
+    ctx = current.__dict__
+    tb = ctx["frame"]
+    if tb is not None:
+        t._tb, t._at = tb, -1
+    else:  # user_frame(_FRAMES_IN)'s line, as (code, instruction) until read: _site
+        frame = _getframe(_FRAMES_IN)
+        code = frame.f_code
+        if code is _user_code[0]:
+            t._tb, t._at = code, frame.f_lasti
+        else:
+            t._tb, t._at = _caller_site(frame)
+    t._device = ctx["device"]
+    ref = _weak(t)  # as _enter does (inlined: this runs for every light op)
+    if "/" in name:  # scoped: unique among the live ops by the index (Graph.unique_name)
+        graph._by_name[name] = ref
     live = graph._live
     live.append(ref)
     if len(live) >= graph._sweep_at:

@@ -9,7 +9,7 @@ does what ``np.errstate`` does (both reach private NumPy objects):
   warnings off for this thread and returns a token, and whose ``reset(token)`` restores
   the caller's state.  On NumPy 2 it is NumPy's error-state context variable; on NumPy
   1.x, ``_ErrObj`` over NumPy's per-thread error object.  (None, None) where neither works.
-* ``ctx.get("quiet_run") or quiet_run(ctx)``: a function ``run(kernel, *args)`` that
+* ``ctx["quiet_run"] or quiet_run(ctx)``: a function ``run(kernel, *args)`` that
   calls the kernel so, made once per thread and kept in the thread's context dict ``ctx``
   (``symgrad.core.context.current.__dict__``).  On NumPy 2 it is the
   ``run`` of a ``contextvars.Context`` of this thread in which NumPy's variable is

@@ -468,9 +468,10 @@ class Graph:
                     self._suffixed = True
                 return full
             unique = f"{full}_{count}"
-            while unique.lower() in names:
-                count += 1
-                unique = f"{full}_{count}"
+            if self._suffixed:  # else no name in use ends in "_<digits>": none to skip
+                while unique.lower() in names:
+                    count += 1
+                    unique = f"{full}_{count}"
             return unique
         with self._lock:
             count = self._names_in_use.get(key, 0)

@@ -21,19 +21,13 @@ from typing import Any
 
 from symgrad.core import context
 from symgrad.core.context import current
-from symgrad.core.eager import EagerTensor, FastOp, _fast_light
+from symgrad.core.eager import EagerTensor, _light
 from symgrad.core.graph import Graph, Tensor
 from symgrad.core.shapes import TensorShape
 
-# The call op's name and type for ``_fast_light``, the elementwise fast path's maker of a
-# light tensor: the name taken by the graph's counter, the user's line read when the op is
-# built (a third of ``_light``'s cost, which looks both up at once).
-_CALL = FastOp("PartitionedCall", None, frozenset(), None, None, {})
-
-
 def call(cf: Any, args: list[Tensor]) -> Any:
     """``cf.call_flat(args)`` for a trace ``cf`` whose ``compiled`` is a ``Compiled``."""
-    ctx = current.__dict__  # (one thread-local read for the recorders and _fast_light's)
+    ctx = current.__dict__  # (one thread-local read for the recorders and the graphs)
     graphs = ctx["graphs"]
     graph = graphs[-1] if graphs else context._top_level
     if ctx["recorders"] or not graph.eager:
@@ -56,15 +50,16 @@ def call(cf: Any, args: list[Tensor]) -> Any:
         return _many(cf, graph, inputs, values, before)
     # XLA computes meanwhile.  The one output (a step's loss) as a light tensor, its op
     # (the one ``_hold_call`` makes) built when first read.  (Here, not in a helper:
-    # _fast_light reads the user's line two frames up, from Function.__call__ out.)
+    # _light reads the user's line from Function.__call__'s caller out, lazily.)
     spec = cf._out_specs[0]
     value = values[0]
     reads = cf.route_reads(graph)
     shape = compiled.out_shape
     if shape is None:  # (a scalar's TensorShape is falsy: no ``or`` here)
         shape = _shape(compiled, spec[0], value)
-    t = _fast_light(_CALL, graph, ctx, (*inputs, *reads), spec[1], shape, value)
-    t._attrs = cf.call_attrs(len(inputs), before)
+    attrs = cf.call_attrs(len(inputs), before)
+    name = graph.unique_name("PartitionedCall")
+    t = _light(graph, "PartitionedCall", name, (*inputs, *reads), attrs, spec[1], shape, value)
     if compiled.report is not None:  # (the default device a GPU: TF names it)
         t._device = compiled.report
     try:
