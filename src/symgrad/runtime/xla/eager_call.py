@@ -25,6 +25,7 @@ from symgrad.core.eager import EagerTensor, _light
 from symgrad.core.graph import Graph, Tensor
 from symgrad.core.shapes import TensorShape
 
+
 def call(cf: Any, args: list[Tensor]) -> Any:
     """``cf.call_flat(args)`` for a trace ``cf`` whose ``compiled`` is a ``Compiled``."""
     ctx = current.__dict__  # (one thread-local read for the recorders and the graphs)
