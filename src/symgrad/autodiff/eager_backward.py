@@ -38,6 +38,7 @@ from symgrad.autodiff.backprop import apply_rule
 from symgrad.core import dtypes, op_registry
 from symgrad.core.context import current
 from symgrad.core.eager import ERRSTATE, ERRSTATE_IGNORE, EagerTensor, _light
+from symgrad.core.eager_tensor import op_name
 from symgrad.core.gradient_registry import array_rule_for
 from symgrad.core.graph import Operation, Tensor, get_default_graph, user_frame
 from symgrad.core.shapes import TensorShape
@@ -259,10 +260,14 @@ def backward(
 def _outputs(pass_: _Pass, source_of: dict[Any, list[int]], n: int) -> list[Any]:
     """Each source's gradient, as a tensor (None where none reached it)."""
     results = pass_.results
+    keys_of: list[list[Any]] = [[] for _ in range(n)]  # source i -> its keys, in order
+    for k, idx in source_of.items():
+        for i in idx:
+            if not keys_of[i] or keys_of[i][-1] is not k:  # (a key listed twice: once)
+                keys_of[i].append(k)
     out: list[Any] = []
-    for i in range(n):
-        parts = [(k, results[k]) for k, idx in source_of.items() if i in idx]
-        parts = [(k, p) for k, p in parts if p is not None]
+    for keys in keys_of:
+        parts = [(k, results[k]) for k in keys if results[k] is not None]
         if not parts:
             out.append(None)
         elif len(parts) == 1:
@@ -278,7 +283,7 @@ def _const(value: np.ndarray, record: Any) -> EagerTensor:
     if record is None:
         name = graph.unique_name("Const")
     else:  # a scoped name: unique among the live ops only (``Graph.unique_name``)
-        where = record._name if type(record) is EagerTensor else record.name
+        where = op_name(record) if type(record) is EagerTensor else record.name
         outer = graph.set_name_scope(f"{where}_grad")
         try:
             name = graph.unique_name("Const")

@@ -21,7 +21,9 @@ from typing import Any
 import numpy as np
 
 from symgrad.core import batching
+from symgrad.core import context as _context
 from symgrad.core import dtypes as dt
+from symgrad.core import eager as _eager
 from symgrad.core.cases import Case, ints, randn
 from symgrad.core.eager import EagerTensor, FastOp, fast_binary, fast_unary
 from symgrad.core.errors import InvalidArgumentError, ResourceExhaustedError
@@ -560,6 +562,44 @@ def unary_op(
     return wrapper
 
 
+def _scalar_first(f: FastOp, c: Any, y: EagerTensor) -> EagerTensor | None:
+    """``fast_binary``'s light tensor for ``c <op> y``, ``c`` a Python scalar's cached eager
+    constant (``2.0 * t``; the fast path takes ``t * 2.0``); None: ``apply_op1``'s."""
+    opdef = OPS[f.type]
+    graph = y.graph
+    ctx = _context.current.__dict__
+    d = y.dtype
+    if (
+        _eager._checked
+        or _eager.ERRSTATE is None
+        or not opdef.fast
+        or opdef.infer is not f.infer  # the checks below are that rule's
+        or ctx["graphs"]
+        or ctx["recorders"]
+        or graph is not _context._top_level
+        or type(c) is not EagerTensor
+        or c.graph is not graph
+        or c.dtype is not d
+        or id(d) not in f.ok
+    ):
+        return None
+    shape = broadcast_shapes(c.shape, y.shape)
+    if shape is None:
+        return None
+    dtype = f.out or d
+    try:
+        out = (ctx.get("quiet_run") or _eager.quiet_run(ctx))(opdef.kernel, c._value, y._value)
+    except Exception:
+        return None  # apply_op1 reruns the (pure) kernel and reports the failure
+    if type(out) is not np.ndarray or out.dtype != dtype.np:
+        if type(out) is tuple:
+            return None
+        out = np.asarray(out, dtype=dtype.np)
+    if shape.dims != out.shape:
+        shape = TensorShape.of_array(out.shape)
+    return _eager._fast_light(f, graph, ctx, (c, y), dtype, shape, out)
+
+
 def _with_fn(cases: Sequence[Case], fn: Callable[..., Any]) -> list[Case]:
     return [c if c.fn is not None else dataclasses.replace(c, fn=fn) for c in cases]
 
@@ -622,6 +662,10 @@ def binary_op(
                 return apply_op1(op_type, [x, y], name=name)
             if type(y) in _SCALARS:  # ``x * 1.01``
                 return apply_op1(op_type, [x, _eager_scalar(y, x.dtype)], name=name)
+        elif type(x) in _SCALARS and type(y) is EagerTensor and name is None:  # ``lr * g``
+            c = _eager_scalar(x, y.dtype)  # as convert_n converts it
+            t = _scalar_first(fast, c, y)
+            return t if t is not None else apply_op1(op_type, [c, y])
         a, b = convert_n((x, y))
         return apply_op1(op_type, [a, b], name=name)
 
