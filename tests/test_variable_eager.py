@@ -155,3 +155,39 @@ def test_a_read_outside_a_tape_is_a_snapshot_whose_op_is_built_on_first_access()
     assert op.get_attr("var") is v and op.location.split(":")[0] == __file__
     assert op.graph.get_operation_by_name("ReadVariableOp") is op
     tf.compat.v1.reset_default_graph()
+
+
+def test_an_eager_update_builds_its_op_when_asked_for():
+    """Nothing records: ``assign_sub`` returns at once, its op built on ``.op``, with the
+    fields the general path gives it (``test_reads_and_updates_are_the_general_paths``)."""
+    v = tf.Variable([1.0, 2.0], name="lazy")
+    g = tf.constant([0.5, 0.25])
+    u = v.assign_sub(2.0 * g)
+    assert type(u._parent_op) is eager.EagerTensor and u._parent_op._op is None
+    assert v.numpy().tolist() == [0.0, 1.5] and u.numpy().tolist() == [0.0, 1.5]
+    op = u.op
+    assert (op.type, op.name, op.inputs[0].op.type) == ("AssignVariableOp", "AssignSub", "Mul")
+    assert op.location.split(":")[0] == __file__
+    assert op.get_attr("var") is v and u.op is op
+    with tf.control_dependencies([u]):
+        assert tf.identity(1.0).op.control_inputs == (op,)
+
+
+def test_a_python_scalar_times_a_tensor_is_the_general_paths():
+    """``lr * g`` (a Python scalar first) takes the fast path: the same op, name, inputs
+    (the scalar's constant first), value and line as the general path's."""
+
+    def program():
+        g = tf.constant([0.5, 0.25])
+        ys = [0.1 * g, 2 - g, 3.0 / g, 1.5 + g]
+        return [(_describe(y), y.numpy().tolist()) for y in ys]
+
+    fast, general = _both(program)
+    assert fast == general
+    assert [d[0][:3] for d in fast] == [
+        ("Mul", "mul", ["Const_1:0", "Const:0"]),
+        ("Sub", "sub", ["Const_2:0", "Const:0"]),
+        ("RealDiv", "truediv", ["Const_3:0", "Const:0"]),
+        ("AddV2", "add", ["Const_4:0", "Const:0"]),
+    ]
+    assert fast[0][0][7] == __file__

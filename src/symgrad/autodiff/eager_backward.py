@@ -260,10 +260,14 @@ def backward(
 def _outputs(pass_: _Pass, source_of: dict[Any, list[int]], n: int) -> list[Any]:
     """Each source's gradient, as a tensor (None where none reached it)."""
     results = pass_.results
+    keys_of: list[list[Any]] = [[] for _ in range(n)]  # source i -> its keys, in order
+    for k, idx in source_of.items():
+        for i in idx:
+            if not keys_of[i] or keys_of[i][-1] is not k:  # (a key listed twice: once)
+                keys_of[i].append(k)
     out: list[Any] = []
-    for i in range(n):
-        parts = [(k, results[k]) for k, idx in source_of.items() if i in idx]
-        parts = [(k, p) for k, p in parts if p is not None]
+    for keys in keys_of:
+        parts = [(k, results[k]) for k in keys if results[k] is not None]
         if not parts:
             out.append(None)
         elif len(parts) == 1:

@@ -622,6 +622,8 @@ def binary_op(
                 return apply_op1(op_type, [x, y], name=name)
             if type(y) in _SCALARS:  # ``x * 1.01``
                 return apply_op1(op_type, [x, _eager_scalar(y, x.dtype)], name=name)
+        elif type(x) in _SCALARS and type(y) is EagerTensor and name is None:  # ``lr * g``
+            return wrapper(_eager_scalar(x, y.dtype), y)  # the fast path, as convert_n converts
         a, b = convert_n((x, y))
         return apply_op1(op_type, [a, b], name=name)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symgrad.core.eager import EagerTensor
 from symgrad.core.graph import Operation, Tensor, get_default_graph
 from symgrad.ops.state.variables import Variable
 
@@ -22,14 +23,14 @@ class UnreadVariable(Variable):
 
     __slots__ = ("_graph_element", "_parent_op", "_variable")
 
-    def __init__(self, variable: Variable, parent_op: Operation) -> None:
+    def __init__(self, variable: Variable, parent_op: Operation | EagerTensor) -> None:
         self.__dict__ = variable.__dict__  # the same value, graph, name: one variable
         # Ops take the variable itself (plans, tapes and runs key state by it).
         # (A plain Variable has no ``_variable``: asking would raise in its __getattr__.)
         self._variable: Variable = (
             variable if type(variable) is Variable else getattr(variable, "_variable", variable)
         )
-        self._parent_op = parent_op
+        self._parent_op = parent_op  # an eager one's light tensor: its op built when asked
         graph = parent_op.graph
         self._graph_element: Tensor | None = None
         if not graph.eager and not graph.building_function:
@@ -41,7 +42,7 @@ class UnreadVariable(Variable):
         op = self._parent_op
         graph = get_default_graph()
         if graph.eager:
-            if op.output_values is None and op.graph is graph:
+            if isinstance(op, Operation) and op.output_values is None and op.graph is graph:
                 # An assignment fed by a placeholder at the eager top level (TF1 code
                 # with eager execution on) waits for Session.run: its output, the value
                 # it writes, stands for the read.
@@ -84,7 +85,8 @@ class UnreadVariable(Variable):
     def op(self) -> Operation:
         """The assignment, as TF's: ``control_dependencies([x])`` and ``group(x)`` order
         after it (not after a read of it)."""
-        return self._parent_op
+        op = self._parent_op
+        return op if isinstance(op, Operation) else op.op
 
     def __repr__(self) -> str:
         return super().__repr__().replace(f"'{self.name}'", "'UnreadVariable'", 1)

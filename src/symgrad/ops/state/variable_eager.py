@@ -62,9 +62,11 @@ def write(
     attrs: dict[str, Any],
     name: str,
     update: Callable[[Any, Any], np.ndarray],
-) -> Operation | None:
+) -> Operation | EagerTensor | None:
     """The AssignVariableOp writing ``v`` (checked by the caller) into ``attrs["var"]``
-    by ``update``, made and run in the eager ``graph`` (None: not here)."""
+    by ``update``, made and run in the eager ``graph`` (None: not here).  Where nothing
+    records, its light tensor (the op built when first asked for: ``UnreadVariable.op``),
+    as ``apply_op1``'s; else the op, recorded."""
     if ERRSTATE is None or op_registry.output_check is not None:
         return None
     if type(v) is EagerTensor:
@@ -90,7 +92,10 @@ def write(
     finally:
         ERRSTATE.reset(token)
     shape = var._shape if var._dims == out.shape else TensorShape.of_array(out.shape)
+    recorders = current.recorders
+    if not recorders:  # (``_light`` skips three callers: this, _write_now, its caller)
+        return _light(graph, "AssignVariableOp", name, (v,), attrs, var._dtype, shape, out)
     op = _make(graph, "AssignVariableOp", name, (v,), attrs, var._dtype, shape, out)
-    for recorder in current.recorders:
+    for recorder in recorders:
         recorder.record(op)
     return op

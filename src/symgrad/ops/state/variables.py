@@ -557,7 +557,11 @@ class Variable:
     # -- writes
     def _write(self, value: Any, mode: str, name: str | None) -> UnreadVariable:
         hooks = replica_hooks
-        if hooks is not None and hooks.intercepts(self):  # a replica writing a mirrored one
+        if (
+            hooks is not None
+            and self._strategy is not None  # (only a strategy's variable is intercepted)
+            and hooks.intercepts(self)  # a replica writing a mirrored one
+        ):
             return hooks.write(self, value, mode, name)  # type: ignore[no-any-return]
         return self._write_now(value, mode, name)
 
