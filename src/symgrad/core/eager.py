@@ -93,7 +93,7 @@ def fast_unary(
     path in front: where ``apply_op1(f.type, [x])`` would return a light tensor made by
     ``run_now``, that tensor made here (same name, value, shape, traceback, entries);
     else ``general``'s result, with no name taken before.  One function to the kernel
-    and the tensor, where a wrapper calling the fast path calling ``_fast_light`` was
+    and the tensor, where a wrapper calling the fast path calling a constructor was
     three frames (the tensor's part is repeated in ``fast_binary``'s wrapper).  Under
     tapes (recorders that all take light tensors) each records the tensor made here, as
     ``run_now`` would hand it; under another recorder (or in a graph) it calls ``apply``
