@@ -93,8 +93,7 @@ def fast_unary(
     path in front: where ``apply_op1(f.type, [x])`` would return a light tensor made by
     ``run_now``, that tensor made here (same name, value, shape, traceback, entries);
     else ``general``'s result, with no name taken before.  One function to the kernel
-    and the tensor, where a wrapper calling the fast path calling a constructor was
-    three frames (the tensor's part is repeated in ``fast_binary``'s wrapper).  Under
+    and one to the tensor (``_fast_tensor``, shared with ``fast_binary``).  Under
     tapes (recorders that all take light tensors) each records the tensor made here, as
     ``run_now`` would hand it; under another recorder (or in a graph) it calls ``apply``
     (``apply_op1``) itself, as ``general`` would: one frame fewer for ``_light``'s walk."""
@@ -132,59 +131,12 @@ def fast_unary(
         shape = x.shape
         if shape.dims != out.shape:
             shape = TensorShape.of_array(out.shape)
-        # the light tensor: _light's fields, with graph.unique_name of the default name
-        # inlined (outside a name scope: the counter's suffix formatted when read, op_name)
-        # and the user's line taken lazily (_site).  Inline, not a call: a frame costs
-        # about a twentieth of the op.
-        base = f.names.get(op_type, op_type)
-        named = f.named
-        if base is not named[0]:
-            named = f.named = (base, base.lower())
-        scopes = graph._scopes.__dict__
-        names = graph._names_in_use
-        count = names.get(named[1], -1)
-        t = _new_tensor(EagerTensor)
-        if scopes["name"] or count < 0 or graph._suffixed:
-            ref = _scoped(graph, t, base)  # a scope, a new name, or "<name>_<n>" in use
-        else:  # unique_name's eager branch: unique by the counter (count >= 1), so not in
-            names[named[1]] = count + 1  # the name index (the graph finds it in _live)
-            t._name, t._count = base, count
-            ref = _weak(t)
-        t._op = None  # (one store a line: four targets would build and unpack a tuple)
-        t._value = out
-        t.dtype = dtype
-        t.shape = shape
-        t._type = op_type
-        t._inputs = (x,)
-        t._attrs = NO_ATTRS
-        t.graph = graph
-        override, deps = scopes["override"], scopes["control_deps"]
-        t._override = override.get(op_type) if override else None
-        t._control = tuple(deps) if deps else ()
-        tb = ctx["frame"]
-        if tb is not None:
-            t._tb, t._at = tb, -1
-        else:
-            frame = _getframe(1)  # the caller's
-            code = frame.f_code
-            if code is _user_code[0]:  # the user's (the common case)
-                t._tb, t._at = code, frame.f_lasti  # (file, line) when read: _site
-            else:
-                t._tb, t._at = _caller_site(frame)
-        t._device = ctx["device"]
-        live = graph._live
-        live.append(ref)
-        if len(live) >= graph._sweep_at:
-            graph.sweep()
-        if recs:  # tapes only (checked above): each records t, as _recorded's
-            for recorder in recs:
-                recorder.record_light(t)
-        return t
+        return _fast_tensor(f, graph, ctx, recs, out, dtype, shape, (x,))
 
     return wrapper
 
 
-def fast_binary(  # noqa: C901  (the op's one Python function: its branches inline)
+def fast_binary(
     f: FastOp, general: Callable[..., Any], apply: Callable[..., Any], scalars: Any, scalar: Any
 ) -> Callable[..., Any]:
     """``fast_unary`` for a broadcasting binary op ``general(x, y, name=None)``: ``y`` a
@@ -193,7 +145,7 @@ def fast_binary(  # noqa: C901  (the op's one Python function: its branches inli
     caches it)."""
     op_type, ops, infer, out_dtype = f.type, f.ops, f.infer, f.out
 
-    def wrapper(x: Any, y: Any, name: str | None = None) -> Any:  # noqa: C901
+    def wrapper(x: Any, y: Any, name: str | None = None) -> Any:
         ty = type(y)
         if (
             type(x) is not EagerTensor
@@ -248,56 +200,63 @@ def fast_binary(  # noqa: C901  (the op's one Python function: its branches inli
             out = np.asarray(out, dtype=npd)
         if sx.dims != out.shape:
             sx = TensorShape.of_array(out.shape)
-        # the light tensor: _light's fields, with graph.unique_name of the default name
-        # inlined (outside a name scope: the counter's suffix formatted when read, op_name)
-        # and the user's line taken lazily (_site).  Inline, not a call: a frame costs
-        # about a twentieth of the op.
-        base = f.names.get(op_type, op_type)
-        named = f.named
-        if base is not named[0]:
-            named = f.named = (base, base.lower())
-        scopes = graph._scopes.__dict__
-        names = graph._names_in_use
-        count = names.get(named[1], -1)
-        t = _new_tensor(EagerTensor)
-        if scopes["name"] or count < 0 or graph._suffixed:
-            ref = _scoped(graph, t, base)  # a scope, a new name, or "<name>_<n>" in use
-        else:  # unique_name's eager branch: unique by the counter (count >= 1), so not in
-            names[named[1]] = count + 1  # the name index (the graph finds it in _live)
-            t._name, t._count = base, count
-            ref = _weak(t)
-        t._op = None  # (one store a line: four targets would build and unpack a tuple)
-        t._value = out
-        t.dtype = dtype
-        t.shape = sx
-        t._type = op_type
-        t._inputs = (x, c)
-        t._attrs = NO_ATTRS
-        t.graph = graph
-        override, deps = scopes["override"], scopes["control_deps"]
-        t._override = override.get(op_type) if override else None
-        t._control = tuple(deps) if deps else ()
-        tb = ctx["frame"]
-        if tb is not None:
-            t._tb, t._at = tb, -1
-        else:
-            frame = _getframe(1)  # the caller's
-            code = frame.f_code
-            if code is _user_code[0]:  # the user's (the common case)
-                t._tb, t._at = code, frame.f_lasti  # (file, line) when read: _site
-            else:
-                t._tb, t._at = _caller_site(frame)
-        t._device = ctx["device"]
-        live = graph._live
-        live.append(ref)
-        if len(live) >= graph._sweep_at:
-            graph.sweep()
-        if recs:  # tapes only (checked above): each records t, as _recorded's
-            for recorder in recs:
-                recorder.record_light(t)
-        return t
+        return _fast_tensor(f, graph, ctx, recs, out, dtype, sx, (x, c))
 
     return wrapper
+
+
+def _fast_tensor(
+    f: FastOp, graph: Graph, ctx: Any, recs: Any, out: Any, dtype: Any, shape: Any, inputs: Any
+) -> EagerTensor:
+    """The fast path's light tensor for ``f``'s value ``out``: ``_light``'s fields, with
+    ``graph.unique_name`` of the default name inlined (outside a name scope the counter's
+    suffix is formatted when read, ``op_name``) and the user's line taken lazily
+    (``_site``), recorded by the light tapes in ``recs``."""
+    op_type = f.type
+    base = f.names.get(op_type, op_type)
+    named = f.named
+    if base is not named[0]:
+        named = f.named = (base, base.lower())
+    scopes = graph._scopes.__dict__
+    names = graph._names_in_use
+    count = names.get(named[1], -1)
+    t = _new_tensor(EagerTensor)
+    if scopes["name"] or count < 0 or graph._suffixed:
+        ref = _scoped(graph, t, base)  # a scope, a new name, or "<name>_<n>" in use
+    else:  # unique_name's eager branch: unique by the counter (count >= 1), so not in
+        names[named[1]] = count + 1  # the name index (the graph finds it in _live)
+        t._name, t._count = base, count
+        ref = _weak(t)
+    t._op = None  # (one store a line: four targets would build and unpack a tuple)
+    t._value = out
+    t.dtype = dtype
+    t.shape = shape
+    t._type = op_type
+    t._inputs = inputs
+    t._attrs = NO_ATTRS
+    t.graph = graph
+    override, deps = scopes["override"], scopes["control_deps"]
+    t._override = override.get(op_type) if override else None
+    t._control = tuple(deps) if deps else ()
+    tb = ctx["frame"]
+    if tb is not None:
+        t._tb, t._at = tb, -1
+    else:
+        frame = _getframe(2)  # the wrapper's caller
+        code = frame.f_code
+        if code is _user_code[0]:  # the user's (the common case)
+            t._tb, t._at = code, frame.f_lasti  # (file, line) when read: _site
+        else:
+            t._tb, t._at = _caller_site(frame)
+    t._device = ctx["device"]
+    live = graph._live
+    live.append(ref)
+    if len(live) >= graph._sweep_at:
+        graph.sweep()
+    if recs:  # tapes only (checked by the wrapper): each records t, as _recorded's
+        for recorder in recs:
+            recorder.record_light(t)
+    return t
 
 
 def _ok_dtype(f: FastOp, d: Any) -> bool:
