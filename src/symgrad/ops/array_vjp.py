@@ -70,10 +70,12 @@ def unbroadcast(g: Array, shape: tuple[int, ...]) -> Array:
         return g
     n, k = len(gs), len(shape)
     kept = [i for i in range(max(n - k, 0), n) if shape[i - n + k] == 1 and gs[i] != 1]
+    # The axes as a tuple: the Sum kernel takes them as they are (``reduce._axes``), the
+    # values int32s(axes) would give; a bias gradient's Sum cost half again its kernel.
     if kept:
-        g = SUM(g, int32s(kept), keep_dims=True)
+        g = SUM(g, tuple(kept), keep_dims=True)
     if n > k:
-        g = SUM(g, int32s(list(range(n - k))), keep_dims=False)
+        g = SUM(g, tuple(range(n - k)), keep_dims=False)
     if g.shape != shape:
         g = RESHAPE(g, int32s(shape))
     return g

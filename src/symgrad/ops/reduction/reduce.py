@@ -46,7 +46,9 @@ from symgrad.ops.reduction import row_blocks
 _FLOAT_INT = (np.float32, np.float64, np.int32, np.int64)
 
 
-def _axes(x: np.ndarray, axis: np.ndarray) -> tuple[int, ...]:
+def _axes(x: np.ndarray, axis: np.ndarray | tuple[int, ...]) -> tuple[int, ...]:
+    if type(axis) is tuple:  # normalised already (``array_vjp.unbroadcast``'s axes)
+        return axis
     if not x.ndim:
         return (0,) * np.size(axis)
     return tuple((np.ravel(axis) % x.ndim).tolist())
