@@ -32,9 +32,10 @@ def kernel(op_type: str, out: int | Any = 0) -> Kernel:
     fixed = None if isinstance(out, int) else np.dtype(out)
 
     def run(*args: Any, **attrs: Any) -> Array:
-        value = OPS[op_type].kernel(*args, **attrs)
+        value = OPS[op_type].kernel(*args, **attrs) if attrs else OPS[op_type].kernel(*args)
         d = fixed if fixed is not None else args[out].dtype
-        if type(value) is not np.ndarray or value.dtype != d:
+        # (A builtin dtype is one object: ``is`` first spares most calls the comparison.)
+        if type(value) is not np.ndarray or (value.dtype is not d and value.dtype != d):
             value = np.asarray(value, dtype=d)
         return value
 
