@@ -321,3 +321,23 @@ def test_gradient_consts_are_named_in_their_rules_scope_with_the_live_suffix() -
     assert eager_backward._scoped_name(graph, y) == base + "_2"
     del first
     assert eager_backward._const(np.ones((), np.float64), y).op.name in (base, base + "_2")
+
+
+def test_gradient_keeps_the_structure_of_sources_flat_or_nested() -> None:
+    """A flat list of sources (``_sources``'s shortcut) gives a new list; a tuple, a
+    nested list or a dict its own structure, as ``nest.pack_sequence_as`` makes it."""
+    v, x = tf.Variable([1.0, 2.0]), tf.constant(3.0)
+    structures: list[Any] = [[v, x], (v, x), [v, [x]], {"b": x, "a": v}, v]
+    for sources in structures:
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = tf.reduce_sum(v * x)
+        got = t.gradient(y, sources)
+        if sources is v:
+            assert isinstance(got, tf.Tensor)
+        else:
+            assert type(got) is type(sources) and got is not sources
+        flat = tf.nest.flatten(got)
+        want = {id(v): [3.0, 3.0], id(x): 3.0}
+        for s, g in zip(tf.nest.flatten(sources), flat, strict=True):
+            assert np.asarray(g.numpy()).tolist() == want[id(s)]
