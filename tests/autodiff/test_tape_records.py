@@ -243,3 +243,101 @@ def test_a_target_that_is_a_watched_source_beside_a_record() -> None:
         t.watch(x)
         y = x * x
     assert t.gradient([y, x], x).numpy().tolist() == [3.0, 5.0]
+
+
+def _mlp64(params: list[Any], nested: bool = False) -> Any:
+    """The training bench's step in float64: the loss and, under ``nested``, an outer tape
+    that records the inner pass (which then takes the general engine)."""
+    w1, b1, w2, b2 = params
+    x = tf.constant(np.linspace(-1.0, 1.0, 15).reshape(5, 3))
+    y = tf.constant(np.eye(2)[[0, 1, 1, 0, 1]])  # rows summing to 1: the rule assumes it
+    with tf.GradientTape() as t:
+        h = tf.nn.relu(tf.matmul(x, w1) + b1)
+        loss = tf.reduce_mean(
+            tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=tf.matmul(h, w2) + b2)
+        )
+    return loss, t.gradient(loss, params)
+
+
+def _params64() -> list[Any]:
+    rng = np.random.default_rng(29)
+    return [tf.Variable(rng.normal(size=s)) for s in ((3, 4), (4,), (4, 2), (2,))]
+
+
+def test_the_mlp_step_in_float64_matches_finite_differences() -> None:
+    """The eager pass's array rules (MatMul, a broadcast bias's Sum, Relu, the softmax
+    cross-entropy, Mean) against central differences of the loss, per parameter entry."""
+    params = _params64()
+    _, grads = _mlp64(params)
+    for p, g in zip(params, grads, strict=True):
+        assert g.dtype == tf.float64 and g.shape == p.shape
+        base, fd = p.numpy().copy(), np.zeros(p.shape)
+        for i in np.ndindex(*p.shape):
+            for sign in (1.0, -1.0):
+                moved = base.copy()
+                moved[i] += sign * 1e-6
+                p.assign(moved)
+                fd[i] += sign * _mlp64(params)[0].numpy() / 2e-6
+            p.assign(base)
+        np.testing.assert_allclose(g.numpy(), fd, rtol=1e-6, atol=1e-9)
+
+
+def test_the_mlp_step_under_an_outer_tape_gives_the_same_gradients_and_second_order() -> None:
+    """An outer tape makes the inner pass take the general engine (its rules' ops are
+    recorded): the same first-order bits, and a second order that reads them."""
+    params = _params64()
+    _, lean = _mlp64(params)
+    with tf.GradientTape() as outer:
+        _, general = _mlp64(params)
+        s = tf.add_n([tf.reduce_sum(g * g) for g in general])
+    for a, b in zip(lean, general, strict=True):
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+    (d2,) = outer.gradient(s, [params[3]])  # d/d b2 of sum |grad|^2: through softmax
+    assert d2 is not None and d2.shape == (2,)
+    eps, b2 = 1e-6, params[3].numpy().copy()
+    fd = np.zeros(2)
+    for i in range(2):
+        for sign in (1.0, -1.0):
+            moved = b2.copy()
+            moved[i] += sign * eps
+            params[3].assign(moved)
+            fd[i] += sign * sum(np.sum(g.numpy() ** 2) for g in _mlp64(params)[1]) / (2 * eps)
+        params[3].assign(b2)
+    np.testing.assert_allclose(d2.numpy(), fd, rtol=1e-5, atol=1e-9)
+
+
+@needs_fast_path
+def test_gradient_consts_are_named_in_their_rules_scope_with_the_live_suffix() -> None:
+    """``_const``'s inlined ``unique_name``: ``<op>_grad/Const``, then ``_1`` while that
+    one lives, and the name ``Graph.unique_name`` gives under the scope (``_scoped_name``)."""
+    x = tf.constant([1.0, 2.0])
+    y = tf.sin(x)
+    graph = y.graph
+    first = eager_backward._const(np.ones(2, np.float32), y)
+    second = eager_backward._const(np.ones(2, np.float32), y)
+    base = f"{y.op.name}_grad/Const"
+    assert (first.op.name, second.op.name) == (base, base + "_1")
+    assert first.dtype == tf.float32 and second.shape == (2,)
+    assert eager_backward._scoped_name(graph, y) == base + "_2"
+    del first
+    assert eager_backward._const(np.ones((), np.float64), y).op.name in (base, base + "_2")
+
+
+def test_gradient_keeps_the_structure_of_sources_flat_or_nested() -> None:
+    """A flat list of sources (``_sources``'s shortcut) gives a new list; a tuple, a
+    nested list or a dict its own structure, as ``nest.pack_sequence_as`` makes it."""
+    v, x = tf.Variable([1.0, 2.0]), tf.constant(3.0)
+    structures: list[Any] = [[v, x], (v, x), [v, [x]], {"b": x, "a": v}, v]
+    for sources in structures:
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = tf.reduce_sum(v * x)
+        got = t.gradient(y, sources)
+        if sources is v:
+            assert isinstance(got, tf.Tensor)
+        else:
+            assert type(got) is type(sources) and got is not sources
+        flat = tf.nest.flatten(got)
+        want = {id(v): [3.0, 3.0], id(x): 3.0}
+        for s, g in zip(tf.nest.flatten(sources), flat, strict=True):
+            assert np.asarray(g.numpy()).tolist() == want[id(s)]

@@ -248,7 +248,8 @@ def backward(
     results = pass_.results
     for k in source_of:  # each source's total once: a source may be asked for twice
         if k not in results:
-            results[k] = _aggregate_out(grads.pop(k, None))
+            got = grads.pop(k, None)
+            results[k] = got[0] if got and len(got) == 1 else _aggregate_out(got)
     ctx = current
     frame, ctx.frame = ctx.frame, pass_.where  # the tensors made here: the user's line
     try:
@@ -280,18 +281,34 @@ def _outputs(pass_: _Pass, source_of: dict[Any, list[int]], n: int) -> list[Any]
 def _const(value: np.ndarray, record: Any) -> EagerTensor:
     """A light ``Const`` holding ``value``, in ``record``'s ``_grad`` scope (if any)."""
     graph = get_default_graph()
-    if record is None:
-        name = graph.unique_name("Const")
-    else:  # a scoped name: unique among the live ops only (``Graph.unique_name``)
+    if record is None or not graph.eager:
+        name = _scoped_name(graph, record)
+    else:  # ``unique_name`` under that scope, inlined: unique among the live ops only
         where = op_name(record) if type(record) is EagerTensor else record.name
-        outer = graph.set_name_scope(f"{where}_grad")
-        try:
-            name = graph.unique_name("Const")
-        finally:
-            graph.set_name_scope(outer)
-    d = dtypes.as_dtype(value.dtype)
+        name = full = f"{where}_grad/Const"
+        by_name, count = graph._by_name, 0
+        while name in by_name and by_name[name]() is not None:
+            count += 1
+            name = f"{full}_{count}"
+    d = _DTYPES.get(value.dtype) or dtypes.as_dtype(value.dtype)
     attrs = {"value": value, "dtype": d}
     return _light(graph, "Const", name, (), attrs, d, TensorShape.of_array(value.shape), value)
+
+
+def _scoped_name(graph: Any, record: Any) -> str:
+    """``Graph.unique_name("Const")`` in ``record``'s ``_grad`` scope (if any)."""
+    if record is None:
+        return graph.unique_name("Const")  # type: ignore[no-any-return]
+    where = op_name(record) if type(record) is EagerTensor else record.name
+    outer = graph.set_name_scope(f"{where}_grad")
+    try:
+        return graph.unique_name("Const")  # type: ignore[no-any-return]
+    finally:
+        graph.set_name_scope(outer)
+
+
+# The DType of a NumPy dtype, for the float dtypes gradients mostly have (else ``as_dtype``).
+_DTYPES = {np.dtype(d.np): d for d in (dtypes.float16, dtypes.float32, dtypes.float64)}
 
 
 def _aggregate_out(parts: list[Any] | None) -> Any:

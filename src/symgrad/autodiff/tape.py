@@ -283,6 +283,8 @@ class GradientTape:
             )
             result = [finish(s, g, mode) for s, g in zip(flat_sources, grads, strict=True)]
         self._end_use()
+        if flat_sources is sources:  # a flat list (``_sources``): its copy is its packing
+            return result
         return nest.pack_sequence_as(sources, result)
 
     def jacobian(
@@ -367,7 +369,11 @@ class GradientTape:
             self._variables = kept
 
     def _sources(self, sources: Any) -> list[Any]:
-        flat = nest.flatten(sources)
+        """The sources, flat: a list of tensors and variables (the common case) itself."""
+        if type(sources) is list and all(type(s) in _SOURCE_TYPES for s in sources):
+            flat = sources
+        else:
+            flat = nest.flatten(sources)
         for s in flat:
             if type(s) not in _SOURCE_TYPES and not isinstance(s, Tensor | Variable):
                 raise ValueError(

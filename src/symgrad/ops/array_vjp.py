@@ -32,9 +32,10 @@ def kernel(op_type: str, out: int | Any = 0) -> Kernel:
     fixed = None if isinstance(out, int) else np.dtype(out)
 
     def run(*args: Any, **attrs: Any) -> Array:
-        value = OPS[op_type].kernel(*args, **attrs)
+        value = OPS[op_type].kernel(*args, **attrs) if attrs else OPS[op_type].kernel(*args)
         d = fixed if fixed is not None else args[out].dtype
-        if type(value) is not np.ndarray or value.dtype != d:
+        # (A builtin dtype is one object: ``is`` first spares most calls the comparison.)
+        if type(value) is not np.ndarray or (value.dtype is not d and value.dtype != d):
             value = np.asarray(value, dtype=d)
         return value
 
@@ -70,10 +71,12 @@ def unbroadcast(g: Array, shape: tuple[int, ...]) -> Array:
         return g
     n, k = len(gs), len(shape)
     kept = [i for i in range(max(n - k, 0), n) if shape[i - n + k] == 1 and gs[i] != 1]
+    # The axes as a tuple: the Sum kernel takes them as they are (``reduce._axes``), the
+    # values int32s(axes) would give; a bias gradient's Sum cost half again its kernel.
     if kept:
-        g = SUM(g, int32s(kept), keep_dims=True)
+        g = SUM(g, tuple(kept), keep_dims=True)
     if n > k:
-        g = SUM(g, int32s(list(range(n - k))), keep_dims=False)
+        g = SUM(g, tuple(range(n - k)), keep_dims=False)
     if g.shape != shape:
         g = RESHAPE(g, int32s(shape))
     return g

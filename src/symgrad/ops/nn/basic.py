@@ -442,7 +442,7 @@ def _xent_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[An
         g_loss = ZEROS_LIKE(ys[0])
     d_labels = None
     if needs[1]:
-        d_labels = MUL(_EXPAND_DIMS(g_loss, int32s(-1)), NEG(_LOG_SOFTMAX(xs[0])))
+        d_labels = MUL(_expand_last(g_loss), NEG(_LOG_SOFTMAX(xs[0])))
     return [_xent_logits_array(xs, ys, [g_loss, g_bp]) if needs[0] else None, d_labels]
 
 
@@ -451,10 +451,15 @@ def _xent_logits_array(xs: Any, ys: Any, grads: Any) -> Any:
     g_loss, g_bp = grads
     if g_loss is None:  # the rule's engine fills in zeros
         g_loss = ZEROS_LIKE(ys[0])
-    grad = MUL(_EXPAND_DIMS(g_loss, int32s(-1)), ys[1])
+    grad = MUL(_expand_last(g_loss), ys[1])
     if g_bp is not None and np.any(g_bp):  # ``is_zeros``: a zero gradient adds nothing
         grad = ADD(grad, _softmax_term(g_bp, _SOFTMAX(xs[0])))
     return grad
+
+
+def _expand_last(g: np.ndarray) -> np.ndarray:
+    """The ExpandDims kernel at axis -1 (``np.expand_dims``: a view), without its Python cost."""
+    return g.reshape(g.shape + (1,))
 
 
 @SPARSE_XENT.gradient
@@ -636,6 +641,6 @@ SPARSE_XENT.add_cases(
 
 
 # The kernels the array rules above run (``array_vjp.kernel``: looked up when called).
-_RELU_GRAD, _EXP, _EXPAND_DIMS = kernel("ReluGrad"), kernel("Exp"), kernel("ExpandDims")
+_RELU_GRAD, _EXP = kernel("ReluGrad"), kernel("Exp")
 _SOFTMAX, _LOG_SOFTMAX = kernel("Softmax"), kernel("LogSoftmax")
 _SIGMOID = kernel("Sigmoid")

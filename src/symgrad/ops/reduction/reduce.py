@@ -46,7 +46,9 @@ from symgrad.ops.reduction import row_blocks
 _FLOAT_INT = (np.float32, np.float64, np.int32, np.int64)
 
 
-def _axes(x: np.ndarray, axis: np.ndarray) -> tuple[int, ...]:
+def _axes(x: np.ndarray, axis: np.ndarray | tuple[int, ...]) -> tuple[int, ...]:
+    if type(axis) is tuple:  # normalised already (``array_vjp.unbroadcast``'s axes)
+        return axis
     if not x.ndim:
         return (0,) * np.size(axis)
     return tuple((np.ravel(axis) % x.ndim).tolist())
@@ -469,8 +471,11 @@ def _sum_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any
 def _to_input(x: np.ndarray, axis: np.ndarray, g: np.ndarray) -> np.ndarray:
     """``broadcast_to_input`` on arrays: g reshaped to the kept-dims shape, then broadcast."""
     n = x.ndim
-    norm = {int(a) % n for a in np.ravel(axis)} if n else set()
-    g = RESHAPE(g, int32s([1 if i in norm else d for i, d in enumerate(x.shape)]))
+    norm = {a % n for a in np.ravel(axis).tolist()} if n else set()
+    kept = tuple(1 if i in norm else d for i, d in enumerate(x.shape))
+    # The Reshape kernel's view (``np.reshape``), without its wrapper: a Mean's rule runs
+    # once a training step and this took half of it.
+    g = np.reshape(g, kept) if type(g) is np.ndarray else RESHAPE(g, int32s(kept))
     return g if g.shape == x.shape else MUL(g, _ONES_LIKE(x))
 
 
