@@ -120,6 +120,7 @@ class Compiled:
         self.report: str | None = None  # TF's name of it, where a light output needs it
 
     out_shape: Any = None  # the one output's TensorShape where static (``eager_call``)
+    attrs: Any = None  # a writing call's op attributes, the same every call (``eager_call``)
 
     def _feeds(self, arrays: Sequence[Any]) -> list[Any]:
         """The feeds on the device: an array fed again (a constant's) is not sent again."""
