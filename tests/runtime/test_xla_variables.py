@@ -251,3 +251,32 @@ def test_a_weight_its_input_gradient_reads_is_not_donated_and_the_step_is_tfs() 
         [-3.875, -3.375],
         [-5.34375, -7.84375],
     ]
+
+
+def test_scatter_updates_and_undone_runs_between_compiled_calls_are_seen() -> None:
+    # A call passes the values its last call left the variables while no variable has
+    # been written since (one count of writes over all variables, ``WRITES``): a scatter
+    # update of a variable it only reads, and a failed graph run whose write of it is
+    # undone, must both reach the next call.
+    w = tf.Variable(np.array([1.0, 2.0], np.float32))
+    v = tf.Variable(np.array([0.0, 0.0], np.float32))
+
+    @tf.function(jit_compile=True)
+    def step(x: tf.Tensor) -> tf.Tensor:
+        v.assign_add(w * x)
+        return v.read_value()
+
+    one = tf.constant([1.0, 1.0])
+    assert step(one).numpy().tolist() == [1.0, 2.0]  # exact: sums of small integers
+    w.scatter_update(tf.IndexedSlices(tf.constant([5.0]), tf.constant([1])))
+    assert step(one).numpy().tolist() == [2.0, 7.0]
+    graph = tf.Graph()
+    with graph.as_default():
+        wrote = w.assign([100.0, 100.0])
+        with tf.control_dependencies([wrote]):
+            bad = tf.debugging.check_numerics(tf.constant(np.nan), "nan")
+    with tf.compat.v1.Session(graph=graph) as sess, pytest.raises(tf.errors.InvalidArgumentError):
+        sess.run(bad)
+    assert w.numpy().tolist() == [1.0, 5.0]  # the failed run's write undone
+    assert step(one).numpy().tolist() == [3.0, 12.0]
+    assert step(one).numpy().tolist() == [4.0, 17.0]

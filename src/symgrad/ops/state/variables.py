@@ -59,6 +59,7 @@ class _Journal(threading.local):
 
 
 _journal = _Journal()
+WRITES = [0]  # bumped before each write of a variable (runtime.xla.compiled reads it)
 _atomic_runs = True
 
 
@@ -98,6 +99,7 @@ def atomic(run: Callable[[T], Any], arg: T) -> Any:
     except BaseException:
         for var, value, version in undo.values():
             var._value, var._version = value, version
+        WRITES[0] += 1
         raise
     finally:
         journal.undo = None
@@ -105,6 +107,7 @@ def atomic(run: Callable[[T], Any], arg: T) -> Any:
 
 def _remember(var: Variable) -> None:
     """Before a run's first write of ``var``: keep the value it replaces (see ``atomic``)."""
+    WRITES[0] += 1
     undo = _journal.undo
     if undo is not None and id(var) not in undo:
         undo[id(var)] = (var, var._value, var._version)

@@ -26,7 +26,7 @@ import numpy as np
 
 from symgrad.core.context import current as _thread
 from symgrad.core.errors import FailedPreconditionError, InvalidArgumentError, OpError
-from symgrad.ops.state.variables import _journal, _remember
+from symgrad.ops.state.variables import WRITES, _journal, _remember
 from symgrad.runtime.xla import donation, engine, host, placement
 
 
@@ -52,7 +52,6 @@ def _all_steps(prog: engine.Program) -> list[Any]:
     return steps
 
 
-_VERSION = operator.attrgetter("_version")
 _IS = operator.is_
 _NO_MODE = contextlib.nullcontext()  # (reusable, and one less object per call)
 _LOCK = threading.Lock()  # a call reads, donates and writes its variables as one step
@@ -84,9 +83,9 @@ class Compiled:
         self._vars = self.read + self.written
         # The written variables' own dicts (an object's __dict__ is never replaced).
         self._dicts = [v.__dict__ for v in written]
-        # The variables' versions after the last call and the values it left them (see
-        # ``_run``); None: no call yet.
-        self._seen: list[int] | None = None
+        # The count of variable writes after the last call and the values it left the
+        # variables (see ``_run``); None: ask each variable.
+        self._stamp: int | None = None
         self._last: list[Any] = []
         ids = [id(v) for v in self._vars]
         n_feeds, n_written = len(feeds), len(self.written)
@@ -120,6 +119,7 @@ class Compiled:
         self.report: str | None = None  # TF's name of it, where a light output needs it
 
     out_shape: Any = None  # the one output's TensorShape where static (``eager_call``)
+    attrs: Any = None  # a writing call's op attributes, the same every call (``eager_call``)
 
     def _feeds(self, arrays: Sequence[Any]) -> list[Any]:
         """The feeds on the device: an array fed again (a constant's) is not sent again."""
@@ -152,7 +152,7 @@ class Compiled:
                 placement.check_variables(self._vars, at, self.name)
                 self._pinned = at.pinned
                 self._fed = [None] * len(self._fed)
-                self._seen = None  # (the values move with the next call)
+                self._stamp = None  # (the values move with the next call)
             self.report = at.report
         self._request = request
 
@@ -186,21 +186,26 @@ class Compiled:
     def _run(self, arrays: Sequence[Any]) -> list[Any]:
         """Dispatch, then the bookkeeping, which overlaps XLA's run.
 
-        The work before the dispatch is the minimum: where no variable's version has
-        moved since the last call (a training loop), the values that call left them are
-        its arguments, without asking each variable (``_values``)."""
-        variables = self._vars
-        current = list(map(_VERSION, variables)) == self._seen
-        values = self._last if current else _values(variables)
+        The work before the dispatch is the minimum: where no variable has been written
+        since the last call (a training loop: the count of writes, ``WRITES``, is the
+        one this call's own writes left), the values that call left them are its
+        arguments, without asking each variable (``_values``)."""
+        stamp = WRITES[0]
+        values = self._last if stamp == self._stamp else _values(self._vars)
         same = all(map(_IS, arrays, self._fed))  # (a loop over one batch: no Python loop)
         outs, new = self.jitted(*(self._on_device if same else self._feeds(arrays)), *values)
         if self._host:
             outs = self._wait(outs, new)
-        _hold(self.written, self._dicts, new)
+        written = self.written
+        if written:
+            _hold(written, self._dicts, new)
+            stamp += 1
         # (A read variable's value here may be a NumPy array that a later assignment
         # replaces: this list keeps it alive until the next call.)
         self._last = values[: len(self.read)] + new if self.read else new
-        self._seen = list(map(_VERSION, variables))
+        # Another write since ``stamp`` was read (another thread's, or this call's
+        # in an atomic run): the next call asks each variable.
+        self._stamp = stamp if WRITES[0] == stamp else None
         return outs  # type: ignore[no-any-return]
 
     def finish(self, outs: list[Any]) -> list[Any]:
@@ -316,3 +321,4 @@ def _hold(variables: list[Any], dicts: list[dict[str, Any]], values: list[Any]) 
         state["_device_value"] = [None, value]  # first: a reader never finds neither
         state.pop("_value", None)
         state["_version"] += 1
+    WRITES[0] += 1  # after the versions: a call that sees it sees them
