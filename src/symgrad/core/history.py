@@ -148,14 +148,15 @@ def _cut(ops: list[Any], marked: set[int]) -> None:
         light = type(op) is EagerTensor
         ins = op._inputs if light else op.inputs
         for i in ins:  # ``_node``, inlined
-            if id(i.op if type(i) is not EagerTensor else (i._op or i)) not in marked:
+            p = i.op if type(i) is not EagerTensor else (i._op or i)
+            if id(p) not in marked and not _bare(p):
                 break
         else:
             continue
         new = []
         for i in ins:
             p = _node(i)
-            if id(p) not in marked:
+            if id(p) not in marked and not _bare(p):
                 k2 = (id(p), i.value_index)
                 const = frozen.get(k2)
                 if const is None:
@@ -166,6 +167,15 @@ def _cut(ops: list[Any], marked: set[int]) -> None:
             op._inputs = tuple(new)
         else:
             op.inputs = tuple(new)
+
+
+def _bare(p: Any) -> bool:
+    """Is node ``p`` a constant with nothing behind it (no inputs, no control inputs)?
+    An edge from one is never cut: a frozen constant in its place would free nothing
+    (the value is shared), and a frozen one cut again would be remade at every sweep."""
+    if type(p) is EagerTensor:  # light, its op not built
+        return p._type == "Const" and not p._inputs and not p._control  # type: ignore[no-any-return]
+    return p.type == "Const" and not p.inputs and not p.control_inputs  # type: ignore[no-any-return]
 
 
 def _frozen(t: Tensor) -> Tensor:
