@@ -11,14 +11,12 @@ import sys
 import weakref
 from collections import Counter
 from itertools import chain
-from operator import methodcaller
+from operator import call as _call
 from typing import Any
 
 from symgrad.core import refcounts
 from symgrad.core.eager import EagerTensor, frozen_light
 from symgrad.core.graph import SOURCE_TYPES, Operation, Tensor
-
-_call = methodcaller("__call__")
 
 
 class Settled:
@@ -92,7 +90,13 @@ def incremental_sweep(live: list[Any], walked: int, settled: Settled, cache: Any
     new = []
     if not ok:
         return False
-    refs = Counter(map(id, chain.from_iterable(tuples)))
+    # The new entries' references to what the checks below read: the roots' tensors and
+    # ops, and the new bare constants.
+    want = set(fresh)
+    for ref, then, _ in settled.roots:
+        want.update(then)
+        want.add(id(ref()))
+    refs = Counter(filter(want.__contains__, map(id, chain.from_iterable(tuples))))
     tuples = []
     for t in cache.values() if cache else ():
         refs[id(t)] += 1
@@ -102,7 +106,8 @@ def incremental_sweep(live: list[Any], walked: int, settled: Settled, cache: Any
     settled.roots = [root for root in settled.roots if root[0]() is not None]
     settled.unmarked = unmarked | bare
     # New consumers of a root's tensors are old at the next sweep: listed with its own.
-    _consumers(list(map(_call, live[settled.n : walked])), settled.roots, refs)
+    if any(refs[k] for _, then, _ in settled.roots for k in then):
+        _consumers(list(map(_call, live[settled.n : walked])), settled.roots)
     if cache and fresh:
         _evict_held(cache, fresh, refs)
     return True
@@ -228,15 +233,14 @@ def _root(e: Any, op: Any, op_refs: dict[int, int]) -> Any:
     return weakref.ref(op), then, op_refs.get(id(op), 0)
 
 
-def _consumers(ops: list[Any], roots: list[Any], refs: Any = None) -> None:
+def _consumers(ops: list[Any], roots: list[Any]) -> None:
     """Add to each root record's lists weak references to the consumers in ``ops`` (ops
     or light tensors, None for dead ones) of its tensors (after the cut: tuples are read
-    at the next sweep).  ``refs``: if given, the ids of the tensors ``ops`` refer to (no
-    walk if none is a root's)."""
+    at the next sweep)."""
     want: dict[int, list[Any]] = {}
     for _, then, _ in roots:
         want.update(then)
-    if not want or (refs is not None and not any(map(refs.__contains__, want))):
+    if not want:
         return
     for op in ops:
         if op is None:
