@@ -191,6 +191,8 @@ def _still_source(root: tuple[Any, dict[int, list[Any]], int], refs: Counter[int
     for r in op._outs:
         t = r() if r is not None else None
         if t is not None:
+            if id(t) not in then:  # made since (its consumers are not all counted)
+                return False
             held += 1  # the tensor's ``op``
             if getrefcount(t) > local + _held_by(t, then) + refs[id(t)]:
                 return True
