@@ -160,11 +160,13 @@ def run(framework: str, case: str, params: dict[str, Any]) -> None:
     fwd, fwd_bwd = BUILDERS[framework]()
     for label, fn in (("fwd", fwd), ("fwd_bwd", fwd_bwd)):
         value, _, first = harness.cpu_and_wall(fn)
+        check = _checksum(value)
+        del value  # (a taped chain: kept, it would be eager history alive in what follows)
         timing = harness.time_call(fn, repeat=params["repeat"], warmup=1, min_sample_s=0.02)
         harness.emit(
             **{
                 f"{label}_first_call_s": first,
-                f"{label}_check": _checksum(value),
+                f"{label}_check": check,
                 f"{label}_us_per_op": 1e6 * timing["median_s"] / OPS,
             }
         )
@@ -172,24 +174,33 @@ def run(framework: str, case: str, params: dict[str, Any]) -> None:
         _pair(framework, case, (fwd, fwd_bwd), params["repeat"])
 
 
+# The eager case is timed in two states of eager history (the memory sweep's work and
+# the collector's passes grow with what is alive): none alive, and one taped 1,000-op
+# chain (a fwd+bwd call's result) kept alive in each framework, as a program that holds a
+# result does.  Suffix of the emitted keys, and the name the report gives the state.
+STATES = {"": "no history alive", "_held": "a 1,000-op chain alive"}
+
+
 def _pair(framework: str, case: str, mine: Pair, repeat: int) -> None:
     """The symgrad row / each partner, timed interleaved: ``<label>_paired_<partner>`` with
     the partner's block first; for the eager case also ``<label>_paired_<partner>_rev``,
-    symgrad's block first.  The eager chain's time depends on how much eager history is
-    alive when it runs (the memory sweep's work and the collector's passes grow with it),
-    which the order of the blocks changes: bench/README.md, "Eager forward, third pass"."""
+    symgrad's block first, and both again with a chain alive (``..._held``, ``STATES``)."""
     for partner in PARTNERS[case]:
         try:
             other = BUILDERS[partner]()
         except ImportError:  # a peer that is not installed: no paired ratio with it
             continue
-        for i, label in enumerate(("fwd", "fwd_bwd")):
-            kw = {"rounds": repeat, "min_sample_s": 0.02}
-            ratios = harness.time_paired({partner: other[i], framework: mine[i]}, **kw)
-            harness.emit(**{f"{label}_paired_{partner}": ratios[framework]})
-            if case == "eager":
-                rev = harness.time_paired({framework: mine[i], partner: other[i]}, **kw)
-                harness.emit(**{f"{label}_paired_{partner}_rev": 1.0 / rev[partner]})
+        for state in STATES if case == "eager" else ("",):
+            kept = (mine[1](), other[1]()) if state else None  # (held: alive)
+            for i, label in enumerate(("fwd", "fwd_bwd")):
+                kw = {"rounds": repeat, "min_sample_s": 0.02}
+                ratios = harness.time_paired({partner: other[i], framework: mine[i]}, **kw)
+                key = f"{label}_paired_{partner}"
+                harness.emit(**{key + state: ratios[framework]})
+                if case == "eager":
+                    rev = harness.time_paired({framework: mine[i], partner: other[i]}, **kw)
+                    harness.emit(**{f"{key}_rev{state}": 1.0 / rev[partner]})
+            del kept
 
 
 def _checksum(value: Any) -> float:
@@ -254,15 +265,18 @@ def _paired_lines(case: str, by_fw: dict[str, dict[str, Any]]) -> str:
     lines = []
     for fw, row in by_fw.items():
         for partner in PARTNERS[case] if fw.startswith("symgrad") else ():
-            cells = []
-            for k, label in (("fwd", "fwd"), ("fwd_bwd", "fwd+bwd")):
-                first, rev = (_us(row, f"{k}_paired_{partner}{s}") for s in ("", "_rev"))
-                if rev is not None:
-                    cells.append(f"{label} {report.num(first)} / {report.num(rev)}")
-                elif first is not None:
-                    cells.append(f"{label} {report.num(first)}")
-            if cells:
-                lines.append(f"- {fw} / {partner}: " + ", ".join(cells))
+            for state, name in STATES.items():
+                cells = []
+                for k, label in (("fwd", "fwd"), ("fwd_bwd", "fwd+bwd")):
+                    key = f"{k}_paired_{partner}"
+                    first, rev = _us(row, key + state), _us(row, f"{key}_rev{state}")
+                    if rev is not None:
+                        cells.append(f"{label} {report.num(first)} / {report.num(rev)}")
+                    elif first is not None:
+                        cells.append(f"{label} {report.num(first)}")
+                if cells:
+                    where = f" ({name})" if case == "eager" else ""
+                    lines.append(f"- {fw} / {partner}{where}: " + ", ".join(cells))
     if not lines:
         return ""
     return (
@@ -272,9 +286,9 @@ def _paired_lines(case: str, by_fw: dict[str, dict[str, Any]]) -> str:
 
 
 def _goals(case: str, by_fw: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
-    def ratio(prefix: str, sg: str, peer: str) -> float | None:  # paired where measured,
-        row = by_fw.get(sg)  # the worse of the two orders where both were
-        paired = [_us(row, f"{prefix}_paired_{peer}{s}") for s in ("", "_rev")]
+    def ratio(prefix: str, sg: str, peer: str, state: str = "") -> float | None:
+        row = by_fw.get(sg)  # paired where measured, the worse of the two orders
+        paired = [_us(row, f"{prefix}_paired_{peer}{s}{state}") for s in ("", "_rev")]
         if any(p is not None for p in paired):
             return max(p for p in paired if p is not None)
         key = f"{prefix}_us_per_op"
@@ -290,14 +304,13 @@ def _goals(case: str, by_fw: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
                     )
                 )
         else:
-            to_torch = ratio(prefix, "symgrad_eager", "torch")
-            goals += [
-                report.goal(f"eager per-op {label}: symgrad/torch (issue 29)", to_torch, 2.0),
-                report.goal(f"eager per-op {label}: symgrad/torch", to_torch, 1.0),
-                report.goal(
-                    f"eager per-op {label}: symgrad/tf_eager",
-                    ratio(prefix, "symgrad_eager", "tf_eager"),
-                    0.5,
-                ),
-            ]
+            for state, name in STATES.items():
+                to_torch = ratio(prefix, "symgrad_eager", "torch", state)
+                to_tf = ratio(prefix, "symgrad_eager", "tf_eager", state)
+                title = f"eager per-op {label}, {name}"
+                goals += [
+                    report.goal(f"{title}: symgrad/torch (issue 29)", to_torch, 2.0),
+                    report.goal(f"{title}: symgrad/torch", to_torch, 1.0),
+                    report.goal(f"{title}: symgrad/tf_eager", to_tf, 0.5),
+                ]
     return goals

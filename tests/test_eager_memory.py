@@ -256,3 +256,110 @@ def test_enable_eager_execution_releases_history_again():
     while op.inputs and op.type == "Mul":
         op, ops = op.inputs[0].op, ops + 1
     assert op.type == "Const" and ops < 3000
+
+
+# The incremental sweep (issue 29): a sweep that finds the history walked last time still
+# held walks only the entries added since (history.incremental_sweep).  These check that
+# it takes over where it should, and that what it skips is cut as soon as it may be.
+
+
+def _history_length(t):
+    """How many Mul ops lead back from ``t`` before a frozen Const (or the start)."""
+    ops, op = 0, t.op
+    while op.inputs and op.type == "Mul":
+        op, ops = op.inputs[0].op, ops + 1
+    return ops
+
+
+def _spy_sweeps(monkeypatch):
+    """A list that gets True for each incremental sweep and False for each full one."""
+    from symgrad.core import history
+
+    kinds = []
+    incremental = history.incremental_sweep
+
+    def spy(*args):
+        ok = incremental(*args)
+        kinds.append(ok)
+        return ok
+
+    monkeypatch.setattr(history, "incremental_sweep", spy)
+    return kinds
+
+
+def test_a_held_chain_is_swept_incrementally_and_differentiates(monkeypatch):
+    graph_module.reset_default_graph()
+    kinds = _spy_sweeps(monkeypatch)
+    x = tf.constant([1.0, 2.0])
+    y = x
+    for _ in range(5000):  # sweeps at ~1K, 2K, 4K live ops: all of it held through x
+        y = y * 1.0001
+    for _ in range(5000):  # ops nobody keeps, beside the held chain
+        _ = x * 2.0
+    assert kinds.count(True) >= 3, kinds
+    assert _history_length(y) == 5000
+    np.testing.assert_allclose(tf.gradients(y, x)[0].numpy(), [1.0001**5000] * 2, rtol=1e-3)
+
+
+def test_a_root_dropped_after_an_incremental_sweep_is_cut_at_the_next(monkeypatch):
+    graph_module.reset_default_graph()
+    kinds = _spy_sweeps(monkeypatch)
+    x = tf.constant([1.0, 2.0])
+    y = x * 2.0
+    for _ in range(3000):  # y's history stays: x is held
+        y = y * 1.0
+    assert kinds and kinds[-1] is True
+    assert _history_length(y) == 3001
+    del x
+    for _ in range(20_000):  # x is let go of: y's history can go, and the chain after it
+        y = y * 1.0
+    assert False in kinds[-3:], kinds
+    # Cut: what stays is the ops since a sweep or two (the cached 1.0 in flight at a
+    # sweep keeps its consumers one sweep longer), not 23,001.
+    assert _history_length(y) < 5000
+
+
+def test_an_op_held_only_by_its_consumers_after_a_sweep_is_cut_later(monkeypatch):
+    # The held chain's start is a tensor whose only holder after the sweep is a new
+    # consumer: counting the new consumers' references finds it released.
+    graph_module.reset_default_graph()
+    kinds = _spy_sweeps(monkeypatch)
+    x = tf.constant([1.0, 2.0])
+    keep = x * 1.0
+    for _ in range(3000):
+        keep = keep * 1.0
+    assert kinds == [True]  # (the sweep at 2,048 ops skipped keep's history)
+    z = x * 3.0  # x's consumer made after the sweeps above
+    del x
+    for _ in range(6000):
+        z = z * 1.0
+    assert _history_length(z) < 6000
+    assert _history_length(keep) < 3001  # keep's history went with x
+    np.testing.assert_allclose(z.numpy(), [3.0, 6.0])
+
+
+def test_a_tape_keeps_what_it_recorded_across_incremental_sweeps(monkeypatch):
+    graph_module.reset_default_graph()
+    kinds = _spy_sweeps(monkeypatch)
+    x = tf.constant([1.0, 2.0])
+    held = x * 1.0
+    for _ in range(1500):
+        held = held * 1.0
+    w = tf.constant([3.0, 4.0])
+    with tf.GradientTape(persistent=True) as t:
+        t.watch(w)
+        y = w * 2.0
+        del w
+        for _ in range(3000):
+            y = y * 1.0001
+    for _ in range(3000):  # sweeps while the tape lives, outside it
+        _ = held * 1.0
+    assert _history_length(y) == 3001  # what the tape recorded stays, back to w * 2.0
+    start = y
+    for _ in range(3000):
+        start = start.op.inputs[0]
+    (g,) = t.gradient(y, [start])
+    np.testing.assert_allclose(g.numpy(), [1.0001**3000] * 2, rtol=1e-3)
+    np.testing.assert_allclose(start.numpy(), [6.0, 8.0])
+    np.testing.assert_allclose(tf.gradients(held, x)[0].numpy(), [1.0, 1.0])
+    assert True in kinds

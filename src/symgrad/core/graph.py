@@ -421,6 +421,7 @@ class Graph:
         # its consumers); swept, with history no one can differentiate through, by add_op.
         self._live: list[weakref.ref[Any]] = []  # ops and light tensors (core/eager.py)
         self._sweep_at = _SWEEP_MIN
+        self._settled: Any = None  # what the last sweep leaves the next to skip (history)
         self._sweeping = threading.RLock()  # held by sweep, and by eager.materialize
 
     # -- per-thread scope state
@@ -510,25 +511,28 @@ class Graph:
         The memory rule (docs/design.md, "Eager memory"): an input edge of a live eager op
         is kept only if a source is at or upstream of its producer; other edges are
         replaced by a frozen constant of the same value (``release_history``), so the
-        history behind them is freed.  ``add_op`` calls this when due; calling it at any
-        other time is safe.
+        history behind them is freed; a sweep that finds the history walked last time
+        still held walks only what was added since (``history.incremental_sweep``).
+        ``add_op`` calls this when due; calling it at any other time is safe.
         """
         if self._ops is not None or not self._sweeping.acquire(blocking=False):
             return  # an explicit graph keeps its ops; another thread is sweeping
         try:
+            live, settled = self._live, None
+            walked = len(live)  # other threads may add entries meanwhile: kept, not walked
             if not _keep_history and refcounts.trusted():  # else history is kept: correct
-                from symgrad.core.history import live_nodes, release_history
+                from symgrad.core.history import sweep_history
 
-                ops = live_nodes(self._live)
-                release_history(ops, self.scalar_cache)
-                del ops  # ops whose last references were the edges just dropped die here
+                settled = sweep_history(live, walked, self._settled, self.scalar_cache)
             by_name = self._by_name
             for name, r in by_name.copy().items():  # one C copy: other threads add ops meanwhile
                 if r() is None and by_name.get(name) is r:
                     by_name.pop(name, None)
-            live = self._live = list(
-                compress(self._live, map(_is_not_none, map(_call, self._live)))
-            )
+            alive = list(map(_is_not_none, map(_call, live[:walked])))
+            live = self._live = [*compress(live[:walked], alive), *live[walked:]]
+            if settled is not None:  # what the next sweep may skip: the walked ones alive
+                settled.n = alive.count(True)
+            self._settled = settled
             self._sweep_at = max(_SWEEP_MIN, _SWEEP_GROWTH * len(live))
         finally:
             self._sweeping.release()
