@@ -56,6 +56,9 @@ _weak = weakref.ref
 # is only ever cleared in place, never replaced.
 _in_package = _IN_PACKAGE.get
 _user_code: list[Any] = [None]  # the code object of the last user frame the fast path saw
+# The variable classes (ops/state fills it): an operand of one of these types is read
+# (``_as_tensor``) by a wrapper's fast path, as ``convert_to_tensor`` reads it.
+VARIABLE_TYPES: set[type] = set()
 
 
 class FastOp:
@@ -152,7 +155,10 @@ def fast_binary(
             or name is not None
             or (ty not in scalars and ty is not EagerTensor)
         ):
-            return general(x, y, name)
+            r = _read_operand(x, y, name)
+            if type(r) is not EagerTensor:
+                return general(x, y if r is None else r, name)
+            y, ty = r, EagerTensor
         opdef = ops[op_type]
         graph = x.graph
         ctx = current.__dict__
@@ -205,13 +211,90 @@ def fast_binary(
     return wrapper
 
 
+def _read_operand(x: Any, y: Any, name: str | None) -> Any:
+    """``y`` read (``_as_tensor``) where ``y`` is a variable and ``x`` a light tensor
+    (``x + v``: the read general's ``convert_n`` makes, before any other name); else
+    None."""
+    if type(y) in VARIABLE_TYPES and type(x) is EagerTensor and name is None:
+        return y._as_tensor()
+    return None
+
+
+def fast_apply(
+    f: FastOp, inputs: tuple[Any, ...], attrs: dict[str, Any], run: Callable[..., Any] | None
+) -> EagerTensor | None:
+    """``apply_op1(f.type, inputs, attrs)``'s light tensor for a wrapper that is not an
+    elementwise one (MatMul, Relu, a reduction, Const), made as ``fast_unary`` makes one:
+    the registered shape rule (``f.infer``, still the registry's), then ``run(*values)``,
+    the kernel bound to ``attrs``, with warnings off (an op without inputs: ``run`` None,
+    the registry's kernel called with ``attrs``).  None where the general path must take
+    the op (an input without a value or of another graph, a recorder that wants the op,
+    a rule or kernel that raises, several outputs), before any name is taken.
+    The user's line is looked for from the wrapper's caller out."""
+    opdef = f.ops[f.type]
+    ctx = current.__dict__
+    recs = ctx["recorders"]
+    graph = inputs[0].graph if inputs else _context._top_level
+    if (
+        _checked
+        or ERRSTATE is None
+        or not opdef.fast
+        or opdef.infer is not f.infer
+        or ctx["graphs"]
+        or graph is not _context._top_level
+        or (recs and not _light_recorders(recs))
+    ):
+        return None
+    args = []
+    for t in inputs:  # (as ``run_now`` gathers them)
+        if type(t) is EagerTensor:
+            if t.graph is not graph:
+                return None
+            args.append(t._value)
+            continue
+        p = t.op
+        values = p.output_values
+        if values is None or p.graph is not graph:
+            return None
+        args.append(values[t.value_index])
+    try:
+        specs = f.infer(inputs, **attrs) if attrs else f.infer(inputs)
+        if type(specs) is not tuple:
+            return None
+        if run is None:
+            out = opdef.kernel(**attrs)
+        else:
+            out = (ctx["quiet_run"] or quiet_run(ctx))(run, *args)
+    except Exception:
+        return None  # the general path reruns the rule or the (pure) kernel and reports
+    shape, dtype = specs
+    npd = dtype.np
+    if type(out) is not _ndarray or (out.dtype is not npd and out.dtype != npd):
+        if type(out) is tuple:
+            return None
+        out = np.asarray(out, dtype=npd)
+    if shape.dims != out.shape:
+        shape = TensorShape.of_array(out.shape)
+    return _fast_tensor(f, graph, ctx, recs, out, dtype, shape, inputs, attrs or NO_ATTRS, 3)
+
+
 def _fast_tensor(
-    f: FastOp, graph: Graph, ctx: Any, recs: Any, out: Any, dtype: Any, shape: Any, inputs: Any
+    f: FastOp,
+    graph: Graph,
+    ctx: Any,
+    recs: Any,
+    out: Any,
+    dtype: Any,
+    shape: Any,
+    inputs: Any,
+    attrs: dict[str, Any] = NO_ATTRS,
+    up: int = 2,
 ) -> EagerTensor:
     """The fast path's light tensor for ``f``'s value ``out``: ``_light``'s fields, with
     ``graph.unique_name`` of the default name inlined (outside a name scope the counter's
     suffix is formatted when read, ``op_name``) and the user's line taken lazily
-    (``_site``), recorded by the light tapes in ``recs``."""
+    (``_site``) from the frame ``up`` out on (the wrapper's caller), recorded by the
+    light tapes in ``recs``."""
     op_type = f.type
     base = f.names.get(op_type, op_type)
     named = f.named
@@ -233,7 +316,7 @@ def _fast_tensor(
     t.shape = shape
     t._type = op_type
     t._inputs = inputs
-    t._attrs = NO_ATTRS
+    t._attrs = attrs
     t.graph = graph
     override, deps = scopes["override"], scopes["control_deps"]
     t._override = override.get(op_type) if override else None
@@ -242,7 +325,7 @@ def _fast_tensor(
     if tb is not None:
         t._tb, t._at = tb, -1
     else:
-        frame = _getframe(2)  # the wrapper's caller
+        frame = _getframe(up)  # the wrapper's caller
         code = frame.f_code
         if code is _user_code[0]:  # the user's (the common case)
             t._tb, t._at = code, frame.f_lasti  # (file, line) when read: _site
@@ -280,7 +363,10 @@ def _scoped(graph: Graph, t: EagerTensor, base: str) -> Any:
 def _light_recorders(recorders: list[Any]) -> bool:
     """Do all ``recorders`` take light tensors (``record_light``: tapes)?  As ``run_now``
     asks: then the fast path's tensor is what each records, as ``_recorded``'s would be."""
-    return all(getattr(recorder, "takes_light", False) for recorder in recorders)
+    for recorder in recorders:  # noqa: SIM110  (``all`` of a generator costs twice this)
+        if not getattr(recorder, "takes_light", False):
+            return False
+    return True
 
 
 def _caller_site(frame: Any) -> tuple[Any, int]:

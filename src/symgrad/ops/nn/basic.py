@@ -16,10 +16,11 @@ from symgrad.core import batching
 from symgrad.core import dtypes as dt
 from symgrad.core.batching import Call
 from symgrad.core.cases import Case, away, ints, labels, randn, uniform
+from symgrad.core.eager import EagerTensor, FastOp, fast_apply
 from symgrad.core.errors import InvalidArgumentError
 from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor, name_scope
-from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
+from symgrad.core.op_registry import _DEFAULT_NAMES, OPS, ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import slicing
 from symgrad.ops.array import structure as array
@@ -106,7 +107,14 @@ RELU_GRAD = register_op(
 
 def relu(features: Any, name: str | None = None) -> Tensor:
     """max(features, 0) elementwise (op type ``Relu``)."""
+    if type(features) is EagerTensor and name is None:  # core/eager.py's light tensor
+        t = fast_apply(_FAST_RELU, (features,), {}, RELU.kernel)
+        if t is not None:
+            return t
     return _unary("Relu", features, name)
+
+
+_FAST_RELU = FastOp("Relu", RELU.infer, frozenset(), None, OPS, _DEFAULT_NAMES)
 
 
 @RELU.gradient
