@@ -38,7 +38,8 @@ def _program(x, w, b):
     t = tf.matmul(x, w, transpose_b=False) + tf.constant(1.0, tf.float64)
     u = tf.matmul(x, x, transpose_a=True)
     c = tf.constant([1, 2, 3])
-    return [h, r, m, s, t, u, c], line
+    e = tf.nn.softmax_cross_entropy_with_logits(labels=tf.nn.softmax(r), logits=h)
+    return [h, r, m, s, t, u, c, e, e.op.outputs[1]], line
 
 
 def _rows(ts):
@@ -59,7 +60,7 @@ def _run(monkeypatch, general):
     w, b = tf.Variable(W, name="w"), tf.Variable(B, name="b")
     with tf.GradientTape(persistent=True) as tape:
         ts, line = _program(x, w, b)
-    grads = [g.numpy() for g in tape.gradient(ts[2], [w, b])]
+    grads = [g.numpy() for g in tape.gradient([ts[2], ts[7]], [w, b])]
     rows, kinds = _rows(ts), [type(t).__name__ for t in ts]
     values = [t.numpy() for t in ts]
     monkeypatch.undo()
@@ -72,12 +73,15 @@ def test_the_light_ops_are_the_general_paths(monkeypatch):
     general, general_kinds, general_values, general_grads, _ = _run(monkeypatch, general=True)
     assert fast == general
     assert kinds.count("EagerTensor") == 7 and general_kinds.count("EagerTensor") == 0
+    assert fast[7][1] == "SoftmaxCrossEntropyWithLogits" and fast[8][1] == fast[7][1]
     for a, b in zip(values + grads, general_values + general_grads):
         np.testing.assert_array_equal(a, b)
     assert [r[0] for r in fast] == [
-        "add:0", "Relu:0", "Mean:0", "Sum:0", "add_1:0", "MatMul_2:0", "Const_3:0"
+        "add:0", "Relu:0", "Mean:0", "Sum:0", "add_1:0", "MatMul_2:0", "Const_3:0",
+        "softmax_cross_entropy_with_logits/SoftmaxCrossEntropyWithLogits:0",
+        "softmax_cross_entropy_with_logits/SoftmaxCrossEntropyWithLogits:1",
     ]  # fmt: skip
-    assert [r[3] for r in fast] == [(__file__, line + i) for i in range(7)]
+    assert [r[3] for r in fast] == [(__file__, line + i) for i in range(8)] + [(__file__, line + 7)]
     assert fast[0][2] == [
         ("MatMul:0", "MatMul", line),
         ("ReadVariableOp_1:0", "ReadVariableOp", line),

@@ -155,10 +155,10 @@ def fast_binary(
             or name is not None
             or (ty not in scalars and ty is not EagerTensor)
         ):
-            r = _read_operand(x, y, name)
-            if type(r) is not EagerTensor:
-                return general(x, y if r is None else r, name)
-            y, ty = r, EagerTensor
+            x, y = _operands(f, x, y, name, scalars)
+            ty = type(y)
+            if type(x) is not EagerTensor or ty is not EagerTensor:
+                return general(x, y, name)
         opdef = ops[op_type]
         graph = x.graph
         ctx = current.__dict__
@@ -211,13 +211,29 @@ def fast_binary(
     return wrapper
 
 
-def _read_operand(x: Any, y: Any, name: str | None) -> Any:
-    """``y`` read (``_as_tensor``) where ``y`` is a variable and ``x`` a light tensor
-    (``x + v``: the read general's ``convert_n`` makes, before any other name); else
-    None."""
-    if type(y) in VARIABLE_TYPES and type(x) is EagerTensor and name is None:
-        return y._as_tensor()
-    return None
+def _operands(f: FastOp, x: Any, y: Any, name: str | None, scalars: Any) -> tuple[Any, Any]:
+    """``fast_binary``'s operands where they are not a light tensor and a light tensor or
+    scalar: ``x + v`` with ``v`` a variable read (``_as_tensor``: the read general's
+    ``convert_n`` makes, before any other name); ``2.0 * y`` with the scalar's eager
+    constant from the top-level graph's cache (general's ``_eager_scalar``; not yet
+    cached: general makes it).  Else ``(x, y)`` unchanged, for general."""
+    if name is not None:
+        return x, y
+    tx, ty = type(x), type(y)
+    if tx is EagerTensor and ty in VARIABLE_TYPES:
+        return x, y._as_tensor()
+    if tx in scalars and ty is EagerTensor and y.graph is _context._top_level:
+        d = y.dtype
+        m = f.memo
+        if x is m[0] and d is m[1]:
+            key = m[2]
+        else:  # keyed as _eager_scalar keys it (``fast_binary``'s memo)
+            key = (tx, x, id(d), copysign(1.0, x) if tx is float else 0.0)
+            f.memo = (x, d, key)
+        c = y.graph.scalar_cache.get(key)
+        if c is not None and not current.graphs:
+            return c, y
+    return x, y
 
 
 def fast_apply(
@@ -245,18 +261,9 @@ def fast_apply(
         or (recs and not _light_recorders(recs))
     ):
         return None
-    args = []
-    for t in inputs:  # (as ``run_now`` gathers them)
-        if type(t) is EagerTensor:
-            if t.graph is not graph:
-                return None
-            args.append(t._value)
-            continue
-        p = t.op
-        values = p.output_values
-        if values is None or p.graph is not graph:
-            return None
-        args.append(values[t.value_index])
+    args = _values(inputs, graph)
+    if args is None:
+        return None
     try:
         specs = f.infer(inputs, **attrs) if attrs else f.infer(inputs)
         if type(specs) is not tuple:
@@ -276,6 +283,73 @@ def fast_apply(
     if shape.dims != out.shape:
         shape = TensorShape.of_array(out.shape)
     return _fast_tensor(f, graph, ctx, recs, out, dtype, shape, inputs, attrs or NO_ATTRS, 3)
+
+
+def _values(inputs: Sequence[Tensor], graph: Graph) -> list[Any] | None:
+    """The values of ``inputs``, each of ``graph`` (as ``run_now`` gathers them); None
+    where one has none (fed by a placeholder) or is another graph's."""
+    args = []
+    for t in inputs:
+        if type(t) is EagerTensor:
+            if t.graph is not graph:
+                return None
+            args.append(t._value)
+            continue
+        p = t.op
+        values = p.output_values
+        if values is None or p.graph is not graph:
+            return None
+        args.append(values[t.value_index])
+    return args
+
+
+def fast_op(f: FastOp, inputs: tuple[Any, ...], run: Callable[..., Any]) -> Operation | None:
+    """``apply_op(f.type, inputs)``'s eager op for an op of several outputs and no attrs
+    (SoftmaxCrossEntropyWithLogits), made and run as ``_make`` makes a one-output op
+    (the fields of ``Operation(...)``, the graph's entries, each recorder handed the op),
+    without ``_general``'s branches; None where the general path must take it (as
+    ``fast_apply``), before any name is taken."""
+    ctx = current.__dict__
+    graph = inputs[0].graph
+    if (
+        _checked
+        or ERRSTATE is None
+        or f.ops[f.type].infer is not f.infer
+        or ctx["graphs"]
+        or graph is not _context._top_level
+    ):
+        return None
+    args = _values(inputs, graph)
+    if args is None:
+        return None
+    try:
+        specs = f.infer(inputs)
+        outs = (ctx["quiet_run"] or quiet_run(ctx))(run, *args)
+    except Exception:
+        return None  # the general path reruns the rule or the (pure) kernel and reports
+    if type(specs) is not list or type(outs) is not tuple or len(outs) != len(specs):
+        return None
+    shapes, dtypes, values = [], [], []
+    for (shape, dtype), out in zip(specs, outs):
+        out = out if type(out) is _ndarray and out.dtype == dtype.np else np.asarray(out, dtype.np)
+        shapes.append(shape if shape.dims == out.shape else TensorShape.of_array(out.shape))
+        dtypes.append(dtype)
+        values.append(out)
+    op = _new_op(Operation)
+    op.graph, op.type, op.inputs, op._attrs = graph, f.type, inputs, {}
+    op.name = name = graph.unique_name(f.names.get(f.type, f.type))
+    op.output_dtypes, op.output_shapes, op.output_values = dtypes, shapes, values
+    op._outs = [None] * len(values)
+    scopes = graph._scopes.__dict__
+    override, deps = scopes["override"], scopes["control_deps"]
+    op._gradient_op_type = override.get(f.type) if override else None
+    op.control_inputs = tuple(deps) if deps else ()
+    op.traceback = ctx["frame"] or user_frame()
+    op.device, op.skip_input_indices = ctx["device"], None
+    _enter(graph, name, weakref.ref(op))
+    for recorder in ctx["recorders"]:
+        recorder.record(op)
+    return op
 
 
 def _fast_tensor(
