@@ -1,7 +1,11 @@
 """The eager fast path: a pure op run at the top level costs a kernel call and a light tensor.
 
 ``apply_op1`` (and ``apply_op``) hand an op here when the default graph is the eager one,
-no output check is installed and the op is pure.  The fast path does what the general
+no output check is installed and the op is pure.  Wrappers take shorter ways in, each
+giving what ``apply_op1`` would: the elementwise ones (``fast_unary``, ``fast_binary``,
+which read a variable operand as ``convert_to_tensor`` does), the others (``fast_apply``:
+MatMul, Relu, the reductions, Const; ``fast_op``: an op of several outputs), and the
+variable reads and updates (``ops/state/variable_eager.py``).  The fast path does what the general
 path does for such an op, with the same results (the same op name, traceback, shapes,
 values, graph entry), minus the general path's branches:
 
@@ -66,7 +70,8 @@ class FastOp:
     wrapper (``ops/core.py``): its type, its registered shape rule (the fast path runs only
     while the registry still holds that rule, whose checks it repeats inline), the ids of
     its allowed dtypes, its output dtype (a function of the input's for a unary op, a
-    dtype or None for a binary one), and the registry's op and default-name tables."""
+    dtype or None for a binary one), and the registry's op and default-name tables.
+    ``fast_apply``, ``fast_op`` and ``_fast_tensor`` read its type, rule and names only."""
 
     __slots__ = ("infer", "memo", "named", "names", "ok", "okd", "ops", "out", "type")
 
