@@ -1,7 +1,11 @@
 """The eager fast path: a pure op run at the top level costs a kernel call and a light tensor.
 
 ``apply_op1`` (and ``apply_op``) hand an op here when the default graph is the eager one,
-no output check is installed and the op is pure.  The fast path does what the general
+no output check is installed and the op is pure.  Wrappers take shorter ways in, each
+giving what ``apply_op1`` would: the elementwise ones (``fast_unary``, ``fast_binary``,
+which read a variable operand as ``convert_to_tensor`` does), the others (``fast_apply``:
+MatMul, Relu, the reductions, Const; ``fast_op``: an op of several outputs), and the
+variable reads and updates (``ops/state/variable_eager.py``).  The fast path does what the general
 path does for such an op, with the same results (the same op name, traceback, shapes,
 values, graph entry), minus the general path's branches:
 
@@ -56,6 +60,9 @@ _weak = weakref.ref
 # is only ever cleared in place, never replaced.
 _in_package = _IN_PACKAGE.get
 _user_code: list[Any] = [None]  # the code object of the last user frame the fast path saw
+# The variable classes (ops/state fills it): an operand of one of these types is read
+# (``_as_tensor``) by a wrapper's fast path, as ``convert_to_tensor`` reads it.
+VARIABLE_TYPES: set[type] = set()
 
 
 class FastOp:
@@ -63,7 +70,8 @@ class FastOp:
     wrapper (``ops/core.py``): its type, its registered shape rule (the fast path runs only
     while the registry still holds that rule, whose checks it repeats inline), the ids of
     its allowed dtypes, its output dtype (a function of the input's for a unary op, a
-    dtype or None for a binary one), and the registry's op and default-name tables."""
+    dtype or None for a binary one), and the registry's op and default-name tables.
+    ``fast_apply``, ``fast_op`` and ``_fast_tensor`` read its type, rule and names only."""
 
     __slots__ = ("infer", "memo", "named", "names", "ok", "okd", "ops", "out", "type")
 
@@ -152,7 +160,10 @@ def fast_binary(
             or name is not None
             or (ty not in scalars and ty is not EagerTensor)
         ):
-            return general(x, y, name)
+            x, y = _operands(f, x, y, name, scalars)
+            ty = type(y)
+            if type(x) is not EagerTensor or ty is not EagerTensor:
+                return general(x, y, name)
         opdef = ops[op_type]
         graph = x.graph
         ctx = current.__dict__
@@ -205,13 +216,164 @@ def fast_binary(
     return wrapper
 
 
+def _operands(f: FastOp, x: Any, y: Any, name: str | None, scalars: Any) -> tuple[Any, Any]:
+    """``fast_binary``'s operands where they are not a light tensor and a light tensor or
+    scalar: ``x + v`` with ``v`` a variable read (``_as_tensor``: the read general's
+    ``convert_n`` makes, before any other name); ``2.0 * y`` with the scalar's eager
+    constant from the top-level graph's cache (general's ``_eager_scalar``; not yet
+    cached: general makes it).  Else ``(x, y)`` unchanged, for general."""
+    if name is not None:
+        return x, y
+    tx, ty = type(x), type(y)
+    if tx is EagerTensor and ty in VARIABLE_TYPES:
+        return x, y._as_tensor()
+    if tx in scalars and ty is EagerTensor and y.graph is _context._top_level:
+        d = y.dtype
+        m = f.memo
+        if x is m[0] and d is m[1]:
+            key = m[2]
+        else:  # keyed as _eager_scalar keys it (``fast_binary``'s memo)
+            key = (tx, x, id(d), copysign(1.0, x) if tx is float else 0.0)
+            f.memo = (x, d, key)
+        c = y.graph.scalar_cache.get(key)
+        if c is not None and not current.graphs:
+            return c, y
+    return x, y
+
+
+def fast_apply(
+    f: FastOp, inputs: tuple[Any, ...], attrs: dict[str, Any], run: Callable[..., Any] | None
+) -> EagerTensor | None:
+    """``apply_op1(f.type, inputs, attrs)``'s light tensor for a wrapper that is not an
+    elementwise one (MatMul, Relu, a reduction, Const), made as ``fast_unary`` makes one:
+    the registered shape rule (``f.infer``, still the registry's), then ``run(*values)``,
+    the kernel bound to ``attrs``, with warnings off (an op without inputs: ``run`` None,
+    the registry's kernel called with ``attrs``).  None where the general path must take
+    the op (an input without a value or of another graph, a recorder that wants the op,
+    a rule or kernel that raises, several outputs), before any name is taken.
+    The user's line is looked for from the wrapper's caller out."""
+    opdef = f.ops[f.type]
+    ctx = current.__dict__
+    recs = ctx["recorders"]
+    graph = inputs[0].graph if inputs else _context._top_level
+    if (
+        _checked
+        or ERRSTATE is None
+        or not opdef.fast
+        or opdef.infer is not f.infer
+        or ctx["graphs"]
+        or graph is not _context._top_level
+        or (recs and not _light_recorders(recs))
+    ):
+        return None
+    args = _values(inputs, graph)
+    if args is None:
+        return None
+    try:
+        specs = f.infer(inputs, **attrs) if attrs else f.infer(inputs)
+        if type(specs) is not tuple:
+            return None
+        if run is None:
+            out = opdef.kernel(**attrs)
+        else:
+            out = (ctx["quiet_run"] or quiet_run(ctx))(run, *args)
+    except Exception:
+        return None  # the general path reruns the rule or the (pure) kernel and reports
+    shape, dtype = specs
+    npd = dtype.np
+    if type(out) is not _ndarray or (out.dtype is not npd and out.dtype != npd):
+        if type(out) is tuple:
+            return None
+        out = np.asarray(out, dtype=npd)
+    if shape.dims != out.shape:
+        shape = TensorShape.of_array(out.shape)
+    return _fast_tensor(f, graph, ctx, recs, out, dtype, shape, inputs, attrs or NO_ATTRS, 3)
+
+
+def _values(inputs: Sequence[Tensor], graph: Graph) -> list[Any] | None:
+    """The values of ``inputs``, each of ``graph`` (as ``run_now`` gathers them); None
+    where one has none (fed by a placeholder) or is another graph's."""
+    args = []
+    for t in inputs:
+        if type(t) is EagerTensor:
+            if t.graph is not graph:
+                return None
+            args.append(t._value)
+            continue
+        p = t.op
+        values = p.output_values
+        if values is None or p.graph is not graph:
+            return None
+        args.append(values[t.value_index])
+    return args
+
+
+def fast_op(f: FastOp, inputs: tuple[Any, ...], run: Callable[..., Any]) -> Operation | None:
+    """``apply_op(f.type, inputs)``'s eager op for an op of several outputs and no attrs
+    (SoftmaxCrossEntropyWithLogits), made and run as ``_make`` makes a one-output op
+    (the fields of ``Operation(...)``, the graph's entries, each recorder handed the op),
+    without ``_general``'s branches; None where the general path must take it (as
+    ``fast_apply``), before any name is taken."""
+    ctx = current.__dict__
+    graph = inputs[0].graph
+    if (
+        _checked
+        or ERRSTATE is None
+        or f.ops[f.type].infer is not f.infer
+        or ctx["graphs"]
+        or graph is not _context._top_level
+    ):
+        return None
+    args = _values(inputs, graph)
+    if args is None:
+        return None
+    try:
+        specs = f.infer(inputs)
+        outs = (ctx["quiet_run"] or quiet_run(ctx))(run, *args)
+    except Exception:
+        return None  # the general path reruns the rule or the (pure) kernel and reports
+    if type(specs) is not list or type(outs) is not tuple or len(outs) != len(specs):
+        return None
+    shapes, dtypes, values = [], [], []
+    for (shape, dtype), out in zip(specs, outs):
+        out = out if type(out) is _ndarray and out.dtype == dtype.np else np.asarray(out, dtype.np)
+        shapes.append(shape if shape.dims == out.shape else TensorShape.of_array(out.shape))
+        dtypes.append(dtype)
+        values.append(out)
+    op = _new_op(Operation)
+    op.graph, op.type, op.inputs, op._attrs = graph, f.type, inputs, {}
+    op.name = name = graph.unique_name(f.names.get(f.type, f.type))
+    op.output_dtypes, op.output_shapes, op.output_values = dtypes, shapes, values
+    op._outs = [None] * len(values)
+    scopes = graph._scopes.__dict__
+    override, deps = scopes["override"], scopes["control_deps"]
+    op._gradient_op_type = override.get(f.type) if override else None
+    op.control_inputs = tuple(deps) if deps else ()
+    op.traceback = ctx["frame"] or user_frame()
+    op.device, op.skip_input_indices = ctx["device"], None
+    _enter(graph, name, weakref.ref(op))
+    for recorder in ctx["recorders"]:
+        recorder.record(op)
+    return op
+
+
 def _fast_tensor(
-    f: FastOp, graph: Graph, ctx: Any, recs: Any, out: Any, dtype: Any, shape: Any, inputs: Any
+    f: FastOp,
+    graph: Graph,
+    ctx: Any,
+    recs: Any,
+    out: Any,
+    dtype: Any,
+    shape: Any,
+    inputs: Any,
+    attrs: dict[str, Any] = NO_ATTRS,
+    up: int = 2,
 ) -> EagerTensor:
     """The fast path's light tensor for ``f``'s value ``out``: ``_light``'s fields, with
     ``graph.unique_name`` of the default name inlined (outside a name scope the counter's
     suffix is formatted when read, ``op_name``) and the user's line taken lazily
-    (``_site``), recorded by the light tapes in ``recs``."""
+    (``_site``) from the frame ``up`` out on (the wrapper's caller), recorded by the
+    light tapes in ``recs``."""
     op_type = f.type
     base = f.names.get(op_type, op_type)
     named = f.named
@@ -233,7 +395,7 @@ def _fast_tensor(
     t.shape = shape
     t._type = op_type
     t._inputs = inputs
-    t._attrs = NO_ATTRS
+    t._attrs = attrs
     t.graph = graph
     override, deps = scopes["override"], scopes["control_deps"]
     t._override = override.get(op_type) if override else None
@@ -242,7 +404,7 @@ def _fast_tensor(
     if tb is not None:
         t._tb, t._at = tb, -1
     else:
-        frame = _getframe(2)  # the wrapper's caller
+        frame = _getframe(up)  # the wrapper's caller
         code = frame.f_code
         if code is _user_code[0]:  # the user's (the common case)
             t._tb, t._at = code, frame.f_lasti  # (file, line) when read: _site
@@ -280,7 +442,10 @@ def _scoped(graph: Graph, t: EagerTensor, base: str) -> Any:
 def _light_recorders(recorders: list[Any]) -> bool:
     """Do all ``recorders`` take light tensors (``record_light``: tapes)?  As ``run_now``
     asks: then the fast path's tensor is what each records, as ``_recorded``'s would be."""
-    return all(getattr(recorder, "takes_light", False) for recorder in recorders)
+    for recorder in recorders:  # noqa: SIM110  (``all`` of a generator costs twice this)
+        if not getattr(recorder, "takes_light", False):
+            return False
+    return True
 
 
 def _caller_site(frame: Any) -> tuple[Any, int]:

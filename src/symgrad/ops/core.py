@@ -23,7 +23,7 @@ import numpy as np
 from symgrad.core import batching
 from symgrad.core import dtypes as dt
 from symgrad.core.cases import Case, ints, randn
-from symgrad.core.eager import EagerTensor, FastOp, fast_binary, fast_unary
+from symgrad.core.eager import EagerTensor, FastOp, fast_apply, fast_binary, fast_unary
 from symgrad.core.errors import InvalidArgumentError, ResourceExhaustedError
 from symgrad.core.gradient_registry import RegisterGradient, array_rule, no_gradient
 from symgrad.core.graph import Tensor, get_default_graph
@@ -159,6 +159,7 @@ def _const_infer(inputs: Sequence[Tensor], *, value: np.ndarray, dtype: dt.DType
     return TensorShape.of_array(value.shape), dtype
 
 
+_FAST_CONST = FastOp("Const", _const_infer, frozenset(), None, OPS, _DEFAULT_NAMES)
 register_op(
     "Const",
     _const_infer,
@@ -197,7 +198,12 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str = "Cons
     arr = np.array(arr, copy=True)
     arr.flags.writeable = False
     d = d if d is not None and arr.dtype == d.np else dt.as_dtype(arr.dtype)
-    return apply_op1("Const", [], {"value": arr, "dtype": d}, name)
+    attrs = {"value": arr, "dtype": d}
+    if name == "Const":  # core/eager.py's light tensor, if it can
+        t = fast_apply(_FAST_CONST, (), attrs, None)
+        if t is not None:
+            return t
+    return apply_op1("Const", [], attrs, name)
 
 
 def convert_to_tensor(

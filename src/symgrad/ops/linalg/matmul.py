@@ -13,10 +13,10 @@ import numpy as np
 
 from symgrad.core.batching import Call
 from symgrad.core.cases import COMPLEX, Case, complex_randn, randn
-from symgrad.core.eager import EagerTensor
+from symgrad.core.eager import VARIABLE_TYPES, EagerTensor, FastOp, fast_apply
 from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
+from symgrad.core.op_registry import _DEFAULT_NAMES, OPS, ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape, broadcast_shapes
 from symgrad.ops.array import structure as array
 from symgrad.ops.array_vjp import conj as conj_a
@@ -47,18 +47,23 @@ def matmul(
         raise ValueError(
             "Only one of transpose_a and adjoint_a (or transpose_b and adjoint_b) can be True."
         )
+    if type(a) is EagerTensor and type(b) in VARIABLE_TYPES:
+        b = b._as_tensor()  # the read convert_n makes (the first operand is a tensor)
     x, y = (a, b) if type(a) in _TENSORS and type(b) in _TENSORS else convert_n((a, b))
     if x.shape.rank == 2 and y.shape.rank == 2:
         if adjoint_a and x.dtype.is_complex:
             x = conj(x)
         if adjoint_b and y.dtype.is_complex:
             y = conj(y)
-        return apply_op1(
-            "MatMul",
-            [x, y],
-            {"transpose_a": transpose_a or adjoint_a, "transpose_b": transpose_b or adjoint_b},
-            name,
-        )
+        ta, tb = transpose_a or adjoint_a, transpose_b or adjoint_b
+        attrs = {"transpose_a": ta, "transpose_b": tb}
+        if name is None:  # core/eager.py's light tensor, if it can
+            t = fast_apply(
+                _FAST_MATMUL, (x, y), attrs, _bind_matmul(transpose_a=ta, transpose_b=tb)
+            )
+            if t is not None:
+                return t
+        return apply_op1("MatMul", [x, y], attrs, name)
     if transpose_a and x.dtype.is_complex:
         x = conj(x)  # transpose = adjoint of the conjugate
     if transpose_b and y.dtype.is_complex:
@@ -168,6 +173,7 @@ def _transposes(ta: bool, tb: bool) -> dict[str, bool]:
     return {"transpose_a": ta, "transpose_b": tb}
 
 
+_FAST_MATMUL = FastOp("MatMul", _matmul_infer, frozenset(), None, OPS, _DEFAULT_NAMES)
 MATMUL_DEF = register_op(
     "MatMul",
     _matmul_infer,

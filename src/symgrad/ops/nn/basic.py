@@ -16,10 +16,11 @@ from symgrad.core import batching
 from symgrad.core import dtypes as dt
 from symgrad.core.batching import Call
 from symgrad.core.cases import Case, away, ints, labels, randn, uniform
+from symgrad.core.eager import EagerTensor, FastOp, fast_apply, fast_op
 from symgrad.core.errors import InvalidArgumentError
 from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor, name_scope
-from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
+from symgrad.core.op_registry import _DEFAULT_NAMES, OPS, ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import slicing
 from symgrad.ops.array import structure as array
@@ -106,7 +107,14 @@ RELU_GRAD = register_op(
 
 def relu(features: Any, name: str | None = None) -> Tensor:
     """max(features, 0) elementwise (op type ``Relu``)."""
+    if type(features) is EagerTensor and name is None:  # core/eager.py's light tensor
+        t = fast_apply(_FAST_RELU, (features,), {}, RELU.kernel)
+        if t is not None:
+            return t
     return _unary("Relu", features, name)
+
+
+_FAST_RELU = FastOp("Relu", RELU.infer, frozenset(), None, OPS, _DEFAULT_NAMES)
 
 
 @RELU.gradient
@@ -396,6 +404,7 @@ def _sparse_xent_kernel(logits: np.ndarray, labels: np.ndarray) -> tuple[np.ndar
 
 _FLOAT_IDS = frozenset(map(id, FLOATS))  # dtypes are singletons: id hashes in C
 XENT = register_op("SoftmaxCrossEntropyWithLogits", _xent_infer, _xent_kernel)
+_FAST_XENT = FastOp(XENT.type, _xent_infer, frozenset(), None, OPS, _DEFAULT_NAMES)
 SPARSE_XENT = register_op(
     "SparseSoftmaxCrossEntropyWithLogits", _sparse_xent_infer, _sparse_xent_kernel
 )
@@ -520,7 +529,10 @@ def softmax_cross_entropy_with_logits(
                 f"{_tf_list(px.shape)} labels_size={_tf_list(y.shape)}"
             )
         if px.shape.rank == 2 and y.shape.rank == 2:  # already [batch, classes]
-            cost = apply_op1("SoftmaxCrossEntropyWithLogits", [px, y])
+            # core/eager.py's op, if it can, once run_now has learned the type has two
+            # outputs (its ``fast`` flag cleared at the first eager call)
+            op = None if XENT.fast else fast_op(_FAST_XENT, (px, y), XENT.kernel)
+            cost = op.output(0) if op is not None else apply_op1(XENT.type, [px, y])
         else:
             out_shape = _outer_shape(px)
             cost = apply_op1(

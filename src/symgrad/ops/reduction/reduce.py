@@ -28,9 +28,10 @@ from symgrad.core.cases import (
     randn,
     uniform,
 )
+from symgrad.core.eager import FastOp, fast_apply
 from symgrad.core.gradient_registry import array_rule, no_gradient
 from symgrad.core.graph import Tensor
-from symgrad.core.op_registry import OpDef, ShapeError, Spec, apply_op1, register_op
+from symgrad.core.op_registry import OPS, OpDef, ShapeError, Spec, apply_op1, register_op
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import gather as gather_ops
 from symgrad.ops.array import joining
@@ -175,7 +176,19 @@ def axis_tensor(input: Tensor, axis: Any) -> Tensor:
 
 def reduce(op_type: str, input: Any, axis: Any, keepdims: bool, name: str | None) -> Tensor:
     x = convert_to_tensor(input)
-    return apply_op1(op_type, [x, axis_tensor(x, axis)], {"keep_dims": bool(keepdims)}, name)
+    a = axis_tensor(x, axis)
+    attrs = {"keep_dims": bool(keepdims)}
+    if name is None and not keepdims:  # core/eager.py's light tensor, if it can
+        f = _FAST.get(op_type)
+        if f is None:
+            f = _FAST[op_type] = FastOp(op_type, OPS[op_type].infer, (), None, OPS, {})
+        t = fast_apply(f, (x, a), attrs, OPS[op_type].kernel)  # (keep_dims: its default)
+        if t is not None:
+            return t
+    return apply_op1(op_type, [x, a], attrs, name)
+
+
+_FAST: dict[str, FastOp] = {}  # the fast path's record of each reduction, made when first used
 
 
 def _mean(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:

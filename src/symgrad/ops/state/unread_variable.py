@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad.core.eager import EagerTensor
+from symgrad.core.eager import VARIABLE_TYPES, EagerTensor
 from symgrad.core.graph import Operation, Tensor, get_default_graph
 from symgrad.ops.state.variables import Variable
 
@@ -90,3 +90,6 @@ class UnreadVariable(Variable):
 
     def __repr__(self) -> str:
         return super().__repr__().replace(f"'{self.name}'", "'UnreadVariable'", 1)
+
+
+VARIABLE_TYPES.add(UnreadVariable)  # read as an operand by the wrappers' fast paths

@@ -21,12 +21,31 @@ import numpy as np
 
 from symgrad.core import op_registry
 from symgrad.core.context import current
-from symgrad.core.eager import ERRSTATE, ERRSTATE_IGNORE, EagerTensor, _light, _make
+from symgrad.core.eager import (
+    ERRSTATE,
+    ERRSTATE_IGNORE,
+    EagerTensor,
+    FastOp,
+    _fast_tensor,
+    _light,
+    _light_recorders,
+    _make,
+)
 from symgrad.core.errors import OpError
 from symgrad.core.graph import Graph, Operation, Tensor
 from symgrad.core.shapes import TensorShape
 
 _ndarray = np.ndarray
+# The light read's name and type, as ``_fast_tensor`` takes them (no shape rule: the
+# variable's own shape and dtype; ``read`` checks the value).
+_READ = FastOp("ReadVariableOp", None, frozenset(), None, op_registry.OPS, {})
+# The updates' light tensors by their default names (``Variable.assign*``'s).
+_WRITES = {
+    name: FastOp(
+        "AssignVariableOp", None, frozenset(), None, op_registry.OPS, {"AssignVariableOp": name}
+    )
+    for name in ("Assign", "AssignAdd", "AssignSub")
+}
 
 
 def read(graph: Graph, var: Any) -> Tensor | None:
@@ -40,16 +59,13 @@ def read(graph: Graph, var: Any) -> Tensor | None:
     if value.dtype != var._np_dtype:
         return None  # the general path converts it (run_kernel)
     shape = var._shape if var._dims == value.shape else TensorShape.of_array(value.shape)
+    ctx = current.__dict__
+    recorders: list[Any] = ctx["recorders"]  # tapes among them take light reads
+    if not recorders or _light_recorders(recorders):  # (``_fast_tensor`` records it)
+        return _fast_tensor(
+            _READ, graph, ctx, recorders, value, var._dtype, shape, (), {"var": var}
+        )
     name = graph.unique_name("ReadVariableOp")
-    recorders: list[Any] = current.recorders  # tapes among them take light reads
-    for recorder in recorders:
-        if not getattr(recorder, "takes_light", False):
-            break
-    else:  # no recorder, or tapes only (they record a light read: ``record_light``)
-        t = _light(graph, "ReadVariableOp", name, (), {"var": var}, var._dtype, shape, value)
-        for recorder in recorders:
-            recorder.record_light(t)
-        return t
     op = _make(graph, "ReadVariableOp", name, (), {"var": var}, var._dtype, shape, value)
     for recorder in recorders:
         recorder.record(op)
@@ -80,21 +96,28 @@ def write(
             return None  # fed by a placeholder, or another graph's: the general path
         value = values[v.value_index]
     var = attrs["var"]
-    name = graph.unique_name(name)
     token = ERRSTATE.set(ERRSTATE_IGNORE)
     try:
         out = update(var, value)
     except OpError:
+        graph.unique_name(name)  # the name the failed op took, as in the general path
         raise
     except Exception as e:  # as the general path reports a kernel's failure
+        name = graph.unique_name(name)
         op = Operation(graph, "AssignVariableOp", name, [v], attrs, [var.dtype], [var.shape])
         raise op_registry._failed(op, e) from e
     finally:
         ERRSTATE.reset(token)
     shape = var._shape if var._dims == out.shape else TensorShape.of_array(out.shape)
-    recorders = current.recorders
-    if not recorders:  # (``_light`` skips three callers: this, _write_now, its caller)
+    ctx = current.__dict__
+    recorders = ctx["recorders"]
+    if not recorders:  # (the user's line: looked for from ``Variable._write`` out)
+        f = _WRITES.get(name)
+        if f is not None:
+            return _fast_tensor(f, graph, ctx, (), out, var._dtype, shape, (v,), attrs, 3)
+        name = graph.unique_name(name)
         return _light(graph, "AssignVariableOp", name, (v,), attrs, var._dtype, shape, out)
+    name = graph.unique_name(name)
     op = _make(graph, "AssignVariableOp", name, (v,), attrs, var._dtype, shape, out)
     for recorder in recorders:
         recorder.record(op)

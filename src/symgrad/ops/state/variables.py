@@ -29,7 +29,7 @@ import numpy as np
 
 from symgrad.core import context, devices, refcounts
 from symgrad.core import dtypes as dt
-from symgrad.core.eager import EagerTensor
+from symgrad.core.eager import VARIABLE_TYPES, EagerTensor
 from symgrad.core.errors import FailedPreconditionError, InvalidArgumentError
 from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Graph, Operation, Tensor, get_default_graph
@@ -675,6 +675,8 @@ class Variable:
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         return np.asarray(self.numpy(), dtype=dtype)
 
+
+VARIABLE_TYPES.add(Variable)  # the elementwise and matmul wrappers read it as an operand
 
 # isort: split
 from symgrad.ops.state.unread_variable import UnreadVariable  # noqa: E402  (it subclasses Variable)

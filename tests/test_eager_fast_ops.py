@@ -1,0 +1,197 @@
+"""The light path of the wrappers that are not elementwise ones (``core/eager.py``
+``fast_apply``: MatMul, Relu, the reductions, Const), of a variable as an operand
+(``x + v``, ``matmul(x, v)``), and of the variable reads and updates
+(``ops/state/variable_eager.py``): each gives what the general path gives (names, op
+types, inputs, values, dtypes, shapes, user lines, attrs, the tape's gradients), and bad
+input through it raises the general path's error, taking the same names.
+"""
+
+import numpy as np
+import pytest
+
+import symgrad as tf
+from symgrad.core import eager
+
+pytestmark = pytest.mark.skipif(eager.ERRSTATE is None, reason="no eager fast path here")
+
+W = np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]])
+B = np.array([0.1, -0.2, 0.3])
+X = np.array([[1.0, -2.0], [0.5, 3.0], [-1.5, 0.25], [2.0, 1.0]])
+
+
+def _general_only(monkeypatch):
+    """Every op through ``apply_op``'s general path, as before the light path."""
+    from symgrad.core import op_registry
+    from symgrad.ops.state import variable_eager
+
+    for module in (eager, op_registry, variable_eager):
+        monkeypatch.setattr(module, "ERRSTATE", None)
+
+
+def _program(x, w, b):
+    """One op (or two: a read and its user) a line; the line of each is ``line + i``."""
+    line = _program.__code__.co_firstlineno + 3
+    h = tf.matmul(x, w) + b
+    r = tf.nn.relu(h)
+    m = tf.reduce_mean(r)
+    s = tf.reduce_sum(r, axis=0)
+    t = tf.matmul(x, w, transpose_b=False) + tf.constant(1.0, tf.float64)
+    u = tf.matmul(x, x, transpose_a=True)
+    c = tf.constant([1, 2, 3])
+    e = tf.nn.softmax_cross_entropy_with_logits(labels=tf.nn.softmax(r), logits=h)
+    return [h, r, m, s, t, u, c, e, e.op.outputs[1]], line
+
+
+def _rows(ts):
+    rows = []
+    for t in ts:
+        op = t.op
+        ins = [(i.name, i.op.type, i.op.traceback[1]) for i in op.inputs]
+        attrs = {k: v for k, v in op.attrs.items() if k not in ("var", "value")}
+        rows.append((t.name, op.type, ins, op.traceback, str(t.shape), t.dtype.name, attrs))
+    return rows
+
+
+def _run(monkeypatch, general):
+    if general:
+        _general_only(monkeypatch)
+    tf.compat.v1.reset_default_graph()
+    x = tf.constant(X, name="x")
+    w, b = tf.Variable(W, name="w"), tf.Variable(B, name="b")
+    with tf.GradientTape(persistent=True) as tape:
+        ts, line = _program(x, w, b)
+    grads = [g.numpy() for g in tape.gradient([ts[2], ts[7]], [w, b])]
+    rows, kinds = _rows(ts), [type(t).__name__ for t in ts]
+    values = [t.numpy() for t in ts]
+    monkeypatch.undo()
+    tf.compat.v1.reset_default_graph()
+    return rows, kinds, values, grads, line
+
+
+def test_the_light_ops_are_the_general_paths(monkeypatch):
+    fast, kinds, values, grads, line = _run(monkeypatch, general=False)
+    general, general_kinds, general_values, general_grads, _ = _run(monkeypatch, general=True)
+    assert fast == general
+    assert kinds.count("EagerTensor") == 7 and general_kinds.count("EagerTensor") == 0
+    assert fast[7][1] == "SoftmaxCrossEntropyWithLogits" and fast[8][1] == fast[7][1]
+    for a, b in zip(values + grads, general_values + general_grads):
+        np.testing.assert_array_equal(a, b)
+    assert [r[0] for r in fast] == [
+        "add:0", "Relu:0", "Mean:0", "Sum:0", "add_1:0", "MatMul_2:0", "Const_3:0",
+        "softmax_cross_entropy_with_logits/SoftmaxCrossEntropyWithLogits:0",
+        "softmax_cross_entropy_with_logits/SoftmaxCrossEntropyWithLogits:1",
+    ]  # fmt: skip
+    assert [r[3] for r in fast] == [(__file__, line + i) for i in range(8)] + [(__file__, line + 7)]
+    assert fast[0][2] == [
+        ("MatMul:0", "MatMul", line),
+        ("ReadVariableOp_1:0", "ReadVariableOp", line),
+    ]
+    assert fast[2][2][1][:2] == ("Const:0", "Const") and fast[2][6] == {"keep_dims": False}
+    assert fast[5][6] == {"transpose_a": True, "transpose_b": False}
+
+
+def test_the_light_ops_gradients_match_finite_differences():
+    """float64: d mean(relu(x @ w + b)) / dw, db under a tape, against central differences."""
+    x = tf.constant(X)
+    w, b = tf.Variable(W), tf.Variable(B)
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.nn.relu(tf.matmul(x, w) + b))
+    dw, db = (g.numpy() for g in tape.gradient(loss, [w, b]))
+
+    def f(wv, bv):
+        return np.maximum(X @ wv + bv, 0).mean()
+
+    eps = 1e-6
+    for grad, value, at in ((dw, W, lambda v: f(v, B)), (db, B, lambda v: f(W, v))):
+        num = np.zeros_like(value)
+        for i in np.ndindex(value.shape):
+            e = np.zeros_like(value)
+            e[i] = eps
+            num[i] = (at(value + e) - at(value - e)) / (2 * eps)
+        np.testing.assert_allclose(grad, num, rtol=1e-6, atol=1e-9)
+
+
+def test_a_variable_operand_is_read_as_convert_to_tensor_reads_it():
+    """``x + v`` and ``matmul(x, v)`` read ``v`` once, recorded by the tape
+    (watch_accessed_variables), and not at all for a tape that does not watch it."""
+    tf.compat.v1.reset_default_graph()
+    x = tf.constant(X[:, :1].T)  # [1, 4]
+    v = tf.Variable(np.ones((4, 2)))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.matmul(x, v) + tf.Variable(np.zeros(2)))
+    assert [var.shape.as_list() for var in tape.watched_variables()] == [[4, 2], [2]]
+    np.testing.assert_array_equal(tape.gradient(y, v).numpy(), np.repeat(X[:, :1], 2, axis=1))
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        y = tf.reduce_sum(tf.matmul(x, v))
+    assert tape.watched_variables() == () and tape.gradient(y, v) is None
+    tf.compat.v1.reset_default_graph()
+
+
+def _bad_calls():
+    x = tf.constant(X)
+    v = tf.Variable(W)
+    open_v = tf.Variable(W, shape=tf.TensorShape(None))  # its updates are checked when run
+    out = []
+    for call in (
+        lambda: tf.matmul(x, x),  # inner sizes 2 and 4 differ
+        lambda: tf.nn.relu(tf.constant([True])),  # bool
+        lambda: tf.reduce_mean(x, axis=2),  # out of range
+        lambda: tf.matmul(x, tf.Variable(np.ones((3, 3)))),
+        lambda: v.assign_sub(np.ones((3, 2))),  # shape
+        lambda: v.assign_sub(tf.constant(np.ones((2, 3), np.float32))),  # dtype
+        lambda: v.assign_add(np.ones((2, 2))),
+        lambda: open_v.assign_sub(np.ones((3, 2))),  # in the kernel: the op took its name
+    ):
+        with pytest.raises((ValueError, TypeError)) as e:
+            call()
+        out.append((type(e.value).__name__, str(e.value)))
+    for var in (v, open_v):  # the failed updates changed nothing
+        np.testing.assert_array_equal(var.numpy(), W)
+    after = [tf.matmul(x, tf.transpose(x)).name, v.assign_sub(np.zeros((2, 3))).op.name]
+    return out, after
+
+
+def test_bad_input_raises_the_general_paths_error_and_takes_its_names(monkeypatch):
+    tf.compat.v1.reset_default_graph()
+    fast = _bad_calls()
+    _general_only(monkeypatch)
+    tf.compat.v1.reset_default_graph()
+    general = _bad_calls()
+    monkeypatch.undo()
+    tf.compat.v1.reset_default_graph()
+    assert fast == general
+    errors, after = fast
+    assert [kind for kind, _ in errors] == [
+        "InvalidArgumentError", "TypeError", "InvalidArgumentError", "InvalidArgumentError",
+        "InvalidArgumentError", "ValueError", "InvalidArgumentError", "InvalidArgumentError",
+    ]  # fmt: skip
+    assert "Matrix size-incompatible" in errors[0][1] and "MatMul op 'MatMul'" in errors[0][1]
+    assert "shapes must be equal" in errors[4][1]
+    assert "requested dtype float64 for Tensor with dtype float32" in errors[5][1]
+    assert "Cannot update variable with shape [2,3] using a Tensor with shape [3,2]" in errors[7][1]
+    assert after == ["MatMul_2:0", "AssignSub_1"]
+
+
+def test_an_update_returns_what_the_general_path_returns(monkeypatch):
+    def run():
+        tf.compat.v1.reset_default_graph()
+        v = tf.Variable(np.array([1.0, 2.0]), name="v")
+        u = v.assign_sub(0.5 * tf.constant([1.0, 4.0], tf.float64))
+        line = run.__code__.co_firstlineno + 3
+        op = u.op
+        ins = [i.op.type for i in op.inputs]
+        row = (op.name, op.type, ins, op.traceback == (__file__, line), u.numpy().tolist())
+        kind = type(u._parent_op).__name__  # the light tensor, or the op itself
+        return (row, op.get_attr("mode"), op.outputs[0].numpy().tolist()), kind
+
+    fast, kind = run()
+    _general_only(monkeypatch)
+    general, general_kind = run()
+    assert (kind, general_kind) == ("EagerTensor", "Operation")
+    monkeypatch.undo()
+    tf.compat.v1.reset_default_graph()
+    assert (
+        fast
+        == general
+        == (("AssignSub", "AssignVariableOp", ["Mul"], True, [0.5, 0.0]), "assign_sub", [0.5, 0.0])
+    )
