@@ -10,6 +10,7 @@ result goes through ``sin``: rtol 1e-6 (float32).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pytest
@@ -73,10 +74,8 @@ def test_numpy_path_assignments_between_compiled_calls_are_seen() -> None:
     assert bump(one).numpy().tolist() == [45.0, 85.0]
 
 
-def test_a_variable_the_call_only_reads_is_read_again_after_an_assignment() -> None:
-    # A call passes the values its last call left the variables while no variable's
-    # version has moved: a NumPy-path assignment (a new array) or an in-place update
-    # of a read-only one must still reach the next call.
+def _accumulating_step() -> tuple[tf.Variable, Any, tf.Tensor]:
+    """A compiled step that adds ``w * x`` to a variable it returns, and ``w``, read only."""
     w = tf.Variable(np.array([1.0, 2.0], np.float32))
     v = tf.Variable(np.array([0.0, 0.0], np.float32))
 
@@ -86,6 +85,14 @@ def test_a_variable_the_call_only_reads_is_read_again_after_an_assignment() -> N
         return v.read_value()
 
     one = tf.constant([1.0, 1.0])
+    return w, step, one
+
+
+def test_a_variable_the_call_only_reads_is_read_again_after_an_assignment() -> None:
+    # A call passes the values its last call left the variables while no variable's
+    # version has moved: a NumPy-path assignment (a new array) or an in-place update
+    # of a read-only one must still reach the next call.
+    w, step, one = _accumulating_step()
     assert step(one).numpy().tolist() == [1.0, 2.0]  # exact: sums of small integers
     assert step(one).numpy().tolist() == [2.0, 4.0]
     w.assign([10.0, 20.0])
@@ -258,15 +265,7 @@ def test_scatter_updates_and_undone_runs_between_compiled_calls_are_seen() -> No
     # been written since (one count of writes over all variables, ``WRITES``): a scatter
     # update of a variable it only reads, and a failed graph run whose write of it is
     # undone, must both reach the next call.
-    w = tf.Variable(np.array([1.0, 2.0], np.float32))
-    v = tf.Variable(np.array([0.0, 0.0], np.float32))
-
-    @tf.function(jit_compile=True)
-    def step(x: tf.Tensor) -> tf.Tensor:
-        v.assign_add(w * x)
-        return v.read_value()
-
-    one = tf.constant([1.0, 1.0])
+    w, step, one = _accumulating_step()
     assert step(one).numpy().tolist() == [1.0, 2.0]  # exact: sums of small integers
     w.scatter_update(tf.IndexedSlices(tf.constant([5.0]), tf.constant([1])))
     assert step(one).numpy().tolist() == [2.0, 7.0]

@@ -483,18 +483,9 @@ def run_now(
 
     ``name`` is the name asked for (or the default); ``errstate``/``ignore`` are NumPy's
     error-state variable and its all-"ignore" value (``op_registry.ERRSTATE``)."""
-    args = []
-    for t in inputs:
-        if type(t) is EagerTensor:
-            if t.graph is not graph:
-                return None
-            args.append(t._value)
-            continue
-        p = t.op
-        values = p.output_values
-        if values is None or p.graph is not graph:
-            return None
-        args.append(values[t.value_index])
+    args = _values(inputs, graph)
+    if args is None:
+        return None
     try:
         specs = opdef.infer(inputs, **attrs) if attrs else opdef.infer(inputs)
     except Exception:

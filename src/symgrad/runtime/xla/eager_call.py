@@ -21,17 +21,13 @@ from typing import Any
 
 from symgrad.core import context
 from symgrad.core.context import current
-from symgrad.core.eager import (
-    EagerTensor,
-    _caller_site,
-    _getframe,
-    _new_tensor,
-    _scoped,
-    _user_code,
-    _weak,
-)
+from symgrad.core.eager import EagerTensor, FastOp, _fast_tensor
 from symgrad.core.graph import Graph, Tensor
 from symgrad.core.shapes import TensorShape
+
+# The call op's fields for ``_fast_tensor``: its type and default name (no rule, dtypes
+# or kernel: the compiled program is the kernel).
+_CALL = FastOp("PartitionedCall", None, (), None, None, {})
 
 
 def call(cf: Any, args: list[Tensor]) -> Any:
@@ -58,10 +54,8 @@ def call(cf: Any, args: list[Tensor]) -> Any:
     if len(values) != 1:
         return _many(cf, graph, inputs, values, before)
     # XLA computes meanwhile.  The one output (a step's loss) as a light tensor, its op
-    # (the one ``_hold_call`` makes) built when first read: ``_light``'s fields, with
-    # ``graph.unique_name`` inlined (outside a name scope the counter's suffix is
-    # formatted when read, as the eager fast path's) and the user's line taken lazily.
-    # (Here, not in a helper: the user's frame is the caller of Function.__call__.)
+    # (the one ``_hold_call`` makes) built when first read, made as the eager fast path
+    # makes its tensors (the user's line: three frames out, Function.__call__'s caller).
     routes = cf._routes
     reads = routes[1] if routes is not None and routes[0] is graph else cf.route_reads(graph)
     shape = compiled.out_shape
@@ -74,44 +68,13 @@ def call(cf: Any, args: list[Tensor]) -> Any:
             compiled.attrs = attrs
     else:
         attrs = attrs.copy()
-    t = _new_tensor(EagerTensor)
-    scopes = graph._scopes.__dict__
-    names = graph._names_in_use
-    count = names.get("partitionedcall", -1)
-    if scopes["name"] or count < 0 or graph._suffixed:
-        ref = _scoped(graph, t, "PartitionedCall")  # a scope, a new name, or a clash
-    else:  # unique_name's eager branch: unique by the counter, so not in the index
-        names["partitionedcall"] = count + 1
-        t._name = "PartitionedCall"
-        t._count = count
-        ref = _weak(t)
-    t._op = None
-    t._value = value = values[0]
-    t.dtype = cf._out_specs[0][1]
-    t.shape = shape
-    t._type = "PartitionedCall"
-    t._inputs = (*inputs, *reads)
-    t._attrs = attrs
-    t.graph = graph
-    override, deps = scopes["override"], scopes["control_deps"]
-    t._override = override.get("PartitionedCall") if override else None
-    t._control = tuple(deps) if deps else ()
-    tb = ctx["frame"]
-    if tb is not None:
-        t._tb, t._at = tb, -1
-    else:
-        frame = _getframe(2)  # Function.__call__'s caller
-        code = frame.f_code
-        if code is _user_code[0]:  # the user's (the common case)
-            t._tb, t._at = code, frame.f_lasti  # (file, line) when read
-        else:
-            t._tb, t._at = _caller_site(frame)
+    value = values[0]
+    t = _fast_tensor(
+        _CALL, graph, ctx, (), value, cf._out_specs[0][1], shape, (*inputs, *reads), attrs, 3
+    )
     report = compiled.report  # (the default device a GPU: TF names it)
-    t._device = report if report is not None else ctx["device"]
-    live = graph._live
-    live.append(ref)
-    if len(live) >= graph._sweep_at:
-        graph.sweep()
+    if report is not None:
+        t._device = report
     try:
         t._value = compiled.finish1(value)
     except BaseException:
