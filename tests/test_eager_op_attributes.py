@@ -307,3 +307,34 @@ def test_an_op_type_with_several_outputs_learns_to_skip_the_fast_path(monkeypatc
     np.testing.assert_array_equal(first.numpy(), second.numpy())
     # TF 2.21 (log-sum-exp: within float32 rounding)
     np.testing.assert_allclose(first.numpy(), [1.0549569129943848, 2.2395448684692383], rtol=1e-6)
+
+
+def test_ops_made_at_a_scripts_top_level_report_its_lines(tmp_path):
+    # The outermost frame (a script's top level) is the user's: the fast path keeps its
+    # line as (code, instruction) from the second op on, and every op reports its own.
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "prog.py"
+    script.write_text(
+        "import pathlib\n"
+        "import symgrad as tf\n"
+        "x = tf.constant([1.0, 2.0])\n"
+        "ys = []\n"
+        "for _ in range(3):\n"
+        "    ys.append(x * 2.0)\n"
+        "z = tf.sin(x)\n"
+        "w = x + z\n"
+        "files = {pathlib.Path(t.op.traceback[0]).name for t in (*ys, z, w)}\n"
+        "print([y.op.traceback[1] for y in ys], z.op.traceback[1], w.op.traceback[1], files)\n"
+    )
+    env = dict(os.environ)
+    src = str(Path(tf.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (src, env.get("PYTHONPATH")) if p)
+    proc = subprocess.run(
+        [sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == "[6, 6, 6] 7 8 {'prog.py'}"

@@ -53,19 +53,21 @@ def user_frame(skip: int = 0) -> tuple[str, int]:
 
 
 def user_frame_of(frame: Any) -> tuple[str, int]:
-    """``user_frame``'s walk, from ``frame`` outwards."""
+    """``user_frame``'s walk, from ``frame`` outwards.  The outermost frame's file is
+    classified too: a script's top-level loop is the user's code, which the eager fast
+    path then finds by its code object (``eager._caller_site``)."""
     inside = _IN_PACKAGE
-    while frame.f_back is not None:
+    while True:
         filename = frame.f_code.co_filename
         known = inside.get(filename)
         if known is None:
             if len(inside) >= _IN_PACKAGE_MAX:
                 inside.clear()
             known = inside[filename] = filename.startswith(PACKAGE_DIR)
-        if not known:
-            break
-        frame = frame.f_back
-    return frame.f_code.co_filename, frame.f_lineno
+        back = frame.f_back
+        if not known or back is None:
+            return filename, frame.f_lineno
+        frame = back
 
 
 # File name -> inside the package?  One dict lookup per frame instead of a prefix test:
