@@ -195,3 +195,17 @@ def test_an_update_returns_what_the_general_path_returns(monkeypatch):
         == general
         == (("AssignSub", "AssignVariableOp", ["Mul"], True, [0.5, 0.0]), "assign_sub", [0.5, 0.0])
     )
+
+
+def test_a_name_given_to_a_binary_op_is_kept_with_any_operands():
+    # name= takes the general path for every pair of operands the fast wrapper accepts:
+    # two tensors, a tensor and a variable, a Python scalar first.
+    x, y = tf.constant([1.0, 2.0]), tf.constant([3.0, 4.0])
+    v = tf.Variable([5.0, 6.0])
+    got = [
+        tf.add(x, y, name="two").name,
+        tf.multiply(x, v, name="with_variable").name,
+        tf.subtract(2.0, y, name="scalar_first").name,
+        tf.add(x, y).name,
+    ]
+    assert got == ["two:0", "with_variable:0", "scalar_first:0", "add:0"]

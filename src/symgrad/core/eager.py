@@ -144,7 +144,7 @@ def fast_unary(
     return wrapper
 
 
-def fast_binary(
+def fast_binary(  # noqa: C901  (the op's one Python function: its branches inline)
     f: FastOp, general: Callable[..., Any], apply: Callable[..., Any], scalars: Any, scalar: Any
 ) -> Callable[..., Any]:
     """``fast_unary`` for a broadcasting binary op ``general(x, y, name=None)``: ``y`` a
@@ -160,7 +160,9 @@ def fast_binary(
             or name is not None
             or (ty not in scalars and ty is not EagerTensor)
         ):
-            x, y = _operands(f, x, y, name, scalars)
+            if name is not None:
+                return general(x, y, name)
+            x, y = _operands(f, x, y, scalars)
             ty = type(y)
             if type(x) is not EagerTensor or ty is not EagerTensor:
                 return general(x, y, name)
@@ -216,14 +218,12 @@ def fast_binary(
     return wrapper
 
 
-def _operands(f: FastOp, x: Any, y: Any, name: str | None, scalars: Any) -> tuple[Any, Any]:
+def _operands(f: FastOp, x: Any, y: Any, scalars: Any) -> tuple[Any, Any]:
     """``fast_binary``'s operands where they are not a light tensor and a light tensor or
     scalar: ``x + v`` with ``v`` a variable read (``_as_tensor``: the read general's
     ``convert_n`` makes, before any other name); ``2.0 * y`` with the scalar's eager
     constant from the top-level graph's cache (general's ``_eager_scalar``; not yet
     cached: general makes it).  Else ``(x, y)`` unchanged, for general."""
-    if name is not None:
-        return x, y
     tx, ty = type(x), type(y)
     if tx is EagerTensor and ty in VARIABLE_TYPES:
         return x, y._as_tensor()
