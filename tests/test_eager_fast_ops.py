@@ -1,4 +1,4 @@
-"""The light path of the wrappers that are not elementwise ones (``core/eager.py``
+"""The light path of the wrappers that are not elementwise ones (``core/fast_path.py``
 ``fast_apply``: MatMul, Relu, the reductions, Const), of a variable as an operand
 (``x + v``, ``matmul(x, v)``), and of the variable reads and updates
 (``ops/state/variable_eager.py``): each gives what the general path gives (names, op
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import symgrad as tf
-from symgrad.core import eager
+from symgrad.core import eager, fast_path
 
 pytestmark = pytest.mark.skipif(eager.ERRSTATE is None, reason="no eager fast path here")
 
@@ -24,7 +24,7 @@ def _general_only(monkeypatch):
     from symgrad.core import op_registry
     from symgrad.ops.state import variable_eager
 
-    for module in (eager, op_registry, variable_eager):
+    for module in (eager, fast_path, op_registry, variable_eager):
         monkeypatch.setattr(module, "ERRSTATE", None)
 
 

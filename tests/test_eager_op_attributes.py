@@ -251,10 +251,11 @@ def _program(x):
 
 
 def _record(monkeypatch, general):
-    from symgrad.core import eager, op_registry
+    from symgrad.core import eager, fast_path, op_registry
 
     if general:  # apply_op's general path for every op, as before the light path
         monkeypatch.setattr(eager, "ERRSTATE", None)
+        monkeypatch.setattr(fast_path, "ERRSTATE", None)
         monkeypatch.setattr(op_registry, "ERRSTATE", None)
     tf.compat.v1.reset_default_graph()
     x = tf.constant([1.0, -2.0], name="x")

@@ -13,7 +13,7 @@ import pytest
 
 import symgrad as tf
 from symgrad.core import eager as eager_module
-from symgrad.core import errstate, op_registry
+from symgrad.core import errstate, fast_path, op_registry
 from symgrad.core.context import current
 
 
@@ -31,7 +31,8 @@ def _divide_by_zero_eagerly_and_in_a_session():
 def test_kernels_ignore_the_callers_raise_and_keep_it(monkeypatch, path):
     if path == "np.errstate":
         monkeypatch.setattr(op_registry, "ERRSTATE", None)
-        monkeypatch.setattr(eager_module, "ERRSTATE", None)  # the elementwise wrappers' light path
+        monkeypatch.setattr(eager_module, "ERRSTATE", None)
+        monkeypatch.setattr(fast_path, "ERRSTATE", None)  # the elementwise wrappers' light path
     with np.errstate(all="raise"):
         eager, run = _divide_by_zero_eagerly_and_in_a_session()
         assert np.geterr() == dict.fromkeys(("divide", "over", "under", "invalid"), "raise")

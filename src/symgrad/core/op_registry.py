@@ -23,9 +23,9 @@ from symgrad.core.eager import (  # noqa: F401
     EagerTensor,
     _errstate_var,
     run_now,
-    set_checked,
 )
 from symgrad.core.errors import InvalidArgumentError, OpError
+from symgrad.core.fast_path import set_checked
 from symgrad.core.gradient_registry import GradFn, RegisterGradient, no_gradient
 from symgrad.core.graph import SOURCE_TYPES, Graph, Operation, Tensor, get_default_graph, user_frame
 from symgrad.core.shapes import TensorShape

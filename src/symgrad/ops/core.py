@@ -23,8 +23,9 @@ import numpy as np
 from symgrad.core import batching
 from symgrad.core import dtypes as dt
 from symgrad.core.cases import Case, ints, randn
-from symgrad.core.eager import EagerTensor, FastOp, fast_apply, fast_binary, fast_unary
+from symgrad.core.eager import EagerTensor
 from symgrad.core.errors import InvalidArgumentError, ResourceExhaustedError
+from symgrad.core.fast_path import FastOp, fast_apply, fast_binary, fast_unary
 from symgrad.core.gradient_registry import RegisterGradient, array_rule, no_gradient
 from symgrad.core.graph import Tensor, get_default_graph
 from symgrad.core.op_registry import (

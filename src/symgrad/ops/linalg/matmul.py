@@ -13,7 +13,8 @@ import numpy as np
 
 from symgrad.core.batching import Call
 from symgrad.core.cases import COMPLEX, Case, complex_randn, randn
-from symgrad.core.eager import VARIABLE_TYPES, EagerTensor, FastOp, fast_apply
+from symgrad.core.eager import VARIABLE_TYPES, EagerTensor
+from symgrad.core.fast_path import FastOp, fast_apply
 from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import _DEFAULT_NAMES, OPS, ShapeError, Spec, apply_op1, register_op

@@ -16,8 +16,9 @@ from symgrad.core import batching
 from symgrad.core import dtypes as dt
 from symgrad.core.batching import Call
 from symgrad.core.cases import Case, away, ints, labels, randn, uniform
-from symgrad.core.eager import EagerTensor, FastOp, fast_apply, fast_op
+from symgrad.core.eager import EagerTensor
 from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.fast_path import FastOp, fast_apply, fast_op
 from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor, name_scope
 from symgrad.core.op_registry import _DEFAULT_NAMES, OPS, ShapeError, Spec, apply_op1, register_op

@@ -28,7 +28,7 @@ from symgrad.core.cases import (
     randn,
     uniform,
 )
-from symgrad.core.eager import FastOp, fast_apply
+from symgrad.core.fast_path import FastOp, fast_apply
 from symgrad.core.gradient_registry import array_rule, no_gradient
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import OPS, OpDef, ShapeError, Spec, apply_op1, register_op

@@ -25,13 +25,12 @@ from symgrad.core.eager import (
     ERRSTATE,
     ERRSTATE_IGNORE,
     EagerTensor,
-    FastOp,
-    _fast_tensor,
     _light,
     _light_recorders,
     _make,
 )
 from symgrad.core.errors import OpError
+from symgrad.core.fast_path import FastOp, _fast_tensor
 from symgrad.core.graph import Graph, Operation, Tensor
 from symgrad.core.shapes import TensorShape
 

@@ -21,7 +21,8 @@ from typing import Any
 
 from symgrad.core import context
 from symgrad.core.context import current
-from symgrad.core.eager import EagerTensor, FastOp, _fast_tensor
+from symgrad.core.eager import EagerTensor
+from symgrad.core.fast_path import FastOp, _fast_tensor
 from symgrad.core.graph import Graph, Tensor
 from symgrad.core.shapes import TensorShape
 

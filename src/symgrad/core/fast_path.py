@@ -1,0 +1,388 @@
+"""The eager fast path's wrappers: an elementwise op, MatMul, a reduction or a
+several-output op called at the top level costs a kernel call and a light tensor.
+
+``core/eager.py`` says what a light tensor is and when the general path makes one
+(``run_now``); the wrappers here are the shorter ways in, each giving what ``apply_op1``
+would: the elementwise ones (``fast_unary``, ``fast_binary``, which read a variable
+operand as ``convert_to_tensor`` does), the others (``fast_apply``: MatMul, Relu, the
+reductions, Const; ``fast_op``: an op of several outputs).  All end in ``_fast_tensor``.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable
+from math import copysign
+from sys import _getframe
+from typing import Any
+
+import numpy as np
+
+from symgrad.core import context as _context
+from symgrad.core.context import current
+from symgrad.core.eager import (
+    ERRSTATE,
+    VARIABLE_TYPES,
+    EagerTensor,
+    _caller_site,
+    _enter,
+    _light_recorders,
+    _scoped,
+    _user_code,
+    _values,
+)
+from symgrad.core.eager_tensor import NO_ATTRS
+from symgrad.core.errstate import quiet_run
+from symgrad.core.graph import Graph, Operation, user_frame
+from symgrad.core.shapes import TensorShape, broadcast_shapes
+
+_new_op = Operation.__new__
+_ndarray = np.ndarray
+_new_tensor = EagerTensor.__new__
+_weak = weakref.ref
+
+
+class FastOp:
+    """What ``fast_unary``/``fast_binary`` need of one elementwise op, made with its
+    wrapper (``ops/core.py``): its type, its registered shape rule (the fast path runs only
+    while the registry still holds that rule, whose checks it repeats inline), the ids of
+    its allowed dtypes, its output dtype (a function of the input's for a unary op, a
+    dtype or None for a binary one), and the registry's op and default-name tables.
+    ``fast_apply``, ``fast_op`` and ``_fast_tensor`` read its type, rule and names only."""
+
+    __slots__ = ("infer", "memo", "named", "names", "ok", "okd", "ops", "out", "type")
+
+    def __init__(self, op_type: str, infer: Any, ok: Any, out: Any, ops: Any, names: Any) -> None:
+        self.type, self.infer, self.ok, self.out = op_type, infer, ok, out
+        self.ops, self.names = ops, names
+        self.named = ("", "")  # the default name last seen and its lower case (one object:
+        # another thread sees both or neither)
+        self.okd: Any = None  # the last input dtype found in ``ok`` (an identity test)
+        self.memo: tuple[Any, Any, Any] = (None, None, None)  # fast_binary: (scalar, dtype,
+        # its scalar-cache key): a literal such as ``y * 1.0001`` is one object each time
+
+
+def set_checked(checked: bool) -> None:
+    """``op_registry.set_output_check``: an installed output check turns the fast path off."""
+    global _checked
+    _checked = checked
+
+
+_checked = False
+
+
+def fast_unary(
+    f: FastOp, general: Callable[..., Any], apply: Callable[..., Any]
+) -> Callable[..., Any]:
+    """``general(x, name=None)``, an elementwise wrapper (``ops/core.py``), with the fast
+    path in front: where ``apply_op1(f.type, [x])`` would return a light tensor made by
+    ``run_now``, that tensor made here (same name, value, shape, traceback, entries);
+    else ``general``'s result, with no name taken before.  One function to the kernel
+    and one to the tensor (``_fast_tensor``, shared with ``fast_binary``).  Under
+    tapes (recorders that all take light tensors) each records the tensor made here, as
+    ``run_now`` would hand it; under another recorder (or in a graph) it calls ``apply``
+    (``apply_op1``) itself, as ``general`` would: one frame fewer for ``_light``'s walk."""
+    op_type, ops, infer, out_dtype = f.type, f.ops, f.infer, f.out
+
+    def wrapper(x: Any, name: str | None = None) -> Any:
+        if type(x) is not EagerTensor or name is not None:
+            return general(x, name)
+        opdef = ops[op_type]
+        graph = x.graph
+        ctx = current.__dict__  # one thread-local read for five attributes
+        d = x.dtype
+        recs = ctx["recorders"]
+        if (
+            _checked
+            or ERRSTATE is None
+            or not opdef.fast
+            or opdef.infer is not infer  # the fast path repeats that rule's checks
+            or ctx["graphs"]  # not the top level,
+            or graph is not _context._top_level  # or another graph's tensor,
+            or (d is not f.okd and not _ok_dtype(f, d))  # or a dtype the general path reports,
+            or (recs and not _light_recorders(recs))  # or a recorder that wants the op
+        ):
+            return apply(op_type, [x], name=None)  # general's call for a tensor
+        dtype = out_dtype(d) if out_dtype else d
+        try:  # warnings off (core/errstate.py)
+            out = (ctx["quiet_run"] or quiet_run(ctx))(opdef.kernel, x._value)
+        except Exception:
+            return general(x, name)  # reruns the (pure) kernel and reports the failure
+        npd = dtype.np
+        if type(out) is not _ndarray or (out.dtype is not npd and out.dtype != npd):
+            if type(out) is tuple:
+                return general(x, name)
+            out = np.asarray(out, dtype=npd)
+        shape = x.shape
+        if shape.dims != out.shape:
+            shape = TensorShape.of_array(out.shape)
+        return _fast_tensor(f, graph, ctx, recs, out, dtype, shape, (x,))
+
+    return wrapper
+
+
+def fast_binary(  # noqa: C901  (the op's one Python function: its branches inline)
+    f: FastOp, general: Callable[..., Any], apply: Callable[..., Any], scalars: Any, scalar: Any
+) -> Callable[..., Any]:
+    """``fast_unary`` for a broadcasting binary op ``general(x, y, name=None)``: ``y`` a
+    light tensor, or a Python scalar (a type in ``scalars``) whose eager constant is in the
+    graph's scalar cache (``scalar``'s, ``_eager_scalar``; else ``general`` makes and
+    caches it)."""
+    op_type, ops, infer, out_dtype = f.type, f.ops, f.infer, f.out
+
+    def wrapper(x: Any, y: Any, name: str | None = None) -> Any:
+        ty = type(y)
+        if (
+            type(x) is not EagerTensor
+            or name is not None
+            or (ty not in scalars and ty is not EagerTensor)
+        ):
+            if name is not None:
+                return general(x, y, name)
+            x, y = _operands(f, x, y, scalars)
+            ty = type(y)
+            if type(x) is not EagerTensor or ty is not EagerTensor:
+                return general(x, y, name)
+        opdef = ops[op_type]
+        graph = x.graph
+        ctx = current.__dict__
+        recs = ctx["recorders"]
+        if (
+            _checked
+            or ERRSTATE is None
+            or not opdef.fast
+            or opdef.infer is not infer
+            or ctx["graphs"]
+            or graph is not _context._top_level
+            or (recs and not _light_recorders(recs))
+        ):  # general's calls for a tensor and a tensor or a Python scalar
+            return apply(op_type, [x, y if ty is EagerTensor else scalar(y, x.dtype)], name=None)
+        d = x.dtype
+        if ty is EagerTensor:
+            c = y if y.graph is graph else None
+        else:  # keyed as _eager_scalar keys it; the same scalar object: the same key
+            m = f.memo
+            if y is m[0] and d is m[1]:
+                key = m[2]
+            else:
+                key = (ty, y, id(d), copysign(1.0, y) if ty is float else 0.0)
+                f.memo = (y, d, key)
+            c = graph.scalar_cache.get(key)
+        if c is None or c.dtype is not d or (d is not f.okd and not _ok_dtype(f, d)):
+            return general(x, y, name)
+        sx, sy = x.shape, c.shape
+        if sx is not sy:  # broadcast_shapes' common cases, else its result
+            dx, dy = sx.dims, sy.dims
+            if dx is None or dy is None or not (dx == dy or not dy):
+                sx = broadcast_shapes(sx, sy)  # type: ignore[assignment]
+                if sx is None:
+                    return general(x, y, name)
+        dtype = out_dtype or d
+        yv = c._value if type(c) is EagerTensor else c.eager_value  # (a tape's op)
+        try:
+            out = (ctx["quiet_run"] or quiet_run(ctx))(opdef.kernel, x._value, yv)
+        except Exception:
+            return general(x, y, name)
+        npd = dtype.np
+        if type(out) is not _ndarray or (out.dtype is not npd and out.dtype != npd):
+            if type(out) is tuple:
+                return general(x, y, name)
+            out = np.asarray(out, dtype=npd)
+        if sx.dims != out.shape:
+            sx = TensorShape.of_array(out.shape)
+        return _fast_tensor(f, graph, ctx, recs, out, dtype, sx, (x, c))
+
+    return wrapper
+
+
+def _operands(f: FastOp, x: Any, y: Any, scalars: Any) -> tuple[Any, Any]:
+    """``fast_binary``'s operands where they are not a light tensor and a light tensor or
+    scalar: ``x + v`` with ``v`` a variable read (``_as_tensor``: the read general's
+    ``convert_n`` makes, before any other name); ``2.0 * y`` with the scalar's eager
+    constant from the top-level graph's cache (general's ``_eager_scalar``; not yet
+    cached: general makes it).  Else ``(x, y)`` unchanged, for general."""
+    tx, ty = type(x), type(y)
+    if tx is EagerTensor and ty in VARIABLE_TYPES:
+        return x, y._as_tensor()
+    if tx in scalars and ty is EagerTensor and y.graph is _context._top_level:
+        d = y.dtype
+        m = f.memo
+        if x is m[0] and d is m[1]:
+            key = m[2]
+        else:  # keyed as _eager_scalar keys it (``fast_binary``'s memo)
+            key = (tx, x, id(d), copysign(1.0, x) if tx is float else 0.0)
+            f.memo = (x, d, key)
+        c = y.graph.scalar_cache.get(key)
+        if c is not None and not current.graphs:
+            return c, y
+    return x, y
+
+
+def fast_apply(
+    f: FastOp, inputs: tuple[Any, ...], attrs: dict[str, Any], run: Callable[..., Any] | None
+) -> EagerTensor | None:
+    """``apply_op1(f.type, inputs, attrs)``'s light tensor for a wrapper that is not an
+    elementwise one (MatMul, Relu, a reduction, Const), made as ``fast_unary`` makes one:
+    the registered shape rule (``f.infer``, still the registry's), then ``run(*values)``,
+    the kernel bound to ``attrs``, with warnings off (an op without inputs: ``run`` None,
+    the registry's kernel called with ``attrs``).  None where the general path must take
+    the op (an input without a value or of another graph, a recorder that wants the op,
+    a rule or kernel that raises, several outputs), before any name is taken.
+    The user's line is looked for from the wrapper's caller out."""
+    opdef = f.ops[f.type]
+    ctx = current.__dict__
+    recs = ctx["recorders"]
+    graph = inputs[0].graph if inputs else _context._top_level
+    if (
+        _checked
+        or ERRSTATE is None
+        or not opdef.fast
+        or opdef.infer is not f.infer
+        or ctx["graphs"]
+        or graph is not _context._top_level
+        or (recs and not _light_recorders(recs))
+    ):
+        return None
+    args = _values(inputs, graph)
+    if args is None:
+        return None
+    try:
+        specs = f.infer(inputs, **attrs) if attrs else f.infer(inputs)
+        if type(specs) is not tuple:
+            return None
+        if run is None:
+            out = opdef.kernel(**attrs)
+        else:
+            out = (ctx["quiet_run"] or quiet_run(ctx))(run, *args)
+    except Exception:
+        return None  # the general path reruns the rule or the (pure) kernel and reports
+    shape, dtype = specs
+    npd = dtype.np
+    if type(out) is not _ndarray or (out.dtype is not npd and out.dtype != npd):
+        if type(out) is tuple:
+            return None
+        out = np.asarray(out, dtype=npd)
+    if shape.dims != out.shape:
+        shape = TensorShape.of_array(out.shape)
+    return _fast_tensor(f, graph, ctx, recs, out, dtype, shape, inputs, attrs or NO_ATTRS, 3)
+
+
+def fast_op(f: FastOp, inputs: tuple[Any, ...], run: Callable[..., Any]) -> Operation | None:
+    """``apply_op(f.type, inputs)``'s eager op for an op of several outputs and no attrs
+    (SoftmaxCrossEntropyWithLogits), made and run as ``_make`` makes a one-output op
+    (the fields of ``Operation(...)``, the graph's entries, each recorder handed the op),
+    without ``_general``'s branches; None where the general path must take it (as
+    ``fast_apply``), before any name is taken."""
+    ctx = current.__dict__
+    graph = inputs[0].graph
+    if (
+        _checked
+        or ERRSTATE is None
+        or f.ops[f.type].infer is not f.infer
+        or ctx["graphs"]
+        or graph is not _context._top_level
+    ):
+        return None
+    args = _values(inputs, graph)
+    if args is None:
+        return None
+    try:
+        specs = f.infer(inputs)
+        outs = (ctx["quiet_run"] or quiet_run(ctx))(run, *args)
+    except Exception:
+        return None  # the general path reruns the rule or the (pure) kernel and reports
+    if type(specs) is not list or type(outs) is not tuple or len(outs) != len(specs):
+        return None
+    shapes, dtypes, values = [], [], []
+    for (shape, dtype), out in zip(specs, outs):
+        out = out if type(out) is _ndarray and out.dtype == dtype.np else np.asarray(out, dtype.np)
+        shapes.append(shape if shape.dims == out.shape else TensorShape.of_array(out.shape))
+        dtypes.append(dtype)
+        values.append(out)
+    op = _new_op(Operation)
+    op.graph, op.type, op.inputs, op._attrs = graph, f.type, inputs, {}
+    op.name = name = graph.unique_name(f.names.get(f.type, f.type))
+    op.output_dtypes, op.output_shapes, op.output_values = dtypes, shapes, values
+    op._outs = [None] * len(values)
+    scopes = graph._scopes.__dict__
+    override, deps = scopes["override"], scopes["control_deps"]
+    op._gradient_op_type = override.get(f.type) if override else None
+    op.control_inputs = tuple(deps) if deps else ()
+    op.traceback = ctx["frame"] or user_frame()
+    op.device, op.skip_input_indices = ctx["device"], None
+    _enter(graph, name, weakref.ref(op))
+    for recorder in ctx["recorders"]:
+        recorder.record(op)
+    return op
+
+
+def _fast_tensor(
+    f: FastOp,
+    graph: Graph,
+    ctx: Any,
+    recs: Any,
+    out: Any,
+    dtype: Any,
+    shape: Any,
+    inputs: Any,
+    attrs: dict[str, Any] = NO_ATTRS,
+    up: int = 2,
+) -> EagerTensor:
+    """The fast path's light tensor for ``f``'s value ``out``: ``_light``'s fields, with
+    ``graph.unique_name`` of the default name inlined (outside a name scope the counter's
+    suffix is formatted when read, ``op_name``) and the user's line taken lazily
+    (``_site``) from the frame ``up`` out on (the wrapper's caller), recorded by the
+    light tapes in ``recs``."""
+    op_type = f.type
+    base = f.names.get(op_type, op_type)
+    named = f.named
+    if base is not named[0]:
+        named = f.named = (base, base.lower())
+    scopes = graph._scopes.__dict__
+    names = graph._names_in_use
+    count = names.get(named[1], -1)
+    t = _new_tensor(EagerTensor)
+    if scopes["name"] or count < 0 or graph._suffixed:
+        ref = _scoped(graph, t, base)  # a scope, a new name, or "<name>_<n>" in use
+    else:  # unique_name's eager branch: unique by the counter (count >= 1), so not in
+        names[named[1]] = count + 1  # the name index (the graph finds it in _live)
+        t._name, t._count = base, count
+        ref = _weak(t)
+    t._op = None  # (one store a line: four targets would build and unpack a tuple)
+    t._value = out
+    t.dtype = dtype
+    t.shape = shape
+    t._type = op_type
+    t._inputs = inputs
+    t._attrs = attrs
+    t.graph = graph
+    override, deps = scopes["override"], scopes["control_deps"]
+    t._override = override.get(op_type) if override else None
+    t._control = tuple(deps) if deps else ()
+    tb = ctx["frame"]
+    if tb is not None:
+        t._tb, t._at = tb, -1
+    else:
+        frame = _getframe(up)  # the wrapper's caller
+        code = frame.f_code
+        if code is _user_code[0]:  # the user's (the common case)
+            t._tb, t._at = code, frame.f_lasti  # (file, line) when read: _site
+        else:
+            t._tb, t._at = _caller_site(frame)
+    t._device = ctx["device"]
+    live = graph._live
+    live.append(ref)
+    if len(live) >= graph._sweep_at:
+        graph.sweep()
+    if recs:  # tapes only (checked by the wrapper): each records t, as _recorded's
+        for recorder in recs:
+            recorder.record_light(t)
+    return t
+
+
+def _ok_dtype(f: FastOp, d: Any) -> bool:
+    """Does ``f`` take inputs of dtype ``d``?  Remembered as ``f.okd`` if so."""
+    if id(d) in f.ok:
+        f.okd = d
+        return True
+    return False
