@@ -244,6 +244,13 @@ class Compiled:
             lowered = self.jitted.lower(*arrays, *_values(self._vars))
         return str(lowered.as_text())
 
+    def hlo_text(self, arrays: Sequence[Any]) -> str:
+        """The optimized HLO XLA runs for these argument values (for inspection: the
+        fusions, copies and buffer aliases of the program the calls run)."""
+        with self._mode():
+            lowered = self.jitted.lower(*arrays, *_values(self._vars))
+        return str(lowered.compile().as_text())
+
 
 def _settle(jax: Any) -> None:
     """After a host kernel failed: its error can stay in the device's runtime token in
