@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from symgrad.core.eager import EagerTensor
-from symgrad.core.gradient_registry import array_rule_for
+from symgrad.core.gradient_registry import ARRAY_RULES, array_rule_for, gradient_registry
 from symgrad.core.graph import Tensor
 
 # A step: (active index, array rule or None, needs, input slots, output slots, skipped inputs).
@@ -40,7 +40,10 @@ class Plan:
         )
         order = _schedule(wiring, targets)
         rules = {w[0]: array_rule_for(w[0]) for w in wiring}
-        self.rules = tuple(rules.items())
+        # What ``array_rule_for`` read for each op type: its array rule's entry and the
+        # registry's, compared by identity at each use (``current``).
+        registry = gradient_registry._registry  # op type -> (rule, where)
+        self.rules = tuple((t, ARRAY_RULES.get(t), registry.get(t)) for t in rules)
         self.steps: list[Step] = []
         for j in order:
             op_type, ins, outs = wiring[j]
@@ -52,9 +55,10 @@ class Plan:
         self.keys_of = _keys_of(sources)
 
     def current(self) -> bool:
-        """Is each array rule still its op type's (the registry unchanged)?"""
-        for op_type, rule in self.rules:  # noqa: SIM110  (all() of a generator: twice the cost)
-            if array_rule_for(op_type) is not rule:
+        """Is each op type's array rule (or its lack) as when the plan was made?"""
+        arrays, registry = ARRAY_RULES.get, gradient_registry._registry.get
+        for op_type, pair, entry in self.rules:
+            if arrays(op_type) is not pair or registry(op_type) is not entry:
                 return False
         return True
 
@@ -158,9 +162,9 @@ def plan_for(
     """The plan for this structure (cached), and the targets' slots (-1: none)."""
     get = slot_of.get
     target_slots = tuple(
-        get(id(t) if type(t) is EagerTensor else (id(t.op), t.value_index), -1) for t in targets
+        [get(id(t) if type(t) is EagerTensor else (id(t.op), t.value_index), -1) for t in targets]
     )
-    sources = tuple((slot_of[k], tuple(idx)) for k, idx in source_of.items())
+    sources = tuple([(slot_of[k], tuple(idx)) for k, idx in source_of.items()])
     key = (tuple(wiring), sources, target_slots)
     plan = _CACHE.get(key)
     if plan is None or not plan.current():

@@ -193,32 +193,38 @@ def backward(
 
 def _outputs(pass_: _Pass, plan: Plan, n: int) -> list[Any]:
     """Each source's gradient, as a tensor (None where none reached it)."""
-    results = pass_.results
+    results, keys_of, tensor = pass_.results, plan.keys_of, pass_.tensor
     out: list[Any] = []
-    keys_of = plan.keys_of
     for i in range(n):
-        parts = (
-            [(s, results[s]) for s in keys_of[i] if results[s] is not None]
-            if i < len(keys_of)
-            else []
-        )
+        keys = keys_of[i] if i < len(keys_of) else ()
+        if len(keys) == 1:  # (most sources: one slot)
+            g = results[keys[0]]
+            out.append(None if g is None else tensor(keys[0], g))
+            continue
+        parts = [(s, results[s]) for s in keys if results[s] is not None]
         if not parts:
             out.append(None)
         elif len(parts) == 1:
-            out.append(pass_.tensor(*parts[0]))
+            out.append(tensor(*parts[0]))
         else:
             out.append(_as_tensor(_aggregate_out([p for _, p in parts])))
     return out
 
 
-def _const(value: np.ndarray, record: Any) -> EagerTensor:
-    """A light ``Const`` holding ``value``, in ``record``'s ``_grad`` scope (if any)."""
-    graph = get_default_graph()
+def _const(value: np.ndarray, record: Any, graph: Any = None) -> EagerTensor:
+    """A light ``Const`` holding ``value``, in ``record``'s ``_grad`` scope (if any), in
+    ``graph`` (the default graph, if not given)."""
+    if graph is None:
+        graph = get_default_graph()
     if record is None or not graph.eager:
         name = _scoped_name(graph, record)
     else:  # ``unique_name`` under that scope, inlined: unique among the live ops only
-        where = op_name(record) if type(record) is EagerTensor else record.name
-        name = full = f"{where}_grad/Const"
+        if type(record) is EagerTensor:  # ``op_name``, inlined
+            count = record._count
+            where = record._name if not count else f"{record._name}_{count}"
+        else:
+            where = record.name
+        name = full = where + "_grad/Const"
         by_name, count = graph._by_name, 0
         while name in by_name and by_name[name]() is not None:
             count += 1
@@ -263,17 +269,22 @@ class _Pass:
         self.caller = ERRSTATE.get()  # NumPy's error state outside the pass
         self.made_by: dict[int, Any] = {}  # a source's slot -> the record whose rule fed it
         self.tensors: dict[int, Any] = {}  # a source's slot -> its gradient as a tensor
+        self.graph: Any = None  # where those tensors are made (read once)
 
     def tensor(self, s: int, g: Any) -> Any:
         """Source slot ``s``'s gradient ``g`` as a tensor (the same one for a source asked
         for twice): an array becomes a light ``Const`` named in the ``<op>_grad`` scope of
         the op whose rule made it (alone), as the registered rule's op would be, so that
         ``forward_op_of`` finds that op."""
-        if not isinstance(g, _ARRAYS):
-            return g
+        if type(g) is not _ndarray:
+            if not isinstance(g, _ARRAYS):
+                return g
+            g = np.asarray(g)
         t = self.tensors.get(s)
         if t is None:
-            t = self.tensors[s] = _const(np.asarray(g), self.made_by.get(s))
+            if self.graph is None:
+                self.graph = get_default_graph()
+            t = self.tensors[s] = _const(g, self.made_by.get(s), self.graph)
         return t
 
     def run(self, active: list[tuple[Any, Any]], grads: list[Any]) -> None:
