@@ -309,14 +309,7 @@ class _Pass:
                 outs.append(g)
             if not flowing:
                 continue
-            dxs = None
-            if rule is not None:  # its array rule, where every value is a dense array
-                xs = [t._value if type(t) is EagerTensor else t.eager_value for t in ins]
-                if _all_values(xs):
-                    gs = outs if _dense_or_none(outs) else _arrays_of(outs)
-                    if gs is not None:
-                        ys = [r._value] if type(r) is EagerTensor else r.output_values
-                        dxs = rule(xs, ys, r._attrs, gs, needs)
+            dxs = None if rule is None else _by_array_rule(rule, r, ins, outs, needs)
             if dxs is None:  # no array rule, or a value that is no dense array
                 dxs = self.registered(r, outs, skip)
             for s, dx in zip(ins_s, dxs):
@@ -340,20 +333,24 @@ class _Pass:
             ERRSTATE.reset(saved)
 
 
-def _all_values(xs: list[Any]) -> bool:
-    """Has every input a value?  (``None in xs`` would compare arrays with ==.)"""
-    for v in xs:  # noqa: SIM110  (all() of a generator costs twice this)
+def _by_array_rule(rule: Any, r: Any, ins: Any, outs: list[Any], needs: Any) -> Any:
+    """The gradients for ``r``'s inputs by its array rule; None where it does not apply:
+    an input with no value, or a gradient that is no dense array."""
+    xs = []  # (loops written out: this runs for every record)
+    for t in ins:
+        v = t._value if type(t) is EagerTensor else t.eager_value
         if v is None:
-            return False
-    return True
-
-
-def _dense_or_none(grads: list[Any]) -> bool:
-    """Is every gradient a dense array or None?"""
-    for g in grads:  # noqa: SIM110  (as _all_values)
+            return None
+        xs.append(v)
+    gs: Any = outs
+    for g in outs:
         if g is not None and type(g) is not _ndarray:
-            return False
-    return True
+            gs = _arrays_of(outs)
+            if gs is None:
+                return None
+            break
+    ys = [r._value] if type(r) is EagerTensor else r.output_values
+    return rule(xs, ys, r._attrs, gs, needs)
 
 
 def _arrays_of(grads: list[Any]) -> list[Any] | None:
