@@ -83,9 +83,20 @@ def unbroadcast(g: Array, shape: tuple[int, ...]) -> Array:
 
 
 def _sum(g: Array, axes: tuple[int, ...], keep_dims: bool) -> Array:
-    """``SUM(g, axes, keep_dims=...)`` without its wrapper's call (a bias gradient per layer)."""
-    v = OPS["Sum"].kernel(g, axes, keep_dims=keep_dims)
+    """``SUM(g, axes, keep_dims=...)`` without its wrappers' calls (a bias gradient per
+    layer): the function the Sum kernel runs on normalised axes (``reduce._sum``), while
+    the registry holds that kernel."""
+    fn = _SUM_FN[0]
+    if fn is None or OPS["Sum"].kernel is not _SUM_FN[1]:
+        from symgrad.ops.reduction import reduce  # (it imports this module)
+
+        _SUM_FN[:] = [reduce._sum, OPS["Sum"].kernel]
+        fn = reduce._sum
+    v = fn(g, axes, keep_dims)
     return v if type(v) is np.ndarray and v.dtype == g.dtype else np.asarray(v, dtype=g.dtype)
+
+
+_SUM_FN: list[Any] = [None, None]  # reduce._sum, and the Sum kernel it was found beside
 
 
 def unbroadcast_all(g: Array, shape: tuple[int, ...]) -> Array:

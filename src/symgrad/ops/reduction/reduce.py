@@ -486,7 +486,7 @@ def _to_input(x: np.ndarray, axis: np.ndarray, g: np.ndarray) -> np.ndarray:
     n = x.ndim
     flat = axis.ravel() if type(axis) is np.ndarray else np.ravel(axis)
     norm = {a % n for a in flat.tolist()} if n else set()
-    kept = tuple(1 if i in norm else d for i, d in enumerate(x.shape))
+    kept = tuple([1 if i in norm else d for i, d in enumerate(x.shape)])
     # The Reshape kernel's view (``np.reshape``), without its wrapper: a Mean's rule runs
     # once a training step and this took half of it.
     g = g.reshape(kept) if type(g) is np.ndarray else RESHAPE(g, int32s(kept))
