@@ -125,6 +125,8 @@ def wire(
         if light:
             op = r._op
             ins = r._inputs if op is None else op.inputs
+            if not ins:  # (a variable's read)
+                continue
         else:
             ins = r.inputs
         slots = []
