@@ -7,22 +7,23 @@ and a persistent tape used inside its block take ``backprop``, whose rules' ops 
 record), no function is being traced, no output check (``check_numerics``) must see
 every op, and every target is an output of a record.  Then:
 
-1. ``_forward``: one pass over the records finds those a source reaches, and for each
-   the keys of the inputs a gradient must reach (the others are the general engine's
-   ``skip_input_indices``);
-2. ``_Pass.run``: the records between sources and targets in ``backprop``'s order
-   (``_order``: the same pending counts and queue, so sums add in the same order).  Each
-   output's gradients are summed as ``backprop`` sums them (``AddN``'s kernel on arrays,
-   or ``add_n`` / the sparse aggregation where a part is a tensor); then the op's array
-   rule (``gradient_registry.array_rule_for``) runs on NumPy arrays where it has one and
-   every incoming gradient is a dense array; else the op is materialised and its
-   registered rule runs as ``backprop`` runs it (``apply_rule``), as it does for the
-   records whose inputs include a source, so that what leaves the pass is the tensor the
-   rule makes, named as before.  Arrays become tensors only where they meet a rule.
+1. ``backward_plan.wire``: one pass over the records finds those a source reaches, numbers
+   the tensors a gradient may reach (slots), and for each record the slots of the inputs
+   a gradient must reach (the others are the general engine's ``skip_input_indices``);
+   that structure keys a cached ``Plan``: the records in ``backprop``'s order (the same
+   pending counts and queue, simulated once, so sums add in the same order);
+2. ``_Pass.run``: the plan's steps.  Each output's gradients are summed as ``backprop``
+   sums them (``AddN``'s kernel on arrays, or ``add_n`` / the sparse aggregation where a
+   part is a tensor); then the op's array rule (``gradient_registry.array_rule_for``)
+   runs on NumPy arrays where it has one and every incoming gradient is a dense array;
+   else the op is materialised and its registered rule runs as ``backprop`` runs it
+   (``apply_rule``), so that what leaves the pass is the tensor the rule makes, named
+   as before.  Arrays become tensors only where they meet a rule.
    Array rules and sums run with NumPy's warnings off, as kernels do.
 
 Tensors are keyed by ``tkey``: a light eager tensor by its id (its op may not exist), any
-other tensor by its op's id and index.  The tape holds what the keys name.
+other tensor by its op's id and index; the pass numbers them by slot.  The tape holds
+what the keys name.
 """
 
 from __future__ import annotations
