@@ -271,21 +271,42 @@ class GradientTape:
             )
         mode = unconnected_mode(unconnected_gradients)
         flat_sources = self._sources(sources)
-        targets = [convert_to_tensor(t) for t in nest.flatten(target)]
-        with in_graph(graph_of(targets)):
-            seeds = _seeds(targets, output_gradients, self._records)
-            pairs = [
-                (t, s) for t, s in zip(targets, seeds, strict=True) if t.dtype.is_differentiable
-            ]
-            tgts = [t for t, _ in pairs]
-            grads = self.vjp(
-                tgts, [s for _, s in pairs], stand_ins(tgts, flat_sources), sparse=True
-            )
-            result = [finish(s, g, mode) for s, g in zip(flat_sources, grads, strict=True)]
+        result = None
+        if type(target) is EagerTensor and output_gradients is None:
+            result = self._eager_gradient(target, flat_sources, mode)
+        if result is None:
+            targets = [convert_to_tensor(t) for t in nest.flatten(target)]
+            with in_graph(graph_of(targets)):
+                seeds = _seeds(targets, output_gradients, self._records)
+                pairs = [
+                    (t, s) for t, s in zip(targets, seeds, strict=True) if t.dtype.is_differentiable
+                ]
+                tgts = [t for t, _ in pairs]
+                grads = self.vjp(
+                    tgts, [s for _, s in pairs], stand_ins(tgts, flat_sources), sparse=True
+                )
+                result = [finish(s, g, mode) for s, g in zip(flat_sources, grads, strict=True)]
         self._end_use()
         if flat_sources is sources:  # a flat list (``_sources``): its copy is its packing
             return result
         return nest.pack_sequence_as(sources, result)
+
+    def _eager_gradient(self, target: EagerTensor, sources: list[Any], mode: Any) -> Any:
+        """``gradient``'s common case, one eager target and no output gradients, as the
+        general steps would take it (the eager pass, a seed of ones, the sources as they
+        are); None where those steps would do more (the target's graph not the default
+        one, a target of an integer dtype, or the eager pass not usable)."""
+        if (
+            not target.dtype.is_differentiable
+            or target.graph is not get_default_graph()
+            or not eager_backward.usable(self._records, (target,))
+        ):
+            return None
+        value = eager_backward.array_of(target)
+        if value is None:
+            return None
+        grads = self._lean((target,), (np.ones(value.shape, value.dtype),), sources)
+        return [finish(s, g, mode) for s, g in zip(sources, grads, strict=True)]
 
     def jacobian(
         self,
@@ -422,7 +443,7 @@ class GradientTape:
         return grads
 
     def _lean(
-        self, targets: Sequence[Tensor], seeds: Sequence[Tensor], sources: Sequence[Any]
+        self, targets: Sequence[Tensor], seeds: Sequence[Any], sources: Sequence[Any]
     ) -> list[Tensor | None]:
         """``vjp`` by the eager tape's own backward pass (``eager_backward``)."""
         diff = [s if s.dtype.is_differentiable else _Never() for s in sources]

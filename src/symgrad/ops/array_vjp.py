@@ -74,12 +74,29 @@ def unbroadcast(g: Array, shape: tuple[int, ...]) -> Array:
     # The axes as a tuple: the Sum kernel takes them as they are (``reduce._axes``), the
     # values int32s(axes) would give; a bias gradient's Sum cost half again its kernel.
     if kept:
-        g = SUM(g, tuple(kept), keep_dims=True)
+        g = _sum(g, tuple(kept), True)
     if n > k:
-        g = SUM(g, tuple(range(n - k)), keep_dims=False)
+        g = _sum(g, tuple(range(n - k)), False)
     if g.shape != shape:
         g = RESHAPE(g, int32s(shape))
     return g
+
+
+def _sum(g: Array, axes: tuple[int, ...], keep_dims: bool) -> Array:
+    """``SUM(g, axes, keep_dims=...)`` without its wrappers' calls (a bias gradient per
+    layer): the function the Sum kernel runs on normalised axes (``reduce._sum``), while
+    the registry holds that kernel."""
+    fn = _SUM_FN[0]
+    if fn is None or OPS["Sum"].kernel is not _SUM_FN[1]:
+        from symgrad.ops.reduction import reduce  # (it imports this module)
+
+        _SUM_FN[:] = [reduce._sum, OPS["Sum"].kernel]
+        fn = reduce._sum
+    v = fn(g, axes, keep_dims)
+    return v if type(v) is np.ndarray and v.dtype == g.dtype else np.asarray(v, dtype=g.dtype)
+
+
+_SUM_FN: list[Any] = [None, None]  # reduce._sum, and the Sum kernel it was found beside
 
 
 def unbroadcast_all(g: Array, shape: tuple[int, ...]) -> Array:
@@ -126,10 +143,11 @@ def binary_array_rule(op_type: str) -> Callable[[BinaryRule], BinaryRule]:
         def fn(xs: Sequence[Array], ys: Sequence[Array], attrs: Any, grads: Any, needs: Any) -> Any:
             x, y = xs
             dx, dy = rule(x, y, ys[0], grads[0], needs)
-            return [
-                None if dx is None or not needs[0] else unbroadcast(dx, x.shape),
-                None if dy is None or not needs[1] else unbroadcast(dy, y.shape),
-            ]
+            if dx is not None and needs[0] and dx.shape != x.shape:
+                dx = unbroadcast(dx, x.shape)
+            if dy is not None and needs[1] and dy.shape != y.shape:
+                dy = unbroadcast(dy, y.shape)
+            return [dx if needs[0] else None, dy if needs[1] else None]
 
         fn.__name__ = rule.__name__
         array_rule(op_type)(fn)

@@ -230,7 +230,9 @@ def _matmul_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
 @array_rule("MatMul")
 def _matmul_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
     ta, tb = attrs["transpose_a"], attrs["transpose_b"]
-    a, b, g = conj_a(xs[0]), conj_a(xs[1]), grads[0]
+    a, b, g = xs[0], xs[1], grads[0]
+    if a.dtype.kind == "c" or b.dtype.kind == "c":  # (``conj_a`` of real arrays: themselves)
+        a, b = conj_a(a), conj_a(b)
     if not ta and not tb:
         pa, pb = (g, b, False, True), (a, g, True, False)
     elif not ta and tb:

@@ -484,12 +484,17 @@ def _sum_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any
 def _to_input(x: np.ndarray, axis: np.ndarray, g: np.ndarray) -> np.ndarray:
     """``broadcast_to_input`` on arrays: g reshaped to the kept-dims shape, then broadcast."""
     n = x.ndim
-    norm = {a % n for a in np.ravel(axis).tolist()} if n else set()
-    kept = tuple(1 if i in norm else d for i, d in enumerate(x.shape))
+    flat = axis.ravel() if type(axis) is np.ndarray else np.ravel(axis)
+    norm = {a % n for a in flat.tolist()} if n else set()
+    kept = tuple([1 if i in norm else d for i, d in enumerate(x.shape)])
     # The Reshape kernel's view (``np.reshape``), without its wrapper: a Mean's rule runs
     # once a training step and this took half of it.
-    g = np.reshape(g, kept) if type(g) is np.ndarray else RESHAPE(g, int32s(kept))
-    return g if g.shape == x.shape else MUL(g, _ONES_LIKE(x))
+    g = g.reshape(kept) if type(g) is np.ndarray else RESHAPE(g, int32s(kept))
+    if g.shape == x.shape:
+        return g
+    if g.dtype == x.dtype and g.ndim:  # Mul's and OnesLike's kernels, without their wrappers
+        return np.multiply(g, np.ones_like(x))  # type: ignore[no-any-return]
+    return MUL(g, _ONES_LIKE(x))
 
 
 @MEAN.gradient
@@ -513,6 +518,8 @@ def _mean_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[An
     factor = np.asarray(x.size // max(ys[0].size, 1) or 1, x.dtype)
     if x.dtype.kind in "iu":  # ``divide`` casts integers to float64 first
         g, factor = cast_a(g, dt.float64), cast_a(factor, dt.float64)
+    elif g.ndim and g.dtype == factor.dtype:  # RealDiv's kernel, without its wrapper
+        return [np.true_divide(g, factor), None]
     return [DIV(g, factor), None]
 
 
