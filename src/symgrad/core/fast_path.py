@@ -50,7 +50,7 @@ class FastOp:
     dtype or None for a binary one), and the registry's op and default-name tables.
     ``fast_apply``, ``fast_op`` and ``_fast_tensor`` read its type, rule and names only."""
 
-    __slots__ = ("infer", "memo", "named", "names", "ok", "okd", "ops", "out", "type")
+    __slots__ = ("bcast", "infer", "memo", "named", "names", "ok", "okd", "ops", "out", "type")
 
     def __init__(self, op_type: str, infer: Any, ok: Any, out: Any, ops: Any, names: Any) -> None:
         self.type, self.infer, self.ok, self.out = op_type, infer, ok, out
@@ -60,6 +60,8 @@ class FastOp:
         self.okd: Any = None  # the last input dtype found in ``ok`` (an identity test)
         self.memo: tuple[Any, Any, Any] = (None, None, None)  # fast_binary: (scalar, dtype,
         # its scalar-cache key): a literal such as ``y * 1.0001`` is one object each time
+        self.bcast: tuple[Any, Any, Any] = ((), (), None)  # fast_binary: the last two sizes
+        # that broadcast_shapes took, and its result (``h + b``: every call the same)
 
 
 def set_checked(checked: bool) -> None:
@@ -174,7 +176,7 @@ def fast_binary(  # noqa: C901  (the op's one Python function: its branches inli
         if sx is not sy:  # broadcast_shapes' common cases, else its result
             dx, dy = sx.dims, sy.dims
             if dx is None or dy is None or not (dx == dy or not dy):
-                sx = broadcast_shapes(sx, sy)  # type: ignore[assignment]
+                sx = _broadcast(f, sx, sy)  # type: ignore[assignment]
                 if sx is None:
                     return general(x, y, name)
         dtype = out_dtype or d
@@ -193,6 +195,19 @@ def fast_binary(  # noqa: C901  (the op's one Python function: its branches inli
         return _fast_tensor(f, graph, ctx, recs, out, dtype, sx, (x, c))
 
     return wrapper
+
+
+def _broadcast(f: FastOp, sx: Any, sy: Any) -> TensorShape | None:
+    """``broadcast_shapes(sx, sy)``, remembered for the last two sizes ``f`` saw (the
+    sizes of ``h + b`` are the same every step)."""
+    dx, dy = sx.dims, sy.dims
+    m = f.bcast
+    if dx == m[0] and dy == m[1]:  # (an unknown rank, None, is never remembered)
+        return m[2]  # type: ignore[no-any-return]
+    shape = broadcast_shapes(sx, sy)
+    if shape is not None and dx is not None and dy is not None:
+        f.bcast = (dx, dy, shape)
+    return shape
 
 
 def _operands(f: FastOp, x: Any, y: Any, scalars: Any) -> tuple[Any, Any]:
@@ -219,7 +234,11 @@ def _operands(f: FastOp, x: Any, y: Any, scalars: Any) -> tuple[Any, Any]:
 
 
 def fast_apply(
-    f: FastOp, inputs: tuple[Any, ...], attrs: dict[str, Any], run: Callable[..., Any] | None
+    f: FastOp,
+    inputs: tuple[Any, ...],
+    attrs: dict[str, Any],
+    run: Callable[..., Any] | None,
+    spec: Any = None,
 ) -> EagerTensor | None:
     """``apply_op1(f.type, inputs, attrs)``'s light tensor for a wrapper that is not an
     elementwise one (MatMul, Relu, a reduction, Const), made as ``fast_unary`` makes one:
@@ -228,7 +247,8 @@ def fast_apply(
     the registry's kernel called with ``attrs``).  None where the general path must take
     the op (an input without a value or of another graph, a recorder that wants the op,
     a rule or kernel that raises, several outputs), before any name is taken.
-    The user's line is looked for from the wrapper's caller out."""
+    The user's line is looked for from the wrapper's caller out.  ``spec``: the rule's
+    result for these inputs, where the caller has it (memoised from the rule itself)."""
     opdef = f.ops[f.type]
     ctx = current.__dict__
     recs = ctx["recorders"]
@@ -247,7 +267,7 @@ def fast_apply(
     if args is None:
         return None
     try:
-        specs = f.infer(inputs, **attrs) if attrs else f.infer(inputs)
+        specs = spec or (f.infer(inputs, **attrs) if attrs else f.infer(inputs))
         if type(specs) is not tuple:
             return None
         if run is None:
