@@ -40,6 +40,7 @@ _new_op = Operation.__new__
 _ndarray = np.ndarray
 _new_tensor = EagerTensor.__new__
 _weak = weakref.ref
+_Eager = EagerTensor
 
 
 class FastOp:
@@ -60,8 +61,8 @@ class FastOp:
         self.okd: Any = None  # the last input dtype found in ``ok`` (an identity test)
         self.memo: tuple[Any, Any, Any] = (None, None, None)  # fast_binary: (scalar, dtype,
         # its scalar-cache key): a literal such as ``y * 1.0001`` is one object each time
-        self.bcast: tuple[Any, Any, Any] = ((), (), None)  # fast_binary: the last two sizes
-        # that broadcast_shapes took, and its result (``h + b``: every call the same)
+        self.bcast: dict[Any, Any] = {}  # fast_binary: broadcast_shapes' results by the two
+        # sizes (``h + b``: every step the same few)
 
 
 def set_checked(checked: bool) -> None:
@@ -198,15 +199,17 @@ def fast_binary(  # noqa: C901  (the op's one Python function: its branches inli
 
 
 def _broadcast(f: FastOp, sx: Any, sy: Any) -> TensorShape | None:
-    """``broadcast_shapes(sx, sy)``, remembered for the last two sizes ``f`` saw (the
-    sizes of ``h + b`` are the same every step)."""
-    dx, dy = sx.dims, sy.dims
-    m = f.bcast
-    if dx == m[0] and dy == m[1]:  # (an unknown rank, None, is never remembered)
-        return m[2]  # type: ignore[no-any-return]
-    shape = broadcast_shapes(sx, sy)
-    if shape is not None and dx is not None and dy is not None:
-        f.bcast = (dx, dy, shape)
+    """``broadcast_shapes(sx, sy)``, remembered by the two sizes for ``f`` (the sizes of
+    ``h + b`` are the same few every step; a few hundred pairs at most are kept)."""
+    memo = f.bcast
+    key = (sx.dims, sy.dims)
+    shape = memo.get(key)
+    if shape is None:
+        shape = broadcast_shapes(sx, sy)
+        if shape is not None and None not in key:  # (an unknown rank is not remembered)
+            if len(memo) >= 256:
+                memo.clear()
+            memo[key] = shape
     return shape
 
 
@@ -263,9 +266,15 @@ def fast_apply(
         or (recs and not _light_recorders(recs))
     ):
         return None
-    args = _values(inputs, graph)
-    if args is None:
-        return None
+    if len(inputs) == 2 and type(inputs[0]) is _Eager and type(inputs[1]) is _Eager:
+        a, b = inputs  # (MatMul, a reduction: _values' common case, inlined)
+        if b.graph is not graph:
+            return None
+        args = [a._value, b._value]
+    else:
+        args = _values(inputs, graph)  # type: ignore[assignment]
+        if args is None:
+            return None
     try:
         specs = spec or (f.infer(inputs, **attrs) if attrs else f.infer(inputs))
         if type(specs) is not tuple:

@@ -185,7 +185,7 @@ def axis_tensor(input: Tensor, axis: Any) -> Tensor:
 
 def reduce(op_type: str, input: Any, axis: Any, keepdims: bool, name: str | None) -> Tensor:
     x = convert_to_tensor(input)
-    if axis is None and name is None and not keepdims and type(x) is EagerTensor:
+    if axis is None and name is None and not keepdims and type(x) in _TENSORS:
         t = _fast_all(op_type, x)  # the commonest eager call (``reduce_mean(loss)``)
         if t is not None:
             return t
@@ -204,7 +204,7 @@ def reduce(op_type: str, input: Any, axis: Any, keepdims: bool, name: str | None
 _FAST: dict[str, FastOp] = {}  # the fast path's record of each reduction, made when first used
 
 
-def _fast_all(op_type: str, x: EagerTensor) -> Tensor | None:
+def _fast_all(op_type: str, x: Tensor) -> Tensor | None:
     """``reduce(op_type, x, None, False, None)`` for a light ``x``, as the general lines
     make it (an axis ``Const`` of ``range(rank)``, then the reduction), without their
     conversions: the axis array is one read-only array per rank (a ``Const``'s value is
@@ -213,9 +213,10 @@ def _fast_all(op_type: str, x: EagerTensor) -> Tensor | None:
     None (no name taken) where the rule refuses the dtype or the fast path cannot run:
     the general lines then make the Const (if not made here) and report."""
     f = _FAST.get(op_type)
-    if f is None or x.graph is not _context._top_level:
+    dims = x.shape.dims
+    if f is None or dims is None or x.graph is not _context._top_level:
         return None  # (the first call of a type takes the general lines, which make f)
-    r = len(x.shape.dims)  # type: ignore[arg-type]  # a light tensor's sizes are known
+    r = len(dims)
     memo = _ALL.get((op_type, r))
     if memo is None:
         arr = np.arange(r, dtype=np.int32)
@@ -239,6 +240,7 @@ def _fast_all(op_type: str, x: EagerTensor) -> Tensor | None:
 
 # (type, rank) -> the axis array, the kernel on the tuple of axes, and the rule's spec by dtype
 _ALL: dict[tuple[str, int], tuple[Any, Any, dict[Any, Any]]] = {}
+_TENSORS = (EagerTensor, Tensor)  # a light tensor, or an op's output (several outputs')
 
 
 def _mean(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:
