@@ -256,3 +256,20 @@ def test_a_reduction_over_every_axis_is_the_general_paths(monkeypatch):
     assert [g.tolist() for g in grads[:2]] == [1.0, [1 / 3] * 3]
     np.testing.assert_array_equal(grads[2], np.full((4, 2), 0.125))
     assert axes[0].numpy().tolist() == [0, 1] and axes[0].dtype == tf.int32
+
+
+def test_remembered_broadcasts_give_each_pair_of_shapes_its_own():
+    """``fast_path._broadcast`` remembers results by the two sizes: shapes alternating
+    between calls each get their own broadcast, and a pair that cannot broadcast still
+    raises the general path's error."""
+    a, b = tf.constant(X), tf.constant(B[:2])  # [4, 2] + [2]
+    c, d = tf.constant(W), tf.constant(B)  # [2, 3] + [3]
+    e = tf.constant(X[:1, :1])  # [1, 1] + [2]
+    for _ in range(3):
+        got = [a + b, c + d, e + b, b + a]
+        assert [t.shape.as_list() for t in got] == [[4, 2], [2, 3], [1, 2], [4, 2]]
+        expected = [X + B[:2], W + B, X[:1, :1] + B[:2], B[:2] + X]
+        for t, want in zip(got, expected):
+            np.testing.assert_array_equal(t.numpy(), want)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Incompatible shapes"):
+        _ = a + d  # [4, 2] + [3]
