@@ -209,3 +209,67 @@ def test_a_name_given_to_a_binary_op_is_kept_with_any_operands():
         tf.add(x, y).name,
     ]
     assert got == ["two:0", "with_variable:0", "scalar_first:0", "add:0"]
+
+
+def _all_axes_program():
+    """Reductions over every axis (``axis=None``), each type twice (the first call of a
+    type takes the general lines), of ranks 0 to 3, floats and ints, then bad dtypes."""
+    x = tf.constant(X)
+    xs = [tf.constant(2.5), tf.constant(B), x, tf.reshape(x, [2, 2, 2])]
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(xs)
+        ts = [tf.reduce_mean(t) for t in xs] + [tf.reduce_mean(t) for t in xs]
+        ts += [tf.reduce_sum(x), tf.reduce_sum(x), tf.reduce_max(x), tf.reduce_prod(xs[1])]
+        ts += [tf.reduce_mean(tf.constant([[1, 2], [4, 8]])), tf.reduce_any(x > 1.0)]
+    grads = [g.numpy() for g in tape.gradient(ts[4:8], xs)] + [tape.gradient(ts[8:12], x).numpy()]
+    errors = []
+    for call in (lambda: tf.reduce_any(x), lambda: tf.reduce_mean(x > 0.0)):
+        with pytest.raises((ValueError, TypeError)) as e:
+            call()
+        errors.append((type(e.value).__name__, str(e.value)))
+    return _rows(ts), [t.numpy() for t in ts], grads, errors, tf.reduce_sum(x).name
+
+
+def test_a_reduction_over_every_axis_is_the_general_paths(monkeypatch):
+    from symgrad.ops.reduction import reduce
+
+    tf.compat.v1.reset_default_graph()
+    reduce._ALL.clear()
+    rows, values, grads, errors, after = _all_axes_program()
+    assert {("Mean", 0), ("Mean", 3), ("Sum", 2)} <= set(reduce._ALL)  # taken
+    axes = [t.op.inputs[1] for t in (tf.reduce_mean(tf.constant(X)),)]
+    tf.compat.v1.reset_default_graph()
+    _general_only(monkeypatch)
+    general = _all_axes_program()
+    monkeypatch.undo()
+    tf.compat.v1.reset_default_graph()
+    assert (rows, errors, after) == (general[0], general[3], general[4])
+    for a, b in zip(values + grads, general[1] + general[2]):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)
+    assert [r[0] for r in rows[:5]] == ["Mean:0", "Mean_1:0", "Mean_2:0", "Mean_3:0", "Mean_4:0"]
+    assert [r[2][1][0] for r in rows[4:8]] == ["Const_8:0", "Const_9:0", "Const_10:0", "Const_11:0"]
+    assert "Any" in errors[0][1] and "Mean" in errors[1][1]  # the dtype refused
+    # TF 2.21's values and gradients of the second calls (tf.reduce_mean of each)
+    assert [v.tolist() for v in values[4:8]] == [2.5, 0.06666666666666667, 0.53125, 0.53125]
+    assert values[12].tolist() == 3 and values[13].tolist() is True
+    assert [g.tolist() for g in grads[:2]] == [1.0, [1 / 3] * 3]
+    np.testing.assert_array_equal(grads[2], np.full((4, 2), 0.125))
+    assert axes[0].numpy().tolist() == [0, 1] and axes[0].dtype == tf.int32
+
+
+def test_remembered_broadcasts_give_each_pair_of_shapes_its_own():
+    """``fast_path._broadcast`` remembers results by the two sizes: shapes alternating
+    between calls each get their own broadcast, and a pair that cannot broadcast still
+    raises the general path's error."""
+    a, b = tf.constant(X), tf.constant(B[:2])  # [4, 2] + [2]
+    c, d = tf.constant(W), tf.constant(B)  # [2, 3] + [3]
+    e = tf.constant(X[:1, :1])  # [1, 1] + [2]
+    for _ in range(3):
+        got = [a + b, c + d, e + b, b + a]
+        assert [t.shape.as_list() for t in got] == [[4, 2], [2, 3], [1, 2], [4, 2]]
+        expected = [X + B[:2], W + B, X[:1, :1] + B[:2], B[:2] + X]
+        for t, want in zip(got, expected):
+            np.testing.assert_array_equal(t.numpy(), want)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Incompatible shapes"):
+        _ = a + d  # [4, 2] + [3]

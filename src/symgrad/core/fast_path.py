@@ -40,6 +40,7 @@ _new_op = Operation.__new__
 _ndarray = np.ndarray
 _new_tensor = EagerTensor.__new__
 _weak = weakref.ref
+_Eager = EagerTensor
 
 
 class FastOp:
@@ -50,7 +51,7 @@ class FastOp:
     dtype or None for a binary one), and the registry's op and default-name tables.
     ``fast_apply``, ``fast_op`` and ``_fast_tensor`` read its type, rule and names only."""
 
-    __slots__ = ("infer", "memo", "named", "names", "ok", "okd", "ops", "out", "type")
+    __slots__ = ("bcast", "infer", "memo", "named", "names", "ok", "okd", "ops", "out", "type")
 
     def __init__(self, op_type: str, infer: Any, ok: Any, out: Any, ops: Any, names: Any) -> None:
         self.type, self.infer, self.ok, self.out = op_type, infer, ok, out
@@ -60,6 +61,8 @@ class FastOp:
         self.okd: Any = None  # the last input dtype found in ``ok`` (an identity test)
         self.memo: tuple[Any, Any, Any] = (None, None, None)  # fast_binary: (scalar, dtype,
         # its scalar-cache key): a literal such as ``y * 1.0001`` is one object each time
+        self.bcast: dict[Any, Any] = {}  # fast_binary: broadcast_shapes' results by the two
+        # sizes (``h + b``: every step the same few)
 
 
 def set_checked(checked: bool) -> None:
@@ -174,7 +177,7 @@ def fast_binary(  # noqa: C901  (the op's one Python function: its branches inli
         if sx is not sy:  # broadcast_shapes' common cases, else its result
             dx, dy = sx.dims, sy.dims
             if dx is None or dy is None or not (dx == dy or not dy):
-                sx = broadcast_shapes(sx, sy)  # type: ignore[assignment]
+                sx = _broadcast(f, sx, sy)  # type: ignore[assignment]
                 if sx is None:
                     return general(x, y, name)
         dtype = out_dtype or d
@@ -193,6 +196,21 @@ def fast_binary(  # noqa: C901  (the op's one Python function: its branches inli
         return _fast_tensor(f, graph, ctx, recs, out, dtype, sx, (x, c))
 
     return wrapper
+
+
+def _broadcast(f: FastOp, sx: Any, sy: Any) -> TensorShape | None:
+    """``broadcast_shapes(sx, sy)``, remembered by the two sizes for ``f`` (the sizes of
+    ``h + b`` are the same few every step; a few hundred pairs at most are kept)."""
+    memo = f.bcast
+    key = (sx.dims, sy.dims)
+    shape = memo.get(key)
+    if shape is None:
+        shape = broadcast_shapes(sx, sy)
+        if shape is not None and None not in key:  # (an unknown rank is not remembered)
+            if len(memo) >= 256:
+                memo.clear()
+            memo[key] = shape
+    return shape
 
 
 def _operands(f: FastOp, x: Any, y: Any, scalars: Any) -> tuple[Any, Any]:
@@ -219,7 +237,11 @@ def _operands(f: FastOp, x: Any, y: Any, scalars: Any) -> tuple[Any, Any]:
 
 
 def fast_apply(
-    f: FastOp, inputs: tuple[Any, ...], attrs: dict[str, Any], run: Callable[..., Any] | None
+    f: FastOp,
+    inputs: tuple[Any, ...],
+    attrs: dict[str, Any],
+    run: Callable[..., Any] | None,
+    spec: Any = None,
 ) -> EagerTensor | None:
     """``apply_op1(f.type, inputs, attrs)``'s light tensor for a wrapper that is not an
     elementwise one (MatMul, Relu, a reduction, Const), made as ``fast_unary`` makes one:
@@ -228,7 +250,8 @@ def fast_apply(
     the registry's kernel called with ``attrs``).  None where the general path must take
     the op (an input without a value or of another graph, a recorder that wants the op,
     a rule or kernel that raises, several outputs), before any name is taken.
-    The user's line is looked for from the wrapper's caller out."""
+    The user's line is looked for from the wrapper's caller out.  ``spec``: the rule's
+    result for these inputs, where the caller has it (memoised from the rule itself)."""
     opdef = f.ops[f.type]
     ctx = current.__dict__
     recs = ctx["recorders"]
@@ -243,11 +266,17 @@ def fast_apply(
         or (recs and not _light_recorders(recs))
     ):
         return None
-    args = _values(inputs, graph)
-    if args is None:
-        return None
+    if len(inputs) == 2 and type(inputs[0]) is _Eager and type(inputs[1]) is _Eager:
+        a, b = inputs  # (MatMul, a reduction: _values' common case, inlined)
+        if b.graph is not graph:
+            return None
+        args = [a._value, b._value]
+    else:
+        args = _values(inputs, graph)  # type: ignore[assignment]
+        if args is None:
+            return None
     try:
-        specs = f.infer(inputs, **attrs) if attrs else f.infer(inputs)
+        specs = spec or (f.infer(inputs, **attrs) if attrs else f.infer(inputs))
         if type(specs) is not tuple:
             return None
         if run is None:

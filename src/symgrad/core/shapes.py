@@ -162,4 +162,9 @@ def broadcast_shapes(a: TensorShape, b: TensorShape) -> TensorShape | None:
             out.append(x if y is None else y)
         else:
             return None
-    return TensorShape(out)
+    shape = _new_shape(TensorShape)  # (each size is one of a's or b's: checked already)
+    shape.dims = tuple(out)
+    return shape
+
+
+_new_shape = TensorShape.__new__

@@ -51,7 +51,8 @@ def matmul(
     if type(a) is EagerTensor and type(b) in VARIABLE_TYPES:
         b = b._as_tensor()  # the read convert_n makes (the first operand is a tensor)
     x, y = (a, b) if type(a) in _TENSORS and type(b) in _TENSORS else convert_n((a, b))
-    if x.shape.rank == 2 and y.shape.rank == 2:
+    dx, dy = x.shape.dims, y.shape.dims
+    if dx is not None and dy is not None and len(dx) == 2 and len(dy) == 2:
         if adjoint_a and x.dtype.is_complex:
             x = conj(x)
         if adjoint_b and y.dtype.is_complex:
@@ -59,9 +60,8 @@ def matmul(
         ta, tb = transpose_a or adjoint_a, transpose_b or adjoint_b
         attrs = {"transpose_a": ta, "transpose_b": tb}
         if name is None:  # core/eager.py's light tensor, if it can
-            t = fast_apply(
-                _FAST_MATMUL, (x, y), attrs, _bind_matmul(transpose_a=ta, transpose_b=tb)
-            )
+            run = _bind_matmul(transpose_a=ta, transpose_b=tb) if ta or tb else np.matmul
+            t = fast_apply(_FAST_MATMUL, (x, y), attrs, run)
             if t is not None:
                 return t
         return apply_op1("MatMul", [x, y], attrs, name)

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from symgrad.core import batching
+from symgrad.core import context as _context
 from symgrad.core import dtypes as dt
 from symgrad.core.batching import Call
 from symgrad.core.cases import (
@@ -28,6 +29,7 @@ from symgrad.core.cases import (
     randn,
     uniform,
 )
+from symgrad.core.eager import EagerTensor
 from symgrad.core.fast_path import FastOp, fast_apply
 from symgrad.core.gradient_registry import array_rule, no_gradient
 from symgrad.core.graph import Tensor
@@ -39,7 +41,14 @@ from symgrad.ops.array import structure as array
 from symgrad.ops.array_vjp import DIV, MUL, RESHAPE, int32s, kernel
 from symgrad.ops.array_vjp import SUM as SUM_A
 from symgrad.ops.array_vjp import cast as cast_a
-from symgrad.ops.core import NUMERIC, REAL, check_dtype, convert_to_tensor, static_ints
+from symgrad.ops.core import (
+    _FAST_CONST,
+    NUMERIC,
+    REAL,
+    check_dtype,
+    convert_to_tensor,
+    static_ints,
+)
 from symgrad.ops.math import elementwise as math_ops
 from symgrad.ops.math.complex import conj
 from symgrad.ops.reduction import row_blocks
@@ -176,6 +185,10 @@ def axis_tensor(input: Tensor, axis: Any) -> Tensor:
 
 def reduce(op_type: str, input: Any, axis: Any, keepdims: bool, name: str | None) -> Tensor:
     x = convert_to_tensor(input)
+    if axis is None and name is None and not keepdims and type(x) in _TENSORS:
+        t = _fast_all(op_type, x)  # the commonest eager call (``reduce_mean(loss)``)
+        if t is not None:
+            return t
     a = axis_tensor(x, axis)
     attrs = {"keep_dims": bool(keepdims)}
     if name is None and not keepdims:  # core/eager.py's light tensor, if it can
@@ -189,6 +202,45 @@ def reduce(op_type: str, input: Any, axis: Any, keepdims: bool, name: str | None
 
 
 _FAST: dict[str, FastOp] = {}  # the fast path's record of each reduction, made when first used
+
+
+def _fast_all(op_type: str, x: Tensor) -> Tensor | None:
+    """``reduce(op_type, x, None, False, None)`` for a light ``x``, as the general lines
+    make it (an axis ``Const`` of ``range(rank)``, then the reduction), without their
+    conversions: the axis array is one read-only array per rank (a ``Const``'s value is
+    read-only, ``constant``), the reduction's spec is the registered rule's, found once
+    per (type, dtype, rank), and its kernel gets the axes as the tuple ``_axes`` makes.
+    None (no name taken) where the rule refuses the dtype or the fast path cannot run:
+    the general lines then make the Const (if not made here) and report."""
+    f = _FAST.get(op_type)
+    dims = x.shape.dims
+    if f is None or dims is None or x.graph is not _context._top_level:
+        return None  # (the first call of a type takes the general lines, which make f)
+    r = len(dims)
+    memo = _ALL.get((op_type, r))
+    if memo is None:
+        arr = np.arange(r, dtype=np.int32)
+        arr.flags.writeable = False
+        axes = tuple(range(r))  # (the registry's kernel, as the general path runs it)
+        memo = _ALL[(op_type, r)] = (arr, lambda v, _: OPS[op_type].kernel(v, axes), {})
+    arr, run, specs = memo
+    a = fast_apply(_FAST_CONST, (), {"value": arr, "dtype": dt.int32}, None)
+    if a is None:
+        return None
+    spec = specs.get(x.dtype)
+    if spec is None:
+        try:
+            spec = f.infer((x, a))
+        except Exception:
+            return apply_op1(op_type, [x, a], {"keep_dims": False})  # its error, as before
+        specs[x.dtype] = spec
+    t = fast_apply(f, (x, a), {"keep_dims": False}, run, spec)
+    return t if t is not None else apply_op1(op_type, [x, a], {"keep_dims": False})
+
+
+# (type, rank) -> the axis array, the kernel on the tuple of axes, and the rule's spec by dtype
+_ALL: dict[tuple[str, int], tuple[Any, Any, dict[Any, Any]]] = {}
+_TENSORS = (EagerTensor, Tensor)  # a light tensor, or an op's output (several outputs')
 
 
 def _mean(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:
