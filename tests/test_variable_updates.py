@@ -7,6 +7,9 @@ check installed), and must give the same names, op types, inputs, values, errors
 counts and versions.
 """
 
+import sys
+import threading
+
 import numpy as np
 import pytest
 
@@ -155,3 +158,48 @@ def test_a_value_left_on_the_device_is_read_once_and_a_missing_attribute_raises(
     with pytest.raises(AttributeError, match="'Variable' object has no attribute 'missing'"):
         v.missing  # noqa: B018
     assert isinstance(variables.Variable._value, variables._DeviceValue)
+
+
+def test_threads_updating_one_variable_at_once_lose_no_update():
+    v = tf.Variable(np.zeros(3))
+    one = tf.constant(np.ones(3))
+
+    def work():
+        for _ in range(2000):
+            held = v.value()  # so that each update writes a new array (a slower update)
+            v.assign_add(one)
+            del held
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads often: inside updates too
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert v.numpy().tolist() == [8000.0] * 3 and v._version == 8000
+    tf.compat.v1.reset_default_graph()
+
+
+def test_reads_are_the_general_paths_for_tapes_trainable_and_dtypes():
+    def program():
+        v = tf.Variable(np.array([1.0, 2.0]), name="v")  # float64
+        frozen = tf.Variable(np.array([3.0]), trainable=False)
+        with tf.GradientTape(persistent=True) as tape:
+            r = v.read_value()
+            y = tf.reduce_sum(r * r) + tf.reduce_sum(frozen * frozen)
+            with tf.init_scope():  # the top-level graph pushed: still read eagerly
+                z = tf.convert_to_tensor(v)
+        grads = tape.gradient(y, [v, frozen])
+        names = [r.name, z.name, r.op.type, r.op.get_attr("var") is v, str(r.dtype.name)]
+        return names, [None if g is None else g.numpy().tolist() for g in grads]
+
+    fast, general = _both(program)
+    assert fast == general
+    assert fast == (
+        ["ReadVariableOp:0", "ReadVariableOp_4:0", "ReadVariableOp", True, "float64"],
+        [[2.0, 4.0], None],
+    )
