@@ -46,8 +46,15 @@ _WRITES = {
     )
     for name in ("Assign", "AssignAdd", "AssignSub")
 }
-_MODES = {"assign": _WRITES["Assign"], "assign_add": _WRITES["AssignAdd"]}
-_MODES["assign_sub"] = _WRITES["AssignSub"]
+# The same by the update's mode (``update``).
+_MODES = {
+    mode: _WRITES[name]
+    for mode, name in (
+        ("assign", "Assign"),
+        ("assign_add", "AssignAdd"),
+        ("assign_sub", "AssignSub"),
+    )
+}
 
 
 def read(graph: Graph, var: Any, ctx: dict[str, Any], recorders: list[Any]) -> Tensor | None:
