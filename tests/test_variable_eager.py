@@ -12,6 +12,7 @@ import pytest
 
 import symgrad as tf
 from symgrad.core import eager, op_registry
+from symgrad.core.context import current
 from symgrad.ops.state import variable_eager
 
 pytestmark = pytest.mark.skipif(
@@ -128,7 +129,8 @@ def test_an_uninitialised_variable_and_placeholders_take_the_general_path():
     g = tf.Graph()
     with g.as_default():
         v = tf.Variable(1.0)  # TF1 style: no value until its initializer runs
-    assert variable_eager.read(tf.compat.v1.get_default_graph(), v) is None
+    graph = tf.compat.v1.get_default_graph()
+    assert variable_eager.read(graph, v, current.__dict__, []) is None
     with pytest.raises(tf.errors.FailedPreconditionError, match="uninitialized"):
         v.value()
     w = tf.Variable(2.0)

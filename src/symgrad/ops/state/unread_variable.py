@@ -59,6 +59,22 @@ class UnreadVariable(Variable):
     def _write(self, value: Any, mode: str, name: str | None) -> UnreadVariable:
         return self._variable._write(value, mode, name)
 
+    # The variable's own, so that its eager top level's one step writes the variable.
+    def assign(
+        self, value: Any, use_locking: bool = False, name: Any = None, read_value: bool = True
+    ) -> UnreadVariable:
+        return self._variable.assign(value, use_locking, name, read_value)
+
+    def assign_add(
+        self, delta: Any, use_locking: bool = False, name: Any = None, read_value: bool = True
+    ) -> UnreadVariable:
+        return self._variable.assign_add(delta, use_locking, name, read_value)
+
+    def assign_sub(
+        self, delta: Any, use_locking: bool = False, name: Any = None, read_value: bool = True
+    ) -> UnreadVariable:
+        return self._variable.assign_sub(delta, use_locking, name, read_value)
+
     def scatter_add(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> Any:
         return self._variable.scatter_add(sparse_delta, use_locking, name)
 
@@ -90,6 +106,18 @@ class UnreadVariable(Variable):
 
     def __repr__(self) -> str:
         return super().__repr__().replace(f"'{self.name}'", "'UnreadVariable'", 1)
+
+
+_new = UnreadVariable.__new__
+
+
+def unread_now(variable: Variable, parent_op: EagerTensor) -> UnreadVariable:
+    """``UnreadVariable(variable, parent_op)`` for an eager update's light tensor, made
+    without ``__init__``'s branches (``variable`` is a variable, not an UnreadVariable)."""
+    u = _new(UnreadVariable)
+    u.__dict__ = variable.__dict__
+    u._variable, u._parent_op, u._graph_element = variable, parent_op, None
+    return u
 
 
 VARIABLE_TYPES.add(UnreadVariable)  # read as an operand by the wrappers' fast paths

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.core import context as _context
 from symgrad.core import op_registry
 from symgrad.core.context import current
 from symgrad.core.eager import (
@@ -45,24 +46,33 @@ _WRITES = {
     )
     for name in ("Assign", "AssignAdd", "AssignSub")
 }
+# The same by the update's mode (``update``).
+_MODES = {
+    mode: _WRITES[name]
+    for mode, name in (
+        ("assign", "Assign"),
+        ("assign_add", "AssignAdd"),
+        ("assign_sub", "AssignSub"),
+    )
+}
 
 
-def read(graph: Graph, var: Any) -> Tensor | None:
-    """A read of ``var`` in the eager ``graph``, made and run (None: not here): a light
-    tensor whose op is built when first asked for (as ``apply_op1``'s), handed to the
-    tapes that record (``record_light``); where another recorder records, the
-    ReadVariableOp's output, handed to each."""
+def read(graph: Graph, var: Any, ctx: dict[str, Any], recorders: list[Any]) -> Tensor | None:
+    """A read of ``var`` in the eager ``graph``, made and run (None: not here), called by
+    ``Variable.value`` (whose thread context is ``ctx``, its ``recorders`` told of the read
+    already): a light tensor whose op is built when first asked for (as ``apply_op1``'s),
+    handed to the tapes that record (``record_light``); where another recorder records,
+    the ReadVariableOp's output, handed to each."""
     value = var._value
     if type(value) is not _ndarray or op_registry.output_check is not None or ERRSTATE is None:
         return None  # uninitialised (the general path raises), a check to run, NumPy 1.x
-    if value.dtype != var._np_dtype:
+    if value.dtype is not var._np_dtype and value.dtype != var._np_dtype:
         return None  # the general path converts it (run_kernel)
     shape = var._shape if var._dims == value.shape else TensorShape.of_array(value.shape)
-    ctx = current.__dict__
-    recorders: list[Any] = ctx["recorders"]  # tapes among them take light reads
     if not recorders or _light_recorders(recorders):  # (``_fast_tensor`` records it)
+        # The user's line: looked for from ``Variable.value``'s caller out.
         return _fast_tensor(
-            _READ, graph, ctx, recorders, value, var._dtype, shape, (), {"var": var}
+            _READ, graph, ctx, recorders, value, var._dtype, shape, (), {"var": var}, 3
         )
     name = graph.unique_name("ReadVariableOp")
     op = _make(graph, "ReadVariableOp", name, (), {"var": var}, var._dtype, shape, value)
@@ -95,18 +105,7 @@ def write(
             return None  # fed by a placeholder, or another graph's: the general path
         value = values[v.value_index]
     var = attrs["var"]
-    token = ERRSTATE.set(ERRSTATE_IGNORE)
-    try:
-        out = update(var, value)
-    except OpError:
-        graph.unique_name(name)  # the name the failed op took, as in the general path
-        raise
-    except Exception as e:  # as the general path reports a kernel's failure
-        name = graph.unique_name(name)
-        op = Operation(graph, "AssignVariableOp", name, [v], attrs, [var.dtype], [var.shape])
-        raise op_registry._failed(op, e) from e
-    finally:
-        ERRSTATE.reset(token)
+    out = _run(graph, v, value, attrs, name, update)
     shape = var._shape if var._dims == out.shape else TensorShape.of_array(out.shape)
     ctx = current.__dict__
     recorders = ctx["recorders"]
@@ -121,3 +120,74 @@ def write(
     for recorder in recorders:
         recorder.record(op)
     return op
+
+
+def update(
+    var: Any, v: EagerTensor, mode: str, update: Callable[[Any, Any], np.ndarray]
+) -> EagerTensor | None:
+    """``write``'s light tensor for ``var.assign*(v)`` (``mode``, by ``update``, its default
+    name) in one step, where it surely makes one: ``v`` a light tensor of the top level
+    of the variable's dtype and shape, nothing recording, no output check, not a
+    tf.distribute variable.  None, with nothing done, for ``Variable._write`` to take."""
+    ctx = current.__dict__
+    graph = v.graph
+    if (
+        v.dtype is not var._dtype
+        or v.shape.dims != var._dims
+        or ctx["recorders"]  # (write records the op)
+        or ctx["graphs"]
+        or graph is not _context._top_level
+        or ERRSTATE is None
+        or op_registry.output_check is not None
+        or var._strategy is not None  # (a replica's write goes to its strategy)
+    ):
+        return None
+    f = _MODES[mode]
+    attrs = {"var": var, "mode": mode}
+    token = ERRSTATE.set(ERRSTATE_IGNORE)
+    try:
+        out = update(var, v._value)
+    except Exception as e:
+        failure = _failure(graph, v, attrs, f.names["AssignVariableOp"], e)
+        if failure is e:
+            raise
+        raise failure from e
+    finally:
+        ERRSTATE.reset(token)
+    # ``out`` has the variable's shape (``v``'s, fully known).  The user's line: looked
+    # for from the caller of ``assign*`` (which calls this) out.
+    return _fast_tensor(f, graph, ctx, (), out, var._dtype, var._shape, (v,), attrs, 3)
+
+
+def _run(
+    graph: Graph,
+    v: Tensor,
+    value: Any,
+    attrs: dict[str, Any],
+    name: str,
+    update: Callable[[Any, Any], np.ndarray],
+) -> np.ndarray:
+    """``update(var, value)`` with NumPy's warnings off; a failure reported as the
+    general path reports it."""
+    token = ERRSTATE.set(ERRSTATE_IGNORE)
+    try:
+        return update(attrs["var"], value)
+    except Exception as e:
+        failure = _failure(graph, v, attrs, name, e)
+        if failure is e:
+            raise
+        raise failure from e
+    finally:
+        ERRSTATE.reset(token)
+
+
+def _failure(graph: Graph, v: Tensor, attrs: dict[str, Any], name: str, e: Exception) -> Any:
+    """What the general path raises where an update's kernel raised ``e``: ``e`` itself,
+    an OpError (the value's check), or the kernel's failure reported naming the op; the
+    name the failed op took is taken, as there."""
+    name = graph.unique_name(name)
+    if isinstance(e, OpError):
+        return e
+    var = attrs["var"]
+    op = Operation(graph, "AssignVariableOp", name, [v], attrs, [var.dtype], [var.shape])
+    return op_registry._failed(op, e)

@@ -238,72 +238,64 @@ def _assign_kernel(value: np.ndarray, *, var: Variable, mode: str) -> np.ndarray
     return _UPDATES[mode](var, value)
 
 
-def _assign(var: Variable, value: Any) -> np.ndarray:
-    if (
-        type(value) is not np.ndarray
-        or value.dtype is not var._np_dtype
-        or value.shape != var._dims
-    ):
-        value = _check_value(var, value, "assign")
-    _remember(var)
-    var._value = new = np.array(value, copy=True)
-    var._version += 1
-    return new
-
-
-def _assign_add(var: Variable, value: Any) -> np.ndarray:
-    old = var._value
-    if (
-        old is None
-        or type(value) is not np.ndarray
-        or value.dtype is not var._np_dtype
-        or value.shape != old.shape
-    ):
-        value, old = _check_value(var, value, "assign_add"), _read_kernel(var=var)
-    _remember(var)
-    var._value = new = np.add(old, value, out=old) if _unshared(old) else np.add(old, value)
-    var._version += 1
-    return new  # type: ignore[no-any-return]
-
-
-def _assign_sub(var: Variable, value: Any) -> np.ndarray:
-    old = var._value
-    if (
-        old is None
-        or type(value) is not np.ndarray
-        or value.dtype is not var._np_dtype
-        or value.shape != old.shape
-    ):
-        value, old = _check_value(var, value, "assign_sub"), _read_kernel(var=var)
-    _remember(var)
-    var._value = new = (
-        np.subtract(old, value, out=old) if _unshared(old) else np.subtract(old, value)
-    )
-    var._version += 1
-    return new  # type: ignore[no-any-return]
-
-
+# Each update reads, computes and writes under one lock: threads updating a variable at
+# once (one graph run from several threads) lose no update, as TF's resource variables,
+# which lock for each update.
 _UPDATE_LOCK = threading.Lock()
 _WRITE_NAMES = {"assign": "Assign", "assign_add": "AssignAdd", "assign_sub": "AssignSub"}
 
 
-def _locked(update: Callable[[Variable, Any], np.ndarray]) -> Callable[..., np.ndarray]:
-    """``update`` reading, computing and writing under one lock: threads updating a
-    variable at once (one graph run from several threads) lose no update, as TF's
-    resource variables, which lock for each update."""
+def _assign(var: Variable, value: Any) -> np.ndarray:
+    with _UPDATE_LOCK:
+        if (
+            type(value) is not np.ndarray
+            or value.dtype is not var._np_dtype
+            or value.shape != var._dims
+        ):
+            value = _check_value(var, value, "assign")
+        _remember(var)
+        var._value = new = np.array(value, copy=True)
+        var._version += 1
+        return new
 
-    @functools.wraps(update)
-    def locked(var: Variable, value: Any) -> np.ndarray:
-        with _UPDATE_LOCK:
-            return update(var, value)
 
-    return locked
+def _combine(ufunc: Any, mode: str, var: Variable, value: Any) -> np.ndarray:
+    """``assign_add``/``assign_sub`` (``mode``): the variable's value ``ufunc`` ``value``,
+    written over the old value where nothing else holds it (``_unshared``'s test, with
+    the count of this frame: the variable, ``old`` and getrefcount's argument; a
+    read-only value, which ``_unshared`` also refuses, makes the ufunc raise ValueError
+    before it writes anything)."""
+    with _UPDATE_LOCK:
+        old = var._value
+        if (
+            old is None
+            or type(value) is not np.ndarray
+            or value.dtype is not var._np_dtype
+            or value.shape != old.shape
+        ):
+            value, old = _check_value(var, value, mode), _read_kernel(var=var)
+        _remember(var)
+        if (
+            type(old) is np.ndarray  # (a 0-d one's update gives a NumPy scalar)
+            and old.base is None
+            and sys.getrefcount(old) <= 3
+            and refcounts.trusted()
+        ):
+            try:
+                new = ufunc(old, value, out=old)
+            except ValueError:  # read-only
+                new = ufunc(old, value)
+        else:
+            new = ufunc(old, value)
+        var._value = new
+        var._version += 1
+        return new  # type: ignore[no-any-return]
 
 
-_UPDATES = {
-    "assign": _locked(_assign),
-    "assign_add": _locked(_assign_add),
-    "assign_sub": _locked(_assign_sub),
+_UPDATES: dict[str, Callable[[Variable, Any], np.ndarray]] = {
+    "assign": _assign,
+    "assign_add": functools.partial(_combine, np.add, "assign_add"),
+    "assign_sub": functools.partial(_combine, np.subtract, "assign_sub"),
 }
 
 
@@ -326,10 +318,12 @@ def _unshared(a: np.ndarray) -> bool:
 
 class _Held:
     _value: Any = None
+    _np_dtype = np.dtype(np.float64)
+    _version = 0
 
 
 def _unshared_probe() -> str | None:
-    """``_assign_add``'s pattern: unshared reads so; with another holder, it does not."""
+    """``_unshared``'s pattern: unshared reads so; with another holder, it does not."""
     var = _Held()
     var._value = np.zeros(2)
     old = var._value
@@ -341,7 +335,21 @@ def _unshared_probe() -> str | None:
     return wrong
 
 
+def _combine_probe() -> str | None:
+    """``_combine`` itself: it writes an unshared value in place, and copies a held one."""
+    var: Any = _Held()
+    var._value = np.zeros(2)
+    at = id(var._value)  # (no reference kept: the same id is the same array)
+    _combine(np.add, "assign_add", var, np.ones(2))
+    if id(var._value) != at:
+        return "an unshared value read as shared"
+    held = var._value
+    _combine(np.add, "assign_add", var, np.ones(2))
+    return "a shared value read as unshared" if var._value is held else None
+
+
 refcounts.calibrate("variables", _unshared_probe)
+refcounts.calibrate("variable updates", _combine_probe)
 
 
 ASSIGN_VARIABLE = register_op(
@@ -366,6 +374,28 @@ def _lifted_value(initial_value: Any) -> Any:
         if evaluate is not None:
             return evaluate(initial_value)
     return initial_value
+
+
+class _DeviceValue:
+    """``Variable._value`` of a variable a compiled XLA call wrote (``runtime.xla.compiled``).
+
+    That call leaves the new value on its device, ``_device_value = [None, array]``, and
+    removes ``_value`` from the variable's ``__dict__``; the first read on the NumPy path
+    then finds this class attribute, which makes it a NumPy view of the buffer, once.  So
+    NumPy-path reads stay a plain attribute read, and a variable that only compiled calls
+    use never leaves the device.  A descriptor without ``__set__``, so the instance's own
+    ``_value`` comes first: a ``__getattr__`` would do the same, but would make every
+    attribute read of a variable take the slow path (five times a plain one's cost)."""
+
+    def __get__(self, var: Any, owner: Any = None) -> Any:
+        if var is None:
+            return self
+        state = var.__dict__
+        held = state.get("_device_value")
+        if held is None:
+            raise AttributeError(f"'{type(var).__name__}' object has no attribute '_value'")
+        value = held[0] = state["_value"] = np.asarray(held[1])
+        return value
 
 
 # Set by symgrad.distribute (its mirrored_vars module): how a variable made under a
@@ -456,9 +486,7 @@ class Variable:
         self._dims = self._shape.dims
         # A variable made at top level from a known value is ready at once (TF2 style);
         # one made in a graph waits for its initializer (TF1 style).
-        self._value: np.ndarray | None = (
-            np.array(init.eager_value) if graph.eager and init.has_value() else None
-        )
+        self._value = np.array(init.eager_value) if graph.eager and init.has_value() else None
         self._initial_value = init
         self._initializer: Operation | None = None
         self._version = 0  # counts assignments: a call op checks its reads are still current
@@ -517,32 +545,25 @@ class Variable:
         return self._value is not None
 
     # Not an IndexedSlices: ``convert_to_tensor`` asks every value for this, and a class
-    # attribute answers without ``__getattr__`` raising (a third of a read's conversion).
+    # attribute answers without an AttributeError raised (a third of a read's conversion).
     _dense_tensor = None
 
-    def __getattr__(self, name: str) -> Any:
-        """``_value`` of a variable a compiled XLA call wrote (``runtime.xla.compiled``).
-
-        That call leaves the new value on its device, ``_device_value = [None, array]``,
-        and removes ``_value``; the first read on the NumPy path lands here and makes it
-        a NumPy view of the buffer, once.  So NumPy-path reads stay a plain attribute
-        read, and a variable that only compiled calls use never leaves the device."""
-        held = self.__dict__.get("_device_value")
-        if name != "_value" or held is None:
-            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-        value = held[0] = self.__dict__["_value"] = np.asarray(held[1])
-        return value
+    # Where the instance has no ``_value`` (a compiled call's): an array, or None until
+    # initialised, as mypy sees it.
+    _value: np.ndarray | None = _DeviceValue()  # type: ignore[assignment]
 
     # -- reads
     def value(self) -> Tensor:
         """A read of the current value (an eager snapshot at top level)."""
-        recorders = context.current.recorders
+        ctx = context.current.__dict__  # one thread-local read for both
+        recorders = ctx["recorders"]
         if recorders and self.trainable:
             for recorder in recorders:
                 recorder.variable_accessed(self)
-        graph = get_default_graph()
+        graphs = ctx["graphs"]
+        graph = graphs[-1] if graphs else context._top_level  # (get_default_graph's)
         if graph.eager:
-            t = variable_eager.read(graph, self)
+            t = variable_eager.read(graph, self, ctx, recorders)
             if t is not None:
                 return t
         return apply_op("ReadVariableOp", [], {"var": self}, "ReadVariableOp").output(0)
@@ -590,6 +611,10 @@ class Variable:
         name: str | None = None,
         read_value: bool = True,
     ) -> UnreadVariable:
+        if name is None and type(value) is EagerTensor:  # the eager top level, in one step
+            t = variable_eager.update(self, value, "assign", _UPDATES["assign"])
+            if t is not None:
+                return unread_now(self, t)
         return self._write(value, "assign", name)
 
     def assign_add(
@@ -599,6 +624,10 @@ class Variable:
         name: str | None = None,
         read_value: bool = True,
     ) -> UnreadVariable:
+        if name is None and type(delta) is EagerTensor:  # the eager top level, in one step
+            t = variable_eager.update(self, delta, "assign_add", _UPDATES["assign_add"])
+            if t is not None:
+                return unread_now(self, t)
         return self._write(delta, "assign_add", name)
 
     def assign_sub(
@@ -608,6 +637,10 @@ class Variable:
         name: str | None = None,
         read_value: bool = True,
     ) -> UnreadVariable:
+        if name is None and type(delta) is EagerTensor:  # the eager top level, in one step
+            t = variable_eager.update(self, delta, "assign_sub", _UPDATES["assign_sub"])
+            if t is not None:
+                return unread_now(self, t)
         return self._write(delta, "assign_sub", name)
 
     def sparse_read(self, indices: Any, name: str | None = None) -> Tensor:
@@ -679,7 +712,7 @@ class Variable:
 VARIABLE_TYPES.add(Variable)  # the elementwise and matmul wrappers read it as an operand
 
 # isort: split
-from symgrad.ops.state.unread_variable import UnreadVariable  # noqa: E402  (it subclasses Variable)
+from symgrad.ops.state.unread_variable import UnreadVariable, unread_now  # noqa: E402  (a subclass)
 
 
 def global_variables() -> list[Variable]:
