@@ -84,16 +84,20 @@ def unbroadcast(g: Array, shape: tuple[int, ...]) -> Array:
 
 def _sum(g: Array, axes: tuple[int, ...], keep_dims: bool) -> Array:
     """``SUM(g, axes, keep_dims=...)`` without its wrappers' calls (a bias gradient per
-    layer): the function the Sum kernel runs on normalised axes (``reduce._sum``), while
-    the registry holds that kernel."""
-    fn = _SUM_FN[0]
-    if fn is None or OPS["Sum"].kernel is not _SUM_FN[1]:
-        from symgrad.ops.reduction import reduce  # (it imports this module)
-
-        _SUM_FN[:] = [reduce._sum, OPS["Sum"].kernel]
-        fn = reduce._sum
+    layer): the function the Sum kernel runs on normalised axes (``reduce._sum``, which
+    ``ops/reduction/reduce.py`` hands to ``sum_function``), while the registry holds the
+    kernel it was handed with; else the kernel as registered."""
+    fn, with_kernel = _SUM_FN
+    if fn is None or OPS["Sum"].kernel is not with_kernel:
+        return SUM(g, axes, keep_dims=keep_dims)  # type: ignore[no-any-return]
     v = fn(g, axes, keep_dims)
     return v if type(v) is np.ndarray and v.dtype == g.dtype else np.asarray(v, dtype=g.dtype)
+
+
+def sum_function(fn: Any, with_kernel: Any) -> None:
+    """``reduce._sum`` and the Sum kernel registered with it (this module cannot import
+    the reductions, which import it: ``.importlinter``'s family order)."""
+    _SUM_FN[:] = [fn, with_kernel]
 
 
 _SUM_FN: list[Any] = [None, None]  # reduce._sum, and the Sum kernel it was found beside

@@ -38,7 +38,7 @@ from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import gather as gather_ops
 from symgrad.ops.array import joining
 from symgrad.ops.array import structure as array
-from symgrad.ops.array_vjp import DIV, MUL, RESHAPE, int32s, kernel
+from symgrad.ops.array_vjp import DIV, MUL, RESHAPE, int32s, kernel, sum_function
 from symgrad.ops.array_vjp import SUM as SUM_A
 from symgrad.ops.array_vjp import cast as cast_a
 from symgrad.ops.core import (
@@ -299,6 +299,7 @@ def _sum_leading(x: np.ndarray, axis: tuple[int, ...], keepdims: bool, f: int) -
 
 
 SUM = register_reduction("Sum", _sum)
+sum_function(_sum, OPS["Sum"].kernel)  # unbroadcast's bias-gradient sums
 MEAN = register_reduction("Mean", _mean, specialize=_mean_specialize)
 MAX = register_reduction("Max", _extreme(np.max), REAL)
 MIN = register_reduction("Min", _extreme(np.min), REAL)
