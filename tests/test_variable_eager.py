@@ -9,9 +9,10 @@ must be the same.
 
 import numpy as np
 import pytest
+from both_paths import on_both_paths
 
 import symgrad as tf
-from symgrad.core import eager, op_registry
+from symgrad.core import eager
 from symgrad.core.context import current
 from symgrad.ops.state import variable_eager
 
@@ -35,20 +36,6 @@ def _describe(x):
         op.control_inputs,
         op.graph.get_operation_by_name(op.name) is op,
     )
-
-
-def _both(program):
-    """``program()`` on the eager path and on the general path, each in a fresh graph."""
-    results = []
-    for check in (None, lambda op, outputs, inputs, mode: None):
-        tf.compat.v1.reset_default_graph()
-        op_registry.set_output_check(check)
-        try:
-            results.append(program())
-        finally:
-            op_registry.set_output_check(None)
-    tf.compat.v1.reset_default_graph()
-    return results
 
 
 def _reads_and_updates():
@@ -77,7 +64,7 @@ def _reads_and_updates():
 
 
 def test_reads_and_updates_are_the_general_paths():
-    fast, general = _both(_reads_and_updates)
+    fast, general = on_both_paths(_reads_and_updates)
     assert fast == general
     descriptions, grads, v, w, _, _ = fast
     assert [d[:4] for d in descriptions] == [
@@ -103,7 +90,7 @@ def test_the_tape_records_a_watched_variables_read_only():
             y3 = v * v
         return t1.gradient(y1, v), float(t2.gradient(y2, v)), t3.gradient(y3, v)
 
-    fast, general = _both(program)
+    fast, general = on_both_paths(program)
     assert fast == general == (None, 6.0, None)
 
 
@@ -116,7 +103,7 @@ def test_a_failed_update_leaves_the_variable_as_it_was():
             v.assign_sub(tf.constant([1, 2]))
         return str(e.value), str(e2.value), v.numpy().tolist(), v.assign_add([1.0, 1.0]).op.name
 
-    fast, general = _both(program)
+    fast, general = on_both_paths(program)
     assert fast == general
     assert fast[0] == (
         "Cannot update variable with shape [2] using a Tensor with shape [3], shapes must "
@@ -184,7 +171,7 @@ def test_a_python_scalar_times_a_tensor_is_the_general_paths():
         ys = [0.1 * g, 2 - g, 3.0 / g, 1.5 + g]
         return [(_describe(y), y.numpy().tolist()) for y in ys]
 
-    fast, general = _both(program)
+    fast, general = on_both_paths(program)
     assert fast == general
     assert [d[0][:3] for d in fast] == [
         ("Mul", "mul", ["Const_1:0", "Const:0"]),

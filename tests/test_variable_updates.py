@@ -12,28 +12,15 @@ import threading
 
 import numpy as np
 import pytest
+from both_paths import on_both_paths
 
 import symgrad as tf
-from symgrad.core import eager, op_registry
+from symgrad.core import eager
 from symgrad.ops.state import variables
 
 pytestmark = pytest.mark.skipif(
     eager.ERRSTATE is None, reason="NumPy 1.x: every eager op takes the general path"
 )
-
-
-def _both(program):
-    """``program()`` on the one-step path and on the general path, each in a fresh graph."""
-    results = []
-    for check in (None, lambda op, outputs, inputs, mode: None):
-        tf.compat.v1.reset_default_graph()
-        op_registry.set_output_check(check)
-        try:
-            results.append(program())
-        finally:
-            op_registry.set_output_check(None)
-    tf.compat.v1.reset_default_graph()
-    return results
 
 
 def _op(u):
@@ -61,7 +48,7 @@ def test_updates_of_every_kind_and_dtype_are_the_general_paths():
             rows.append(([_op(u) for u in us], writes, v.numpy().tolist()))
         return rows
 
-    fast, general = _both(program)
+    fast, general = on_both_paths(program)
     assert fast == general
     ops, writes, value = fast[0]
     assert [o[:4] for o in ops] == [
@@ -93,7 +80,7 @@ def test_a_failed_update_leaves_the_variable_and_its_counts_as_they_were_but_the
             (v.assign(tf.constant([False, True])).op.name),
         )
 
-    fast, general = _both(program)
+    fast, general = on_both_paths(program)
     assert fast == general
     assert fast[0] == "AssignVariableOp op 'AssignSub'"
     assert fast[1] == (
@@ -197,7 +184,7 @@ def test_reads_are_the_general_paths_for_tapes_trainable_and_dtypes():
         names = [r.name, z.name, r.op.type, r.op.get_attr("var") is v, str(r.dtype.name)]
         return names, [None if g is None else g.numpy().tolist() for g in grads]
 
-    fast, general = _both(program)
+    fast, general = on_both_paths(program)
     assert fast == general
     assert fast == (
         ["ReadVariableOp:0", "ReadVariableOp_4:0", "ReadVariableOp", True, "float64"],
