@@ -1,6 +1,6 @@
 """An eager ``assign*`` of a light tensor in one step (``variable_eager.update``, issue 29),
-and what it rests on: ``_combine``'s in-place write, ``UnreadVariable``'s updates, and
-``Variable._value`` of a variable a compiled call left on its device.
+and what it rests on: ``_combine``'s in-place write, ``UnreadVariable``'s updates (through
+``_write``), and ``Variable._value`` of a variable a compiled call left on its device.
 
 Each program runs on the one-step path and on the general path (a do-nothing output
 check installed), and must give the same names, op types, inputs, values, errors, write

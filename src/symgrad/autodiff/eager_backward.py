@@ -220,11 +220,7 @@ def _const(value: np.ndarray, record: Any, graph: Any = None) -> EagerTensor:
     if record is None or not graph.eager:
         name = _scoped_name(graph, record)
     else:  # ``unique_name`` under that scope, inlined: unique among the live ops only
-        if type(record) is EagerTensor:  # ``op_name``, inlined
-            count = record._count
-            where = record._name if not count else f"{record._name}_{count}"
-        else:
-            where = record.name
+        where = op_name(record) if type(record) is EagerTensor else record.name
         name = full = where + "_grad/Const"
         by_name, count = graph._by_name, 0
         while name in by_name and by_name[name]() is not None:

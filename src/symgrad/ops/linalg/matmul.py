@@ -60,8 +60,9 @@ def matmul(
         ta, tb = transpose_a or adjoint_a, transpose_b or adjoint_b
         attrs = {"transpose_a": ta, "transpose_b": tb}
         if name is None:  # core/eager.py's light tensor, if it can
-            run = _bind_matmul(transpose_a=ta, transpose_b=tb) if ta or tb else np.matmul
-            t = fast_apply(_FAST_MATMUL, (x, y), attrs, run)
+            t = fast_apply(
+                _FAST_MATMUL, (x, y), attrs, _bind_matmul(transpose_a=ta, transpose_b=tb)
+            )
             if t is not None:
                 return t
         return apply_op1("MatMul", [x, y], attrs, name)

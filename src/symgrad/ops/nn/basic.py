@@ -95,10 +95,16 @@ RELU = register_op(
         ),
     ],
 )
+
+
+def _relu_grad_kernel(g: np.ndarray, f: np.ndarray) -> Any:
+    return g * (f > 0)
+
+
 RELU_GRAD = register_op(
     "ReluGrad",
     _relu_grad_infer,
-    lambda g, f: g * (f > 0),
+    _relu_grad_kernel,
     inplace=lambda g, f, out: np.multiply(g, f > 0, out=out),
     elementwise=True,
     batch=batching.same_shape,
@@ -127,8 +133,7 @@ def _relu_grad(op: Any, grad: Tensor) -> Tensor:
 @array_rule("Relu")
 def _relu_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
     g = grads[0]
-    # ReluGrad's kernel (``g * (f > 0)``) written out: its wrapper cost as much again.
-    dx = g * (ys[0] > 0)
+    dx = _relu_grad_kernel(g, ys[0])  # ReluGrad's kernel without its wrapper (as much again)
     return [dx if type(dx) is np.ndarray and dx.dtype == g.dtype else _RELU_GRAD(g, ys[0])]
 
 

@@ -59,22 +59,6 @@ class UnreadVariable(Variable):
     def _write(self, value: Any, mode: str, name: str | None) -> UnreadVariable:
         return self._variable._write(value, mode, name)
 
-    # The variable's own, so that its eager top level's one step writes the variable.
-    def assign(
-        self, value: Any, use_locking: bool = False, name: Any = None, read_value: bool = True
-    ) -> UnreadVariable:
-        return self._variable.assign(value, use_locking, name, read_value)
-
-    def assign_add(
-        self, delta: Any, use_locking: bool = False, name: Any = None, read_value: bool = True
-    ) -> UnreadVariable:
-        return self._variable.assign_add(delta, use_locking, name, read_value)
-
-    def assign_sub(
-        self, delta: Any, use_locking: bool = False, name: Any = None, read_value: bool = True
-    ) -> UnreadVariable:
-        return self._variable.assign_sub(delta, use_locking, name, read_value)
-
     def scatter_add(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> Any:
         return self._variable.scatter_add(sparse_delta, use_locking, name)
 

@@ -261,10 +261,7 @@ def _assign(var: Variable, value: Any) -> np.ndarray:
 
 def _combine(ufunc: Any, mode: str, var: Variable, value: Any) -> np.ndarray:
     """``assign_add``/``assign_sub`` (``mode``): the variable's value ``ufunc`` ``value``,
-    written over the old value where nothing else holds it (``_unshared``'s test, with
-    the count of this frame: the variable, ``old`` and getrefcount's argument; a
-    read-only value, which ``_unshared`` also refuses, makes the ufunc raise ValueError
-    before it writes anything)."""
+    written over the old value where nothing else holds it (``_unshared``)."""
     with _UPDATE_LOCK:
         old = var._value
         if (
@@ -275,19 +272,7 @@ def _combine(ufunc: Any, mode: str, var: Variable, value: Any) -> np.ndarray:
         ):
             value, old = _check_value(var, value, mode), _read_kernel(var=var)
         _remember(var)
-        if (
-            type(old) is np.ndarray  # (a 0-d one's update gives a NumPy scalar)
-            and old.base is None
-            and sys.getrefcount(old) <= 3
-            and refcounts.trusted()
-        ):
-            try:
-                new = ufunc(old, value, out=old)
-            except ValueError:  # read-only
-                new = ufunc(old, value)
-        else:
-            new = ufunc(old, value)
-        var._value = new
+        var._value = new = ufunc(old, value, out=old) if _unshared(old) else ufunc(old, value)
         var._version += 1
         return new  # type: ignore[no-any-return]
 
@@ -318,8 +303,6 @@ def _unshared(a: np.ndarray) -> bool:
 
 class _Held:
     _value: Any = None
-    _np_dtype = np.dtype(np.float64)
-    _version = 0
 
 
 def _unshared_probe() -> str | None:
@@ -335,21 +318,7 @@ def _unshared_probe() -> str | None:
     return wrong
 
 
-def _combine_probe() -> str | None:
-    """``_combine`` itself: it writes an unshared value in place, and copies a held one."""
-    var: Any = _Held()
-    var._value = np.zeros(2)
-    at = id(var._value)  # (no reference kept: the same id is the same array)
-    _combine(np.add, "assign_add", var, np.ones(2))
-    if id(var._value) != at:
-        return "an unshared value read as shared"
-    held = var._value
-    _combine(np.add, "assign_add", var, np.ones(2))
-    return "a shared value read as unshared" if var._value is held else None
-
-
 refcounts.calibrate("variables", _unshared_probe)
-refcounts.calibrate("variable updates", _combine_probe)
 
 
 ASSIGN_VARIABLE = register_op(
@@ -580,6 +549,10 @@ class Variable:
 
     # -- writes
     def _write(self, value: Any, mode: str, name: str | None) -> UnreadVariable:
+        if name is None and type(value) is EagerTensor:  # the eager top level, in one step
+            t = variable_eager.update(self, value, mode, _UPDATES[mode])
+            if t is not None:
+                return unread_now(self, t)
         hooks = replica_hooks
         if (
             hooks is not None
@@ -611,10 +584,6 @@ class Variable:
         name: str | None = None,
         read_value: bool = True,
     ) -> UnreadVariable:
-        if name is None and type(value) is EagerTensor:  # the eager top level, in one step
-            t = variable_eager.update(self, value, "assign", _UPDATES["assign"])
-            if t is not None:
-                return unread_now(self, t)
         return self._write(value, "assign", name)
 
     def assign_add(
@@ -624,10 +593,6 @@ class Variable:
         name: str | None = None,
         read_value: bool = True,
     ) -> UnreadVariable:
-        if name is None and type(delta) is EagerTensor:  # the eager top level, in one step
-            t = variable_eager.update(self, delta, "assign_add", _UPDATES["assign_add"])
-            if t is not None:
-                return unread_now(self, t)
         return self._write(delta, "assign_add", name)
 
     def assign_sub(
@@ -637,10 +602,6 @@ class Variable:
         name: str | None = None,
         read_value: bool = True,
     ) -> UnreadVariable:
-        if name is None and type(delta) is EagerTensor:  # the eager top level, in one step
-            t = variable_eager.update(self, delta, "assign_sub", _UPDATES["assign_sub"])
-            if t is not None:
-                return unread_now(self, t)
         return self._write(delta, "assign_sub", name)
 
     def sparse_read(self, indices: Any, name: str | None = None) -> Tensor:
