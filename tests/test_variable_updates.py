@@ -134,14 +134,23 @@ def test_the_general_path_takes_what_the_one_step_does_not():
 def test_a_value_left_on_the_device_is_read_once_and_a_missing_attribute_raises():
     v = tf.Variable(np.arange(3.0))
     state = v.__dict__
-    held = [None, np.arange(3.0) * 2]
-    state["_device_value"] = held
-    del state["_value"]
-    assert v.numpy().tolist() == [0.0, 2.0, 4.0]  # a NumPy view made once, and kept
-    assert held[0] is state["_value"]
-    del state["_value"], state["_device_value"]
+    held = variables.DeviceValues()
+    held.put([np.arange(3.0) * 2])  # as a compiled call leaves it (here a NumPy array)
+    state["_device_value"] = (held, 0, 4 - held.calls)
+    del state["_value"], state["_version"]
+    assert v.numpy().tolist() == [0.0, 2.0, 4.0]  # a NumPy view made once a call, and kept
+    assert v._value is v._value and v._version == 4
+    assert variables.device_array(v) is held.device(0)
+    held.put([np.arange(3.0) * 3])  # the next call: every variable it wrote moves on
+    assert v.numpy().tolist() == [0.0, 3.0, 6.0] and v._version == 5
+    v.assign([1.0, 1.0, 1.0])  # the NumPy path: its own value and version again
+    assert v._version == 6 and variables.device_array(v) is None
+    assert v.numpy().tolist() == [1.0, 1.0, 1.0]
+    del state["_value"], state["_version"], state["_device_value"]
     with pytest.raises(AttributeError, match="'Variable' object has no attribute '_value'"):
         v._value  # noqa: B018
+    with pytest.raises(AttributeError, match="'Variable' object has no attribute '_version'"):
+        v._version  # noqa: B018
     with pytest.raises(AttributeError, match="'Variable' object has no attribute 'missing'"):
         v.missing  # noqa: B018
     assert isinstance(variables.Variable._value, variables._DeviceValue)

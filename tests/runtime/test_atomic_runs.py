@@ -419,6 +419,31 @@ def test_a_function_called_in_a_session_run_that_fails_is_undone_with_it(graph):
         np.testing.assert_array_equal(sess.run(w), [2.0, 3.0])
 
 
+def test_a_compiled_function_in_a_session_run_that_fails_is_undone_with_it(graph):
+    pytest.importorskip("jax")
+    w = tf.Variable([1.0, 2.0], name="w")
+
+    @tf.function(jit_compile=True)
+    def bump(d):
+        w.assign_add(d)
+        return w.read_value()
+
+    d = tf.placeholder(tf.float32, [2])
+    n = tf.placeholder(tf.int32, [])
+    out = bump(d)
+    with tf.control_dependencies([out]):
+        bad = tf.reshape(out, tf.stack([n]))
+    with tf.Session() as sess:
+        sess.run(w.initializer)
+        # (twice first: the value XLA left on the device is what the failed run puts back)
+        np.testing.assert_array_equal(sess.run(bad, {d: [1.0, 1.0], n: 2}), [2.0, 3.0])
+        np.testing.assert_array_equal(sess.run(bad, {d: [1.0, 1.0], n: 2}), [3.0, 4.0])
+        with pytest.raises(InvalidArgumentError):
+            sess.run(bad, {d: [1.0, 1.0], n: 3})
+        np.testing.assert_array_equal(sess.run(w), [3.0, 4.0])
+        np.testing.assert_array_equal(sess.run(bad, {d: [1.0, 1.0], n: 2}), [4.0, 5.0])
+
+
 @pytest.fixture
 def non_atomic():
     assert tf.config.atomic_runs_enabled()

@@ -28,6 +28,7 @@ PROGRAM = textwrap.dedent(
     """
     import re
     import symgrad as tf
+    from symgrad.ops.state.variables import device_array
 
     def error(fn, *args):
         try:
@@ -78,7 +79,7 @@ PROGRAM = textwrap.dedent(
     with tf.device("/CPU:1"):
         print(h(x).numpy())
     print(v.numpy(), k(x).numpy())
-    print(v.__dict__["_device_value"][1].devices(), w.__dict__["_device_value"][1].devices())
+    print(device_array(v).devices(), device_array(w).devices())
     """
 )
 

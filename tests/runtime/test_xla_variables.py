@@ -19,6 +19,8 @@ pytest.importorskip("jax")
 
 import symgrad as tf
 from symgrad.core.op_registry import OPS, apply_op, register_op
+from symgrad.ops.state import variables
+from symgrad.ops.state.variables import device_array
 from symgrad.runtime.xla.host import host
 
 
@@ -37,7 +39,7 @@ def test_the_value_stays_on_the_device_until_the_numpy_path_reads_it() -> None:
     v, bump = _doubler()
     one = tf.constant([1.0, 1.0])
     bump(one)
-    held = v.__dict__["_device_value"][1]
+    held = device_array(v)
     bump(one)
     assert held.is_deleted()  # its buffer was donated to the update
     assert "_value" not in v.__dict__  # only the device holds the value
@@ -239,7 +241,7 @@ def test_a_weight_its_input_gradient_reads_is_not_donated_and_the_step_is_tfs() 
         return loss
 
     losses = [float(step(x).numpy())]
-    held0, held1 = (v.__dict__["_device_value"][1] for v in (w0, w1))
+    held0, held1 = (device_array(v) for v in (w0, w1))
     losses += [float(step(x).numpy()) for _ in range(2)]
     assert held0.is_deleted() and not held1.is_deleted()
     compiled = step.get_concrete_function(x).compiled
@@ -279,3 +281,18 @@ def test_scatter_updates_and_undone_runs_between_compiled_calls_are_seen() -> No
     assert w.numpy().tolist() == [1.0, 5.0]  # the failed run's write undone
     assert step(one).numpy().tolist() == [3.0, 12.0]
     assert step(one).numpy().tolist() == [4.0, 17.0]
+
+
+def test_an_atomic_run_keeps_a_device_value_before_xla_takes_its_buffer() -> None:
+    v, bump = _doubler()
+    one = tf.constant([1.0, 1.0])
+    bump(one)  # [3, 5], left on the device, its buffer donated by the next call
+
+    def run(_: object) -> None:
+        bump(one)
+        raise RuntimeError("after the call")
+
+    with pytest.raises(RuntimeError, match="after the call"):
+        variables.atomic(run, None)
+    assert v.numpy().tolist() == [3.0, 5.0] and v._version == 1  # put back, as it was
+    assert bump(one).numpy().tolist() == [7.0, 11.0]  # exact: * 2 and + of small integers

@@ -13,6 +13,7 @@ import sys
 import numpy as np
 
 import symgrad as tf
+from symgrad.ops.state.variables import device_array
 
 mode = sys.argv[1]
 if mode == "config":
@@ -59,7 +60,7 @@ out["jax_all_reduce"] = strategy.extended._collective is not None if not single 
 if mode.endswith("_jit"):  # the trace's ops, and the devices the variables are on
     graph = traced.get_concrete_function(xb, yb).graph
     out["op_types"] = sorted({op.type for op in graph.get_operations()})
-    held = w.__dict__.get("_device_value")
-    out["w_devices"] = len(held[1].sharding.device_set) if held else 0
+    held = device_array(w)
+    out["w_devices"] = len(held.sharding.device_set) if held is not None else 0
     out["replica_calls"] = sum(op.type == "ReplicaCall" for op in graph.get_operations())
 print(json.dumps(out))

@@ -345,26 +345,75 @@ def _lifted_value(initial_value: Any) -> Any:
     return initial_value
 
 
-class _DeviceValue:
-    """``Variable._value`` of a variable a compiled XLA call wrote (``runtime.xla.compiled``).
+class DeviceValues:
+    """The values one compiled XLA call (``runtime.xla.compiled``) left the variables it
+    writes, on its device, kept for all of them at once.
 
-    That call leaves the new value on its device, ``_device_value = [None, array]``, and
-    removes ``_value`` from the variable's ``__dict__``; the first read on the NumPy path
-    then finds this class attribute, which makes it a NumPy view of the buffer, once.  So
-    NumPy-path reads stay a plain attribute read, and a variable that only compiled calls
-    use never leaves the device.  A descriptor without ``__set__``, so the instance's own
-    ``_value`` comes first: a ``__getattr__`` would do the same, but would make every
-    attribute read of a variable take the slow path (five times a plain one's cost)."""
+    Each such variable has ``_device_value = (values, index, base)`` and neither ``_value``
+    nor ``_version`` of its own, so the next call of the same program (a training loop)
+    replaces ``values`` and counts ``calls`` without touching a variable.  The class
+    attributes ``Variable._value`` and ``Variable._version`` answer for such a variable:
+    a NumPy view of its device array (made at the first read after a call, and kept until
+    the next), and ``base + calls``.  A write on the NumPy path gives the variable its own
+    ``_value`` and ``_version`` again, which come first (descriptors without ``__set__``).
+    """
+
+    __slots__ = ("calls", "state")
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.state: tuple[Any, list[Any]] = ((), [])  # (device arrays, NumPy views or None)
+
+    def put(self, arrays: Sequence[Any]) -> None:
+        """A call's new values (one object swapped: a reader sees the old or the new)."""
+        self.state = (arrays, [None] * len(arrays))
+        self.calls += 1
+
+    def device(self, i: int) -> Any:
+        return self.state[0][i]
+
+    def array(self, i: int) -> np.ndarray:
+        """Value ``i`` as a NumPy view of its device buffer, made once a call."""
+        arrays, views = self.state
+        view = views[i]
+        if view is None:
+            view = views[i] = np.asarray(arrays[i])
+        return view  # type: ignore[no-any-return]
+
+
+def device_array(var: Any) -> Any:
+    """The device array a compiled call left ``var`` (None: its value is NumPy's)."""
+    state = var.__dict__
+    bound = state.get("_device_value")
+    return None if bound is None or "_value" in state else bound[0].device(bound[1])
+
+
+class _DeviceValue:
+    """``Variable._value`` of a variable whose value a compiled XLA call left on its
+    device (``DeviceValues``): the NumPy path's reads stay a plain attribute read for
+    every other variable, and a variable that only compiled calls use never leaves the
+    device.  (A ``__getattr__`` would do the same, but would make every attribute read
+    of a variable take the slow path, five times a plain one's cost.)"""
 
     def __get__(self, var: Any, owner: Any = None) -> Any:
         if var is None:
             return self
-        state = var.__dict__
-        held = state.get("_device_value")
-        if held is None:
+        bound = var.__dict__.get("_device_value")
+        if bound is None:
             raise AttributeError(f"'{type(var).__name__}' object has no attribute '_value'")
-        value = held[0] = state["_value"] = np.asarray(held[1])
-        return value
+        return bound[0].array(bound[1])
+
+
+class _DeviceVersion:
+    """``Variable._version`` of such a variable: one more for each call that wrote it."""
+
+    def __get__(self, var: Any, owner: Any = None) -> Any:
+        if var is None:
+            return self
+        bound = var.__dict__.get("_device_value")
+        if bound is None:
+            raise AttributeError(f"'{type(var).__name__}' object has no attribute '_version'")
+        return bound[2] + bound[0].calls
 
 
 # Set by symgrad.distribute (its mirrored_vars module): how a variable made under a
@@ -520,6 +569,7 @@ class Variable:
     # Where the instance has no ``_value`` (a compiled call's): an array, or None until
     # initialised, as mypy sees it.
     _value: np.ndarray | None = _DeviceValue()  # type: ignore[assignment]
+    _version: int = _DeviceVersion()  # type: ignore[assignment]
 
     # -- reads
     def value(self) -> Tensor:

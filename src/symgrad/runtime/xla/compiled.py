@@ -3,9 +3,9 @@
 The jitted function takes the feeds, then the variables' values (those only read, those
 written and donated, the other written ones), each a positional argument, and returns
 ``(fetches, new values of the written variables)``.
-The written values stay on the device: each variable holds its device array
-(``Variable.__getattr__``) and becomes a NumPy array only when something on the NumPy
-path reads it, so a loop of compiled calls never copies its variables.  The written
+The written values stay on the device, kept for all the variables at once
+(``DeviceValues``), and a variable's becomes a NumPy array only when something on the
+NumPy path reads it, so a loop of compiled calls never copies its variables.  The written
 variables' buffers are donated (XLA updates them in place), but for those XLA would
 copy aside on every call (``donation``), and unless the program calls back to the host,
 whose kernels may raise after the buffers are gone; a buffer NumPy still views is kept
@@ -26,7 +26,7 @@ import numpy as np
 
 from symgrad.core.context import current as _thread
 from symgrad.core.errors import FailedPreconditionError, InvalidArgumentError, OpError
-from symgrad.ops.state.variables import WRITES, _journal, _remember
+from symgrad.ops.state.variables import WRITES, DeviceValues, _journal, _remember
 from symgrad.runtime.xla import donation, engine, host, placement
 
 
@@ -83,6 +83,7 @@ class Compiled:
         self._vars = self.read + self.written
         # The written variables' own dicts (an object's __dict__ is never replaced).
         self._dicts = [v.__dict__ for v in written]
+        self._held = DeviceValues()  # the values the last call left them
         # The count of variable writes after the last call and the values it left the
         # variables (see ``_run``); None: ask each variable.
         self._stamp: int | None = None
@@ -191,14 +192,17 @@ class Compiled:
         one this call's own writes left), the values that call left them are its
         arguments, without asking each variable (``_values``)."""
         stamp = WRITES[0]
-        values = self._last if stamp == self._stamp else _values(self._vars)
+        bound = stamp == self._stamp  # (then the written variables hold the last call's)
+        values = self._last if bound else _values(self._vars)
         same = all(map(_IS, arrays, self._fed))  # (a loop over one batch: no Python loop)
+        if _journal.undo is not None and self.written:  # an atomic run: the old values,
+            for var in self.written:  # to put back if it fails, read before XLA takes
+                _remember(var)  # their buffers (a NumPy view keeps one from donation)
         outs, new = self.jitted(*(self._on_device if same else self._feeds(arrays)), *values)
         if self._host:
             outs = self._wait(outs, new)
-        written = self.written
-        if written:
-            _hold(written, self._dicts, new)
+        if self.written:
+            self._hold(new, bound)
             stamp += 1
         # (A read variable's value here may be a NumPy array that a later assignment
         # replaces: this list keeps it alive until the next call.)
@@ -207,6 +211,24 @@ class Compiled:
         # in an atomic run): the next call asks each variable.
         self._stamp = stamp if WRITES[0] == stamp else None
         return outs  # type: ignore[no-any-return]
+
+    def _hold(self, new: list[Any], bound: bool) -> None:
+        """Give the written variables their new values, left on the device
+        (``DeviceValues``).  ``bound``: nothing has written a variable since the last
+        call, so each still answers from ``_held`` (a training loop's call: no variable
+        touched); else each is bound to it again, its version counting on."""
+        held, written = self._held, self.written
+        if bound:
+            held.put(new)
+        else:
+            versions = [v._version for v in written]
+            held.put(new)
+            calls = held.calls
+            for i, (state, version) in enumerate(zip(self._dicts, versions)):
+                state["_device_value"] = (held, i, version + 1 - calls)  # first: a reader
+                state.pop("_value", None)  # never finds neither
+                state.pop("_version", None)
+        WRITES[0] += 1  # after the versions: a call that sees it sees them
 
     def finish(self, outs: list[Any]) -> list[Any]:
         """``start``'s fetches as NumPy arrays, converted in place in ``outs``."""
@@ -302,13 +324,13 @@ def _values(variables: list[Any]) -> list[Any]:
     values = []
     for v in variables:
         state = v.__dict__
-        held = state.get("_device_value")
-        cur = state.get("_value", held)  # no _value: only the device has it
-        if held is not None:
-            if cur is held or (cur is not None and cur is held[0]):
-                values.append(held[1])
+        cur = state.get("_value")
+        bound = state.get("_device_value")
+        if bound is not None:
+            if cur is None:
+                values.append(bound[0].device(bound[1]))
                 continue
-            del state["_device_value"]  # stale: free the buffer
+            del state["_device_value"]  # the NumPy path wrote it since: drop the binding
         if cur is None:
             raise FailedPreconditionError(
                 f"Could not read variable '{v.name}': it is uninitialized. Run "
@@ -316,16 +338,3 @@ def _values(variables: list[Any]) -> list[Any]:
             )
         values.append(cur)
     return values
-
-
-def _hold(variables: list[Any], dicts: list[dict[str, Any]], values: list[Any]) -> None:
-    """Give the variables their new values, left on the device (``Variable.__getattr__``);
-    ``dicts``: the variables' own (a quarter quicker than reading each one's)."""
-    if _journal.undo is not None:  # an atomic run puts the old values back if it fails
-        for var in variables:
-            _remember(var)
-    for state, value in zip(dicts, values):
-        state["_device_value"] = [None, value]  # first: a reader never finds neither
-        state.pop("_value", None)
-        state["_version"] += 1
-    WRITES[0] += 1  # after the versions: a call that sees it sees them
