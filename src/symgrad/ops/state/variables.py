@@ -398,10 +398,8 @@ class _DeviceValue:
     def __get__(self, var: Any, owner: Any = None) -> Any:
         if var is None:
             return self
-        bound = var.__dict__.get("_device_value")
-        if bound is None:
-            raise AttributeError(f"'{type(var).__name__}' object has no attribute '_value'")
-        return bound[0].array(bound[1])
+        held, i, _ = _bound(var, "_value")
+        return held.array(i)
 
 
 class _DeviceVersion:
@@ -410,10 +408,16 @@ class _DeviceVersion:
     def __get__(self, var: Any, owner: Any = None) -> Any:
         if var is None:
             return self
-        bound = var.__dict__.get("_device_value")
-        if bound is None:
-            raise AttributeError(f"'{type(var).__name__}' object has no attribute '_version'")
-        return bound[2] + bound[0].calls
+        held, _, base = _bound(var, "_version")
+        return base + held.calls
+
+
+def _bound(var: Any, name: str) -> tuple[DeviceValues, int, int]:
+    """``var``'s place in its ``DeviceValues``; none: it has no attribute ``name``."""
+    bound = var.__dict__.get("_device_value")
+    if bound is None:
+        raise AttributeError(f"'{type(var).__name__}' object has no attribute '{name}'")
+    return bound  # type: ignore[no-any-return]
 
 
 # Set by symgrad.distribute (its mirrored_vars module): how a variable made under a
