@@ -62,6 +62,38 @@ def test_a_one_output_call_op_is_built_when_read_and_is_the_numpy_paths() -> Non
     assert b.output_values[0].tolist() == -13.0
 
 
+def test_a_repeated_call_builds_its_output_as_the_first_call_does() -> None:
+    # From the second eager call in a graph on, a writing trace's output reuses what
+    # the first call found (its dtype, shape, the op's inputs and attributes): each
+    # call's op must still be its own, with its own attributes and the user's line.
+    step = _step(True)
+    x = tf.constant([1.0, 3.0])
+    step(x)  # traces
+    ys, lines = [], []
+    for _ in range(8):  # past the retracing window: Function.__call__'s direct way too
+        ys.append(step(x))
+        lines.append(_line() - 1)
+    ops = [y.op for y in ys]
+    # w = [1, 2] - k * [1, 3] after call k (the trace's is k = 1); sum(w * [1, 3]), exact
+    assert [y.numpy().tolist() for y in ys] == [
+        -13.0,
+        -23.0,
+        -33.0,
+        -43.0,
+        -53.0,
+        -63.0,
+        -73.0,
+        -83.0,
+    ]
+    assert [op.traceback for op in ops] == [(__file__, line) for line in lines]
+    assert len({op.name for op in ops}) == 8
+    assert all(y.dtype == tf.float32 and y.shape == [] for y in ys)
+    assert all(op.inputs[0] is x and op.inputs[1] is ops[0].inputs[1] for op in ops)
+    assert len({id(op.attrs) for op in ops}) == 8  # each op owns its attributes
+    ops[0].attrs["versions"] = (1,)
+    assert ops[1].attrs["versions"] is None
+
+
 def test_a_call_that_assigns_nothing_records_the_versions_it_read() -> None:
     w = tf.Variable(np.array([1.0, 2.0], np.float32))
 

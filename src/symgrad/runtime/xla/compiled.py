@@ -88,6 +88,7 @@ class Compiled:
         # variables (see ``_run``); None: ask each variable.
         self._stamp: int | None = None
         self._last: list[Any] = []
+        self._n_read = len(self.read)
         ids = [id(v) for v in self._vars]
         n_feeds, n_written = len(feeds), len(self.written)
 
@@ -113,14 +114,19 @@ class Compiled:
         # copies), so no call moves them to one device and back.
         self._on: Any = _replicated([st[0] for st in steps])
         self.jitted = jax.jit(fn, donate_argnums=donate, **_shardings(self._on))
+        # May a call take ``_repeat``'s way when nothing has changed since the last?
+        self._loops = bool(written) and not (self._x64 or self._host or self._on is not None)
+        self._again = self._loops  # (and JAX's default device: see _place)
         # Where the last call ran (``placement``): the tf.device block's name it was
         # found for (None: no call yet), the JAX device (None: JAX's default device).
         self._request: str | None = None
         self._pinned: Any = None
         self.report: str | None = None  # TF's name of it, where a light output needs it
 
-    out_shape: Any = None  # the one output's TensorShape where static (``eager_call``)
-    attrs: Any = None  # a writing call's op attributes, the same every call (``eager_call``)
+    # A writing call with one output of static shape: (the graph of its last eager call,
+    # the op's inputs after the feeds, the output's dtype and shape, the op's attributes),
+    # the same for every call in that graph (``eager_call``).
+    again: Any = None
 
     def _feeds(self, arrays: Sequence[Any]) -> list[Any]:
         """The feeds on the device: an array fed again (a constant's) is not sent again."""
@@ -152,6 +158,7 @@ class Compiled:
             if self._request is None or at.pinned is not self._pinned:
                 placement.check_variables(self._vars, at, self.name)
                 self._pinned = at.pinned
+                self._again = self._loops and at.pinned is None
                 self._fed = [None] * len(self._fed)
                 self._stamp = None  # (the values move with the next call)
             self.report = at.report
@@ -170,7 +177,16 @@ class Compiled:
         request = _thread.device
         try:
             with _LOCK:
-                if request != self._request:  # (a training loop: the same block each call)
+                # A training loop's call: the place and the variables' values of the last
+                # (no atomic run under way: a thread-local, read last).
+                if (
+                    WRITES[0] == self._stamp
+                    and request == self._request
+                    and self._again
+                    and _journal.undo is None
+                ):
+                    return self._repeat(arrays)
+                if request != self._request:
                     self._place(request)
                 if self._x64 or self._pinned is not None:
                     with self._mode():
@@ -183,6 +199,20 @@ class Compiled:
             if err is e:
                 raise
             raise err from None
+
+    def _repeat(self, arrays: Sequence[Any]) -> list[Any]:
+        """``_run`` where nothing has changed since the last call: no variable written
+        (its values are the ones that call left), the same place, JAX's default mode, no
+        host kernel and no atomic run: only the dispatch and the new values' binding."""
+        last = self._last
+        same = all(map(_IS, arrays, self._fed))
+        outs, new = self.jitted(*(self._on_device if same else self._feeds(arrays)), *last)
+        self._held.put(new)
+        last[self._n_read :] = new  # (the read variables' values stay in front)
+        WRITES[0] += 1
+        stamp = self._stamp + 1  # type: ignore[operator]
+        self._stamp = stamp if WRITES[0] == stamp else None  # (another thread wrote)
+        return outs  # type: ignore[no-any-return]
 
     def _run(self, arrays: Sequence[Any]) -> list[Any]:
         """Dispatch, then the bookkeeping, which overlaps XLA's run.
@@ -206,7 +236,7 @@ class Compiled:
             stamp += 1
         # (A read variable's value here may be a NumPy array that a later assignment
         # replaces: this list keeps it alive until the next call.)
-        self._last = values[: len(self.read)] + new if self.read else new
+        self._last = values[: self._n_read] + new
         # Another write since ``stamp`` was read (another thread's, or this call's
         # in an atomic run): the next call asks each variable.
         self._stamp = stamp if WRITES[0] == stamp else None

@@ -49,6 +49,22 @@ def call(cf: Any, args: list[Tensor]) -> Any:
             return cf.call_flat(args)
         arrays.append(values[t.value_index])
     compiled = cf.compiled
+    again = compiled.again
+    if again is None or again[0] is not graph:
+        return _call(cf, compiled, graph, ctx, inputs, arrays)
+    # A training step's call again in this graph: what its output's tensor needs, kept.
+    value = compiled.start(arrays)[0]
+    # XLA computes meanwhile (see _call).
+    _, reads, dtype, shape, attrs = again
+    t = _fast_tensor(_CALL, graph, ctx, (), value, dtype, shape, (*inputs, *reads), attrs.copy(), 3)
+    return _finish(cf, compiled, t, value)
+
+
+def _call(
+    cf: Any, compiled: Any, graph: Graph, ctx: Any, inputs: list[Tensor], arrays: list[Any]
+) -> Any:
+    """``call``'s first call in a graph, and every call of a trace that only reads the
+    variables or has several outputs."""
     # A call that assigns leaves no recorded version current (see call_attrs).
     before = None if compiled.written else [v._version for v in cf.variables]
     values = compiled.start(arrays)
@@ -56,23 +72,23 @@ def call(cf: Any, args: list[Tensor]) -> Any:
         return _many(cf, graph, inputs, values, before)
     # XLA computes meanwhile.  The one output (a step's loss) as a light tensor, its op
     # (the one ``_hold_call`` makes) built when first read, made as the eager fast path
-    # makes its tensors (the user's line: three frames out, Function.__call__'s caller).
-    routes = cf._routes
-    reads = routes[1] if routes is not None and routes[0] is graph else cf.route_reads(graph)
-    shape = compiled.out_shape
-    if shape is None:  # (a scalar's TensorShape is falsy: no ``or`` here)
-        shape = _shape(compiled, cf._out_specs[0][0], values[0])
-    attrs = compiled.attrs
-    if attrs is None or before is not None:
-        attrs = cf.call_attrs(len(inputs), before)
-        if before is None:  # the same every call: copied (each op owns its dict)
-            compiled.attrs = attrs
-    else:
-        attrs = attrs.copy()
+    # makes its tensors (the user's line: four frames out, Function.__call__'s caller).
+    reads = cf.route_reads(graph)
+    dtype = cf._out_specs[0][1]
     value = values[0]
-    t = _fast_tensor(
-        _CALL, graph, ctx, (), value, cf._out_specs[0][1], shape, (*inputs, *reads), attrs, 3
-    )
+    shape = _static(cf._out_specs[0][0])
+    attrs = cf.call_attrs(len(inputs), before)
+    if shape is None:
+        shape = TensorShape.of_array(value.shape)
+    elif before is None:  # all the same for each call in this graph: kept
+        compiled.again = (graph, tuple(reads), dtype, shape, attrs)
+        attrs = attrs.copy()  # (each op owns its dict)
+    t = _fast_tensor(_CALL, graph, ctx, (), value, dtype, shape, (*inputs, *reads), attrs, 4)
+    return _finish(cf, compiled, t, value)
+
+
+def _finish(cf: Any, compiled: Any, t: EagerTensor, value: Any) -> Any:
+    """The call's output ``t``, its value a NumPy array once XLA is done."""
     report = compiled.report  # (the default device a GPU: TF names it)
     if report is not None:
         t._device = report
@@ -84,14 +100,13 @@ def call(cf: Any, args: list[Tensor]) -> Any:
     return cf._pack([t])
 
 
-def _shape(compiled: Any, traced: TensorShape, value: Any) -> TensorShape:
-    """The output's shape: the traced one where it is the value's (kept: JAX's shape
-    is slower to read), else the value's."""
+def _static(traced: TensorShape) -> TensorShape | None:
+    """The traced output shape where every size is known (JAX's shape is slower to read
+    than a kept one), else None."""
     dims = traced.dims
-    if dims is not None and None not in dims:
-        compiled.out_shape = TensorShape.of_array(dims)  # type: ignore[arg-type]
-        return compiled.out_shape  # type: ignore[no-any-return]
-    return TensorShape.of_array(value.shape)
+    if dims is None or None in dims:
+        return None
+    return TensorShape.of_array(tuple(dims))  # type: ignore[arg-type]
 
 
 def _many(
