@@ -22,6 +22,7 @@ import harness
 import numpy as np
 import report
 import wl_training
+import wl_xla
 
 NAME = "mirrored"
 CASES = {"mlp_big": "big", "mlp_small": "small"}
@@ -138,7 +139,10 @@ def run(framework: str, case: str, params: dict[str, Any]) -> None:
         other = build(peer, case)
         other()
         ratios = harness.time_paired(
-            {peer: other, framework: step}, rounds=params["repeat"], min_sample_s=0.02, gap_s=0.25
+            {peer: other, framework: step},
+            rounds=params["repeat"],
+            min_sample_s=wl_xla.BLOCK_S,  # (a step of 15-40 ms: blocks of several)
+            gap_s=wl_xla.PEER_GAP_S,
         )
         harness.emit(**{f"paired_{peer}": ratios[framework]})
 

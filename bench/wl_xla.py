@@ -27,6 +27,10 @@ CASES = {"mlp_big": "big", "mlp_small": "small", "cnn": "digits"}
 FRAMEWORKS = ("symgrad_xla", "symgrad_numpy", "jax_jit", "tf_xla")
 GOALS = {"mlp_big": 1.05, "cnn": 1.05, "mlp_small": 1.0}  # x JAX jit, dispatch included
 PEER_GAP_S = 0.25
+# Each timed block lasts at least this long.  With 20 ms blocks the big MLP's block was
+# one 25-40 ms step right after the pause: it timed the thread pools waking up as much
+# as the step, and its paired ratio moved 1.07-1.45x between two runs on the same host.
+BLOCK_S = 0.2
 
 
 def _data(case: str) -> Any:
@@ -128,7 +132,7 @@ def run(framework: str, case: str, params: dict[str, Any]) -> None:
         ratios = harness.time_paired(
             {peer: other, framework: step},
             rounds=params["repeat"],
-            min_sample_s=0.02,
+            min_sample_s=BLOCK_S,
             gap_s=PEER_GAP_S,
         )
         harness.emit(**{f"paired_{peer}": ratios[framework]})
