@@ -50,6 +50,7 @@ def resolve(requested: str) -> Placement:
 def _resolve(requested: str) -> Placement:
     import jax
 
+    devices.prepare_jax()  # (the first compiled call starts JAX: its settings first)
     default = jax.devices()[0]
     device = default
     if requested:
