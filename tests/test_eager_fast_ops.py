@@ -6,6 +6,8 @@ types, inputs, values, dtypes, shapes, user lines, attrs, the tape's gradients),
 input through it raises the general path's error, taking the same names.
 """
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -195,6 +197,23 @@ def test_an_update_returns_what_the_general_path_returns(monkeypatch):
         == general
         == (("AssignSub", "AssignVariableOp", ["Mul"], True, [0.5, 0.0]), "assign_sub", [0.5, 0.0])
     )
+
+
+def test_each_update_records_the_line_that_called_it():
+    # The light update takes the user's line four frames out (assign*'s caller); one
+    # called through an UnreadVariable is a frame deeper and is found by the walk.
+    v = tf.Variable(np.array([1.0, 2.0], np.float32))
+    x = tf.constant([1.0, 1.0])
+    line = sys._getframe().f_lineno + 1
+    ops = [v.assign(x).op, v.assign_add(x).op, v.assign_sub(x).op, v.assign(x).assign_add(x).op]
+    assert [op.traceback for op in ops] == [(__file__, line)] * 4
+    assert [op.get_attr("mode") for op in ops] == [
+        "assign",
+        "assign_add",
+        "assign_sub",
+        "assign_add",
+    ]
+    assert v.numpy().tolist() == [2.0, 2.0]  # exact: sums of ones
 
 
 def test_a_name_given_to_a_binary_op_is_kept_with_any_operands():

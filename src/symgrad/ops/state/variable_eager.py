@@ -156,7 +156,7 @@ def update(
         ERRSTATE.reset(token)
     # ``out`` has the variable's shape (``v``'s, fully known).  The user's line: looked
     # for from the caller of ``assign*`` (which calls this) out.
-    return _fast_tensor(f, graph, ctx, (), out, var._dtype, var._shape, (v,), attrs, 3)
+    return _fast_tensor(f, graph, ctx, (), out, var._dtype, var._shape, (v,), attrs, 4)
 
 
 def _run(
