@@ -170,9 +170,10 @@ class Compiled:
     def start(self, arrays: Sequence[Any]) -> list[Any]:
         """Dispatch one run on ``arrays``; the written variables get their new values.
 
-        Returns the fetches as device arrays that may still be computing (JAX
-        dispatches asynchronously), so a caller can do its own bookkeeping meanwhile;
-        ``finish`` turns them into NumPy arrays.  A program with host kernels, which
+        Returns the fetches as device arrays that may still be computing (on a GPU,
+        or a CPU client started asynchronous: ``set_synchronous_execution(False)``), so
+        a caller can do its own bookkeeping meanwhile; ``finish`` turns them into NumPy
+        arrays.  A program with host kernels, which
         may fail, is waited for before any variable is written."""
         request = _thread.device
         try:
@@ -215,7 +216,8 @@ class Compiled:
         return outs  # type: ignore[no-any-return]
 
     def _run(self, arrays: Sequence[Any]) -> list[Any]:
-        """Dispatch, then the bookkeeping, which overlaps XLA's run.
+        """Dispatch, then the bookkeeping (which overlaps XLA's run where the dispatch
+        is asynchronous).
 
         The work before the dispatch is the minimum: where no variable has been written
         since the last call (a training loop: the count of writes, ``WRITES``, is the

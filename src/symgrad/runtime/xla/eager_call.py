@@ -11,8 +11,8 @@ A trace with one output (a step returning its loss) gets a light tensor
 (``core.eager.EagerTensor``) whose ``op`` is built when first read, as an eager op's:
 the same name, inputs, attributes, traceback and graph entry, so ``gradients`` and
 ``y.op`` see the call op they always saw, and a loop of steps that only reads the loss
-never builds it.  The call op is made while XLA computes; its value becomes a NumPy
-array after.
+never builds it.  The call op is made after the dispatch (while XLA computes, where the
+dispatch is asynchronous); its value becomes a NumPy array after.
 """
 
 from __future__ import annotations
@@ -54,7 +54,6 @@ def call(cf: Any, args: list[Tensor]) -> Any:
         return _call(cf, compiled, graph, ctx, inputs, arrays)
     # A training step's call again in this graph: what its output's tensor needs, kept.
     value = compiled.start(arrays)[0]
-    # XLA computes meanwhile (see _call).
     _, reads, dtype, shape, attrs = again
     t = _fast_tensor(_CALL, graph, ctx, (), value, dtype, shape, (*inputs, *reads), attrs.copy(), 3)
     return _finish(cf, compiled, t, value)
@@ -70,7 +69,7 @@ def _call(
     values = compiled.start(arrays)
     if len(values) != 1:
         return _many(cf, graph, inputs, values, before)
-    # XLA computes meanwhile.  The one output (a step's loss) as a light tensor, its op
+    # The one output (a step's loss) as a light tensor, its op
     # (the one ``_hold_call`` makes) built when first read, made as the eager fast path
     # makes its tensors (the user's line: four frames out, Function.__call__'s caller).
     reads = cf.route_reads(graph)
