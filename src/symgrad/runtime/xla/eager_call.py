@@ -69,9 +69,9 @@ def _call(
     values = compiled.start(arrays)
     if len(values) != 1:
         return _many(cf, graph, inputs, values, before)
-    # The one output (a step's loss) as a light tensor, its op
-    # (the one ``_hold_call`` makes) built when first read, made as the eager fast path
-    # makes its tensors (the user's line: four frames out, Function.__call__'s caller).
+    # The one output (a step's loss) as a light tensor, its op (the one ``_hold_call``
+    # makes) built when first read, made as the eager fast path makes its tensors (the
+    # user's line: four frames out, Function.__call__'s caller).
     reads = cf.route_reads(graph)
     dtype = cf._out_specs[0][1]
     value = values[0]
