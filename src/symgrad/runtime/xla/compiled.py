@@ -114,9 +114,10 @@ class Compiled:
         # copies), so no call moves them to one device and back.
         self._on: Any = _replicated([st[0] for st in steps])
         self.jitted = jax.jit(fn, donate_argnums=donate, **_shardings(self._on))
-        # May a call take ``_repeat``'s way when nothing has changed since the last?
-        self._loops = bool(written) and not (self._x64 or self._host or self._on is not None)
-        self._again = self._loops  # (and JAX's default device: see _place)
+        # May a call take ``_repeat``'s way when nothing has changed since the last? The
+        # program's part, and with the place's (JAX's default device: see _place).
+        self._repeatable = bool(written) and not (self._x64 or self._host or self._on is not None)
+        self._repeatable_here = self._repeatable
         # Where the last call ran (``placement``): the tf.device block's name it was
         # found for (None: no call yet), the JAX device (None: JAX's default device).
         self._request: str | None = None
@@ -158,7 +159,7 @@ class Compiled:
             if self._request is None or at.pinned is not self._pinned:
                 placement.check_variables(self._vars, at, self.name)
                 self._pinned = at.pinned
-                self._again = self._loops and at.pinned is None
+                self._repeatable_here = self._repeatable and at.pinned is None
                 self._fed = [None] * len(self._fed)
                 self._stamp = None  # (the values move with the next call)
             self.report = at.report
@@ -183,7 +184,7 @@ class Compiled:
                 if (
                     WRITES[0] == self._stamp
                     and request == self._request
-                    and self._again
+                    and self._repeatable_here
                     and _journal.undo is None
                 ):
                     return self._repeat(arrays)
