@@ -216,6 +216,47 @@ def test_each_update_records_the_line_that_called_it():
     assert v.numpy().tolist() == [2.0, 2.0]  # exact: sums of ones
 
 
+def _layer(x, w, b):
+    line = sys._getframe().f_lineno + 1
+    h = tf.matmul(x, w) + b
+    return h, line
+
+
+def _ops_and_lines():
+    """A layer's ops and variable reads, a reflected operator and the reductions, each
+    with the line that made it (the layer's: a helper's frame, not its caller's)."""
+    x = tf.constant([[1.0, 2.0]])
+    w, b = tf.Variable([[1.0], [2.0]]), tf.Variable([0.5])
+    h, at = _layer(x, w, b)
+    add = h.op
+    mm, read_b = (t.op for t in add.inputs)
+    read_w = mm.inputs[1].op
+    got = [(op.type, op.traceback) for op in (read_w, mm, read_b, add)]
+    want = [(k, (__file__, at)) for k in ("ReadVariableOp", "MatMul", "ReadVariableOp", "AddV2")]
+    line = sys._getframe().f_lineno + 1
+    ts = [2.0 * h, 1.0 - h, tf.reduce_mean(h), tf.reduce_sum(h, axis=0), tf.reduce_max(h, 1)]
+    got += [(t.op.type, t.op.traceback) for t in ts]
+    want += [(k, (__file__, line)) for k in ("Mul", "Sub", "Mean", "Sum", "Max")]
+    mean_axes = ts[2].op.inputs[1].op  # the axis Const reduce_mean made
+    got.append((mean_axes.type, mean_axes.traceback))
+    want.append(("Const", (__file__, line)))
+    return got, want, h.numpy().tolist()
+
+
+def test_the_reads_operators_and_reductions_record_the_line_that_called_them():
+    # Each fast path looks for the user's line where it expects it (a read made for a
+    # matmul or an elementwise wrapper, the reflected operator, the public reductions),
+    # and walks out from there: a helper's line, not its caller's; with or without a tape.
+    tf.compat.v1.reset_default_graph()
+    got, want, h = _ops_and_lines()
+    assert got == want
+    assert h == [[5.5]]  # exact: 1*1 + 2*2 + 0.5
+    with tf.GradientTape():
+        got, want, _ = _ops_and_lines()
+    assert got == want
+    tf.compat.v1.reset_default_graph()
+
+
 def test_a_name_given_to_a_binary_op_is_kept_with_any_operands():
     # name= takes the general path for every pair of operands the fast wrapper accepts:
     # two tensors, a tensor and a variable, a Python scalar first.

@@ -117,7 +117,7 @@ def test_an_uninitialised_variable_and_placeholders_take_the_general_path():
     with g.as_default():
         v = tf.Variable(1.0)  # TF1 style: no value until its initializer runs
     graph = tf.compat.v1.get_default_graph()
-    assert variable_eager.read(graph, v, current.__dict__, []) is None
+    assert variable_eager.read(graph, v, current.__dict__, [], 3) is None
     with pytest.raises(tf.errors.FailedPreconditionError, match="uninitialized"):
         v.value()
     w = tf.Variable(2.0)

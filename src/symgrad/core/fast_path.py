@@ -124,13 +124,32 @@ def fast_unary(
     return wrapper
 
 
-def fast_binary(  # noqa: C901  (the op's one Python function: its branches inline)
+def fast_binary(
     f: FastOp, general: Callable[..., Any], apply: Callable[..., Any], scalars: Any, scalar: Any
 ) -> Callable[..., Any]:
     """``fast_unary`` for a broadcasting binary op ``general(x, y, name=None)``: ``y`` a
     light tensor, or a Python scalar (a type in ``scalars``) whose eager constant is in the
     graph's scalar cache (``scalar``'s, ``_eager_scalar``; else ``general`` makes and
-    caches it)."""
+    caches it).  The wrapper's ``reflected`` is the same function for the reflected
+    operator (``lr * g``: ``__rmul__`` calls it from one frame further out), which
+    looks for the user's line one frame further out."""
+    wrapper = _binary_wrapper(f, general, apply, scalars, scalar, 2)
+    wrapper.reflected = _binary_wrapper(  # type: ignore[attr-defined]
+        f, general, apply, scalars, scalar, 3
+    )
+    return wrapper
+
+
+def _binary_wrapper(  # noqa: C901  (the op's one Python function: its branches inline)
+    f: FastOp,
+    general: Callable[..., Any],
+    apply: Callable[..., Any],
+    scalars: Any,
+    scalar: Any,
+    up: int,
+) -> Callable[..., Any]:
+    """``fast_binary``'s wrapper, whose light tensor takes the user's line from the frame
+    ``up`` out of ``_fast_tensor`` on (2: the wrapper's caller)."""
     op_type, ops, infer, out_dtype = f.type, f.ops, f.infer, f.out
 
     def wrapper(x: Any, y: Any, name: str | None = None) -> Any:
@@ -193,7 +212,7 @@ def fast_binary(  # noqa: C901  (the op's one Python function: its branches inli
             out = np.asarray(out, dtype=npd)
         if sx.dims != out.shape:
             sx = TensorShape.of_array(out.shape)
-        return _fast_tensor(f, graph, ctx, recs, out, dtype, sx, (x, c))
+        return _fast_tensor(f, graph, ctx, recs, out, dtype, sx, (x, c), NO_ATTRS, up)
 
     return wrapper
 
@@ -215,13 +234,13 @@ def _broadcast(f: FastOp, sx: Any, sy: Any) -> TensorShape | None:
 
 def _operands(f: FastOp, x: Any, y: Any, scalars: Any) -> tuple[Any, Any]:
     """``fast_binary``'s operands where they are not a light tensor and a light tensor or
-    scalar: ``x + v`` with ``v`` a variable read (``_as_tensor``: the read general's
+    scalar: ``x + v`` with ``v`` a variable read (``_read_up``: the read general's
     ``convert_n`` makes, before any other name); ``2.0 * y`` with the scalar's eager
     constant from the top-level graph's cache (general's ``_eager_scalar``; not yet
     cached: general makes it).  Else ``(x, y)`` unchanged, for general."""
     tx, ty = type(x), type(y)
-    if tx is EagerTensor and ty in VARIABLE_TYPES:
-        return x, y._as_tensor()
+    if tx is EagerTensor and ty in VARIABLE_TYPES:  # (the user's line: the wrapper's caller)
+        return x, y._read_up(5)
     if tx in scalars and ty is EagerTensor and y.graph is _context._top_level:
         d = y.dtype
         m = f.memo
@@ -242,6 +261,7 @@ def fast_apply(
     attrs: dict[str, Any],
     run: Callable[..., Any] | None,
     spec: Any = None,
+    up: int = 3,
 ) -> EagerTensor | None:
     """``apply_op1(f.type, inputs, attrs)``'s light tensor for a wrapper that is not an
     elementwise one (MatMul, Relu, a reduction, Const), made as ``fast_unary`` makes one:
@@ -250,8 +270,9 @@ def fast_apply(
     the registry's kernel called with ``attrs``).  None where the general path must take
     the op (an input without a value or of another graph, a recorder that wants the op,
     a rule or kernel that raises, several outputs), before any name is taken.
-    The user's line is looked for from the wrapper's caller out.  ``spec``: the rule's
-    result for these inputs, where the caller has it (memoised from the rule itself)."""
+    The user's line is looked for from the frame ``up`` out of ``_fast_tensor`` on (3:
+    the wrapper's caller).  ``spec``: the rule's result for these inputs, where the
+    caller has it (memoised from the rule itself)."""
     opdef = f.ops[f.type]
     ctx = current.__dict__
     recs = ctx["recorders"]
@@ -293,7 +314,7 @@ def fast_apply(
         out = np.asarray(out, dtype=npd)
     if shape.dims != out.shape:
         shape = TensorShape.of_array(out.shape)
-    return _fast_tensor(f, graph, ctx, recs, out, dtype, shape, inputs, attrs or NO_ATTRS, 3)
+    return _fast_tensor(f, graph, ctx, recs, out, dtype, shape, inputs, attrs or NO_ATTRS, up)
 
 
 def fast_op(f: FastOp, inputs: tuple[Any, ...], run: Callable[..., Any]) -> Operation | None:

@@ -32,7 +32,8 @@ from symgrad.ops.state.variables import Variable
 
 
 def _binary(fn: Any, swapped: bool = False) -> Any:
-    if swapped:
+    if swapped:  # a fast binary wrapper's ``reflected``: the user's line one frame further out
+        fn = getattr(fn, "reflected", fn)
         return lambda self, other: fn(other, self)
     return fn  # a plain function: as a method, ``x * y`` calls fn(x, y) with no extra frame
 

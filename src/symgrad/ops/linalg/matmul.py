@@ -49,7 +49,8 @@ def matmul(
             "Only one of transpose_a and adjoint_a (or transpose_b and adjoint_b) can be True."
         )
     if type(a) is EagerTensor and type(b) in VARIABLE_TYPES:
-        b = b._as_tensor()  # the read convert_n makes (the first operand is a tensor)
+        b = b._read_up(4)  # the read convert_n makes (the first operand is a tensor),
+        # its user's line looked for from matmul's caller on
     x, y = (a, b) if type(a) in _TENSORS and type(b) in _TENSORS else convert_n((a, b))
     dx, dy = x.shape.dims, y.shape.dims
     if dx is not None and dy is not None and len(dx) == 2 and len(dy) == 2:

@@ -184,6 +184,9 @@ def axis_tensor(input: Tensor, axis: Any) -> Tensor:
 
 
 def reduce(op_type: str, input: Any, axis: Any, keepdims: bool, name: str | None) -> Tensor:
+    """The reduction ``op_type``, for the public reductions (``reduce_mean``...), which
+    alone call this, each directly: their caller, where the fast path looks for the
+    user's line first, is two frames out of this one."""
     x = convert_to_tensor(input)
     if axis is None and name is None and not keepdims and type(x) in _TENSORS:
         t = _fast_all(op_type, x)  # the commonest eager call (``reduce_mean(loss)``)
@@ -195,7 +198,8 @@ def reduce(op_type: str, input: Any, axis: Any, keepdims: bool, name: str | None
         f = _FAST.get(op_type)
         if f is None:
             f = _FAST[op_type] = FastOp(op_type, OPS[op_type].infer, (), None, OPS, {})
-        t = fast_apply(f, (x, a), attrs, OPS[op_type].kernel)  # (keep_dims: its default)
+        # (keep_dims: its default; the user's line from the public reduction's caller on)
+        t = fast_apply(f, (x, a), attrs, OPS[op_type].kernel, None, 4)
         if t is not None:
             return t
     return apply_op1(op_type, [x, a], attrs, name)
@@ -224,7 +228,7 @@ def _fast_all(op_type: str, x: Tensor) -> Tensor | None:
         axes = tuple(range(r))  # (the registry's kernel, as the general path runs it)
         memo = _ALL[(op_type, r)] = (arr, lambda v, _: OPS[op_type].kernel(v, axes), {})
     arr, run, specs = memo
-    a = fast_apply(_FAST_CONST, (), {"value": arr, "dtype": dt.int32}, None)
+    a = fast_apply(_FAST_CONST, (), {"value": arr, "dtype": dt.int32}, None, None, 5)
     if a is None:
         return None
     spec = specs.get(x.dtype)
@@ -234,7 +238,7 @@ def _fast_all(op_type: str, x: Tensor) -> Tensor | None:
         except Exception:
             return apply_op1(op_type, [x, a], {"keep_dims": False})  # its error, as before
         specs[x.dtype] = spec
-    t = fast_apply(f, (x, a), {"keep_dims": False}, run, spec)
+    t = fast_apply(f, (x, a), {"keep_dims": False}, run, spec, 5)
     return t if t is not None else apply_op1(op_type, [x, a], {"keep_dims": False})
 
 

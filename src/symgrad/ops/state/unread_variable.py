@@ -56,6 +56,10 @@ class UnreadVariable(Variable):
     read_value = value
     _as_tensor = value
 
+    def _read_up(self, up: int) -> Tensor:
+        """``value()``, for the wrappers' operand reads (``Variable._read_up``)."""
+        return self.value()
+
     def _write(self, value: Any, mode: str, name: str | None) -> UnreadVariable:
         return self._variable._write(value, mode, name)
 

@@ -57,12 +57,15 @@ _MODES = {
 }
 
 
-def read(graph: Graph, var: Any, ctx: dict[str, Any], recorders: list[Any]) -> Tensor | None:
+def read(
+    graph: Graph, var: Any, ctx: dict[str, Any], recorders: list[Any], up: int
+) -> Tensor | None:
     """A read of ``var`` in the eager ``graph``, made and run (None: not here), called by
-    ``Variable.value`` (whose thread context is ``ctx``, its ``recorders`` told of the read
-    already): a light tensor whose op is built when first asked for (as ``apply_op1``'s),
-    handed to the tapes that record (``record_light``); where another recorder records,
-    the ReadVariableOp's output, handed to each."""
+    ``Variable._read_up`` (whose thread context is ``ctx``, its ``recorders`` told of the
+    read already): a light tensor whose op is built when first asked for (as
+    ``apply_op1``'s), its user's line looked for from the frame ``up`` out on, handed to
+    the tapes that record (``record_light``); where another recorder records, the
+    ReadVariableOp's output, handed to each."""
     value = var._value
     if type(value) is not _ndarray or op_registry.output_check is not None or ERRSTATE is None:
         return None  # uninitialised (the general path raises), a check to run, NumPy 1.x
@@ -70,9 +73,8 @@ def read(graph: Graph, var: Any, ctx: dict[str, Any], recorders: list[Any]) -> T
         return None  # the general path converts it (run_kernel)
     shape = var._shape if var._dims == value.shape else TensorShape.of_array(value.shape)
     if not recorders or _light_recorders(recorders):  # (``_fast_tensor`` records it)
-        # The user's line: looked for from ``Variable.value``'s caller out.
         return _fast_tensor(
-            _READ, graph, ctx, recorders, value, var._dtype, shape, (), {"var": var}, 3
+            _READ, graph, ctx, recorders, value, var._dtype, shape, (), {"var": var}, up
         )
     name = graph.unique_name("ReadVariableOp")
     op = _make(graph, "ReadVariableOp", name, (), {"var": var}, var._dtype, shape, value)

@@ -578,6 +578,15 @@ class Variable:
     # -- reads
     def value(self) -> Tensor:
         """A read of the current value (an eager snapshot at top level)."""
+        return self._read_up(4)
+
+    read_value = value
+    _as_tensor = value
+
+    def _read_up(self, up: int) -> Tensor:
+        """``value()`` for a caller whose caller is ``up`` frames out of the read's light
+        tensor (``_fast_tensor``: 3 is this method's caller), where the user's line is
+        looked for first (the operand reads of the matmul and elementwise wrappers)."""
         ctx = context.current.__dict__  # one thread-local read for both
         recorders = ctx["recorders"]
         if recorders and self.trainable:
@@ -586,13 +595,10 @@ class Variable:
         graphs = ctx["graphs"]
         graph = graphs[-1] if graphs else context._top_level  # (get_default_graph's)
         if graph.eager:
-            t = variable_eager.read(graph, self, ctx, recorders)
+            t = variable_eager.read(graph, self, ctx, recorders, up)
             if t is not None:
                 return t
         return apply_op("ReadVariableOp", [], {"var": self}, "ReadVariableOp").output(0)
-
-    read_value = value
-    _as_tensor = value
 
     def numpy(self) -> Any:
         value = _read_kernel(var=self)
