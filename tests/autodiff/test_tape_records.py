@@ -341,3 +341,24 @@ def test_gradient_keeps_the_structure_of_sources_flat_or_nested() -> None:
         want = {id(v): [3.0, 3.0], id(x): 3.0}
         for s, g in zip(tf.nest.flatten(sources), flat, strict=True):
             assert np.asarray(g.numpy()).tolist() == want[id(s)]
+
+
+def test_a_used_tapes_record_finds_each_op_it_recorded_however_built():
+    # Spent (a used tape's record, for why_none): a light record whose op is built after
+    # the gradient, one whose op was built before and whose tensor is freed since, and
+    # an op recorded as an op (several outputs); nothing else.
+    import gc
+
+    from symgrad.autodiff.eager_backward import Spent
+
+    x = tf.constant([[1.0, 2.0]])
+    later, before = x * 2.0, tf.sin(x)
+    before_op = before.op
+    xent = tf.nn.softmax_cross_entropy_with_logits(labels=[[0.0, 1.0]], logits=x)
+    spent = Spent([later, before, xent.op])
+    del before
+    gc.collect()
+    assert id(later.op) in spent
+    assert id(before_op) in spent
+    assert id(xent.op) in spent
+    assert id(tf.cos(x).op) not in spent

@@ -62,25 +62,26 @@ def op_of(record: Any) -> Operation:
 
 
 class Spent:
-    """The ids of the ops a used tape had recorded, without holding them (they are freed
-    as TF's are): an op's id, and for a light record a weak reference, so that its op,
-    if built later (``why_none`` reads it), is found too."""
+    """The ops a used tape had recorded, without holding them (they are freed as TF's
+    are): a weak reference to each record, an op or a light tensor, whose op, if built
+    later (``why_none`` reads it), is found through it; and the ids of the light
+    records' ops built by then, found even once their tensor is freed."""
 
-    __slots__ = ("_ids", "_light")
+    __slots__ = ("_ids", "_refs")
 
     def __init__(self, records: Collection[Any]) -> None:
-        light = [r for r in records if type(r) is EagerTensor]
-        ops = [r._op for r in light if r._op is not None]
-        ops += [r for r in records if type(r) is not EagerTensor]
-        self._ids = frozenset(map(id, ops))
-        self._light = list(map(weakref.ref, light))  # C loops: this runs at every gradient
+        self._refs = list(map(weakref.ref, records))  # (a C loop: this runs at every gradient)
+        self._ids = frozenset(
+            [id(r._op) for r in records if type(r) is EagerTensor and r._op is not None]
+        )
 
     def __contains__(self, op_id: object) -> bool:
         if op_id in self._ids:
             return True
-        for ref in self._light:
-            t = ref()
-            if t is not None and t._op is not None and id(t._op) == op_id:
+        for ref in self._refs:
+            r = ref()
+            op = r._op if type(r) is EagerTensor else r
+            if op is not None and id(op) == op_id:
                 return True
         return False
 
