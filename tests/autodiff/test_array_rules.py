@@ -92,6 +92,7 @@ _REDUCTIONS = [
     with_ints((), []),
     with_ints((0, 3), [0]),
     with_ints((0, 3), [1], keep_dims=True),
+    with_ints((0, 3), [0, 1]),
 ]
 _SOFTMAX = ("Softmax", "LogSoftmax")
 

@@ -70,16 +70,20 @@ def unbroadcast(g: Array, shape: tuple[int, ...]) -> Array:
     if gs == shape:
         return g
     n, k = len(gs), len(shape)
-    kept = [i for i in range(max(n - k, 0), n) if shape[i - n + k] == 1 and gs[i] != 1]
     # The axes as a tuple: the Sum kernel takes them as they are (``reduce._axes``), the
     # values int32s(axes) would give; a bias gradient's Sum cost half again its kernel.
-    if kept:
-        g = _sum(g, tuple(kept), True)
+    if gs[n - k :] != shape:  # (a bias gradient's trailing sizes are its own: none kept)
+        kept = [i for i in range(max(n - k, 0), n) if shape[i - n + k] == 1 and gs[i] != 1]
+        if kept:
+            g = _sum(g, tuple(kept), True)
     if n > k:
-        g = _sum(g, tuple(range(n - k)), False)
+        g = _sum(g, _LEADING[n - k] if n - k < len(_LEADING) else tuple(range(n - k)), False)
     if g.shape != shape:
         g = RESHAPE(g, int32s(shape))
     return g
+
+
+_LEADING = tuple(tuple(range(j)) for j in range(8))  # the leading j axes, made once
 
 
 def _sum(g: Array, axes: tuple[int, ...], keep_dims: bool) -> Array:

@@ -570,9 +570,13 @@ def _mean_grad(op: Any, grad: Tensor) -> tuple[Tensor, None]:
 
 @array_rule("Mean")
 def _mean_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
-    x = xs[0]
-    g = _to_input(x, xs[1], grads[0])
+    x, g = xs[0], grads[0]
     factor = np.asarray(x.size // max(ys[0].size, 1) or 1, x.dtype)
+    if g.ndim == 0 and x.ndim and g.dtype == x.dtype and x.dtype.kind not in "iu":
+        # Every axis reduced (``reduce_mean(loss)``): the broadcast holds g everywhere,
+        # so each element's quotient is g / factor, divided once (the rule's bits).
+        return [np.full(x.shape, np.true_divide(g, factor), x.dtype), None]
+    g = _to_input(x, xs[1], g)
     if x.dtype.kind in "iu":  # ``divide`` casts integers to float64 first
         g, factor = cast_a(g, dt.float64), cast_a(factor, dt.float64)
     elif g.ndim and g.dtype == factor.dtype:  # RealDiv's kernel, without its wrapper
