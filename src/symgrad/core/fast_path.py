@@ -130,9 +130,9 @@ def fast_binary(
     """``fast_unary`` for a broadcasting binary op ``general(x, y, name=None)``: ``y`` a
     light tensor, or a Python scalar (a type in ``scalars``) whose eager constant is in the
     graph's scalar cache (``scalar``'s, ``_eager_scalar``; else ``general`` makes and
-    caches it).  The wrapper's ``reflected`` is the same function for the reflected
-    operator (``lr * g``: ``__rmul__`` calls it from one frame further out), which
-    looks for the user's line one frame further out."""
+    caches it).  ``wrapper.reflected`` is its twin for the reflected operators (``lr *
+    g``: ``__rmul__``'s lambda stands between it and the user), which looks for the
+    user's line one frame further out."""
     wrapper = _binary_wrapper(f, general, apply, scalars, scalar, 2)
     wrapper.reflected = _binary_wrapper(  # type: ignore[attr-defined]
         f, general, apply, scalars, scalar, 3
