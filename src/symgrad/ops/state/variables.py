@@ -584,9 +584,9 @@ class Variable:
     _as_tensor = value
 
     def _read_up(self, up: int) -> Tensor:
-        """``value()`` for a caller whose caller is ``up`` frames out of the read's light
-        tensor (``_fast_tensor``: 3 is this method's caller), where the user's line is
-        looked for first (the operand reads of the matmul and elementwise wrappers)."""
+        """``value()``, its user's line looked for first ``up`` frames out of the read's
+        ``_fast_tensor`` (3: this method's caller; ``value`` passes 4, its own caller;
+        the matmul and elementwise wrappers pass their callers' depth)."""
         ctx = context.current.__dict__  # one thread-local read for both
         recorders = ctx["recorders"]
         if recorders and self.trainable:
