@@ -224,3 +224,43 @@ def test_unconnected_and_sparse_gradients_through_a_cached_plan(
         np.testing.assert_array_equal(tf.convert_to_tensor(g_table).numpy()[2], [6.0, 6.0])
         np.testing.assert_array_equal(g_other.numpy(), [0.0, 0.0])
     _same(_arrays(run()), _general(monkeypatch, run))
+
+
+@needs_fast_path
+def test_the_wiring_the_tape_writes_as_it_records_answers_each_set_of_sources(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The tape numbers what it knows as it records; one recording then answers any
+    subset of its sources (a persistent tape asked twice), a variable read twice, a
+    source listed twice, a watched tensor that is also a target, an op of two outputs
+    (the cross entropy's) beside light records, and an integer result of a recorded op
+    (``argmax``, cast back), whose consumer gets no gradient through it: each as the
+    general engine gives it, bit for bit."""
+    params, x = _mlp()
+    w1, b1, w2, b2 = params
+    labels = tf.constant(np.eye(2, dtype=np.float32)[[0, 1, 1, 0]])
+
+    def record() -> tuple[Any, Any, Any]:
+        t = tf.GradientTape(persistent=True)
+        with t:
+            t.watch(x)
+            h = tf.nn.relu(tf.matmul(x, w1) + b1)
+            logits = tf.matmul(h, w2) + b2 + tf.reduce_sum(w1)  # w1 read twice
+            hot = tf.cast(tf.argmax(logits, axis=1), tf.float32)  # int: no gradient through
+            xent = tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits)
+            loss = tf.reduce_mean(xent * (1.0 + hot))
+        return t, loss, h
+
+    def asked() -> list[Any]:
+        t, loss, h = record()
+        out = t.gradient(loss, [w1, b2, w1])  # a subset, w1 twice
+        out += t.gradient(loss, [x, b1, h])  # another subset of the same recording
+        out += t.gradient(h, [h, x])  # the target a source
+        return out  # type: ignore[no-any-return]
+
+    fast = _arrays(asked())
+    _same(fast, _general(monkeypatch, asked))
+    _same(fast, _arrays(asked()))  # a second recording: the cached plans, the same bits
+    assert len(backward_plan._CACHE) == 3  # one per set of sources and targets
+    np.testing.assert_array_equal(fast[0], fast[2])
+    np.testing.assert_array_equal(fast[6], np.ones((4, 5), np.float32))  # d h / d h

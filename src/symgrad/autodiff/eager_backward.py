@@ -7,11 +7,12 @@ and a persistent tape used inside its block take ``backprop``, whose rules' ops 
 record), no function is being traced, no output check (``check_numerics``) must see
 every op, and every target is an output of a record.  Then:
 
-1. ``backward_plan.wire``: one pass over the records finds those a source reaches, numbers
-   the tensors a gradient may reach (slots), and for each record the slots of the inputs
-   a gradient must reach (the others are the general engine's ``skip_input_indices``);
-   that structure keys a cached ``Plan``: the records in ``backprop``'s order (the same
-   pending counts and queue, simulated once, so sums add in the same order);
+1. ``backward_plan.plan_for``: the tape's wiring (written as it recorded: each tensor
+   it knows numbered by a slot, each record's input and output slots), which slots
+   answer for which sources and the targets' slots key a cached ``Plan``: the records a
+   source reaches, in ``backprop``'s order (the same pending counts and queue, simulated
+   once, so sums add in the same order), and for each the slots of the inputs a gradient
+   must reach (the others are the general engine's ``skip_input_indices``);
 2. ``_Pass.run``: the plan's steps.  Each output's gradients are summed as ``backprop``
    sums them (``AddN``'s kernel on arrays, or ``add_n`` / the sparse aggregation where a
    part is a tensor); then the op's array rule (``gradient_registry.array_rule_for``)
@@ -22,20 +23,20 @@ every op, and every target is an output of a record.  Then:
    Array rules and sums run with NumPy's warnings off, as kernels do.
 
 Tensors are keyed by ``tkey``: a light eager tensor by its id (its op may not exist), any
-other tensor by its op's id and index; the pass numbers them by slot.  The tape holds
+other tensor by its op's id and index; the tape numbers them by slot.  The tape holds
 what the keys name.
 """
 
 from __future__ import annotations
 
 import weakref
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import numpy as np
 
 from symgrad.autodiff.backprop import apply_rule
-from symgrad.autodiff.backward_plan import Plan, plan_for, wire
+from symgrad.autodiff.backward_plan import Plan, Wiring, plan_for
 from symgrad.core import dtypes, op_registry
 from symgrad.core.context import current
 from symgrad.core.eager import ERRSTATE, ERRSTATE_IGNORE, EagerTensor, _light
@@ -45,7 +46,6 @@ from symgrad.core.shapes import TensorShape
 from symgrad.ops.core import convert_to_tensor
 from symgrad.ops.math.add_n import add_n
 from symgrad.ops.sparse.indexed_slices import aggregator
-from symgrad.ops.state.variables import Variable
 
 _ndarray = np.ndarray
 _aggregate = aggregator(add_n)
@@ -148,24 +148,19 @@ def _total(parts: list[Any] | None) -> Any:
 
 
 def backward(
-    records: Iterable[Any],
-    targets: Sequence[Tensor],
-    seeds: Sequence[Tensor],
-    sources: Sequence[Any],
+    records: Sequence[Any],
+    wiring: Sequence[Wiring],
+    sources: tuple[tuple[int, tuple[int, ...]], ...],
+    targets: tuple[int, ...],
+    seeds: Sequence[Any],
+    n: int,
 ) -> list[Any]:
-    """Gradients of sum(target · seed) w.r.t. each source (a Tensor, a Variable, or
-    anything else: None), as ``backprop(..., use_override=False, sparse=True)``."""
-    source_of: dict[Any, list[int]] = {}
-    var_index: dict[int, list[int]] = {}
-    for i, s in enumerate(sources):
-        if isinstance(s, Tensor):
-            source_of.setdefault(tkey(s), []).append(i)
-        elif isinstance(s, Variable):
-            var_index.setdefault(id(s), []).append(i)
-    active, slot_of, wiring = wire(records, source_of, var_index)
-    plan, target_slots = plan_for(wiring, slot_of, source_of, targets)
+    """Gradients of sum(target · seed) w.r.t. each of ``n`` sources, as ``backprop(...,
+    use_override=False, sparse=True)``: a tape's ``records`` and their ``wiring`` (in
+    recording order), the sources as (slot, source indices) pairs, the targets' slots."""
+    plan = plan_for(wiring, sources, targets)
     grads: list[Any] = [None] * plan.slots  # slot -> its gradients so far
-    for s, g in zip(target_slots, seeds):
+    for s, g in zip(plan.targets, seeds):
         if s >= 0:
             v = _value(g)
             got = grads[s]
@@ -176,7 +171,7 @@ def backward(
     pass_ = _Pass(plan, current.frame or user_frame())
     token = ERRSTATE.set(ERRSTATE_IGNORE)  # as kernels run (array rules, sums)
     try:
-        pass_.run(active, grads)
+        pass_.run(records, grads)
     finally:
         ERRSTATE.reset(token)
     results = pass_.results
@@ -188,7 +183,7 @@ def backward(
     ctx = current
     frame, ctx.frame = ctx.frame, pass_.where  # the tensors made here: the user's line
     try:
-        return _outputs(pass_, plan, len(sources))
+        return _outputs(pass_, plan, n)
     finally:
         ctx.frame = frame
 
@@ -285,13 +280,13 @@ class _Pass:
             t = self.tensors[s] = _const(g, self.made_by.get(s), self.graph)
         return t
 
-    def run(self, active: list[tuple[Any, Any]], grads: list[Any]) -> None:
+    def run(self, records: Sequence[Any], grads: list[Any]) -> None:
         """The plan's steps (``backprop``'s order): sum each output's gradients, apply the
         rule, pass its results on (``grads``: slot -> its gradients so far)."""
         results, made_by = self.results, self.made_by
         is_source = self.plan.is_source
         for j, rule, needs, ins_s, outs_s, skip in self.plan.steps:
-            r, ins = active[j]
+            r = records[j]
             outs = []
             flowing = False
             for s in outs_s:
@@ -307,7 +302,7 @@ class _Pass:
                 outs.append(g)
             if not flowing:
                 continue
-            dxs = None if rule is None else _by_array_rule(rule, r, ins, outs, needs)
+            dxs = None if rule is None else _by_array_rule(rule, r, outs, needs)
             if dxs is None:  # no array rule, or a value that is no dense array
                 dxs = self.registered(r, outs, skip)
             for s, dx in zip(ins_s, dxs):
@@ -331,9 +326,15 @@ class _Pass:
             ERRSTATE.reset(saved)
 
 
-def _by_array_rule(rule: Any, r: Any, ins: Any, outs: list[Any], needs: Any) -> Any:
-    """The gradients for ``r``'s inputs by its array rule; None where it does not apply:
-    an input with no value, or a gradient that is no dense array."""
+def _by_array_rule(rule: Any, r: Any, outs: list[Any], needs: Any) -> Any:
+    """The gradients for record ``r``'s inputs by its array rule; None where it does not
+    apply: an input with no value, or a gradient that is no dense array."""
+    ins: Any
+    if type(r) is EagerTensor:
+        op = r._op
+        ins = r._inputs if op is None else op.inputs
+    else:
+        ins = r.inputs
     xs = []  # (loops written out: this runs for every record)
     for t in ins:
         v = t._value if type(t) is EagerTensor else t.eager_value

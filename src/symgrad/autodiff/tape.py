@@ -29,6 +29,7 @@ import numpy as np
 
 from symgrad.autodiff import eager_backward
 from symgrad.autodiff.backprop import backprop, key
+from symgrad.autodiff.backward_plan import Wiring
 from symgrad.autodiff.captures import stand_in, stand_ins
 from symgrad.autodiff.eager_backward import Spent, tkey
 from symgrad.autodiff.eager_backward import op_of as _op_of
@@ -92,8 +93,14 @@ class GradientTape:
         # What was recorded, in recording order (a topological order): light eager tensors
         # (``record_light``) by id, and ``Operation``s by id.
         self._records: dict[int, Any] = {}
-        # ``tkey`` of every tensor the tape knows: watched, or an output of a record.
-        self._known: set[Any] = set()
+        # ``tkey`` of every tensor the tape knows (watched, or an output of a record) ->
+        # its slot, numbered in the order they became known.
+        self._known: dict[Any, int] = {}
+        # Each record's (op type, its inputs' slots, its outputs' slots), in the order of
+        # ``_records``: what the eager backward pass is planned from (backward_plan); an
+        # input's slot is -1 where it is unknown to the tape or not differentiable.
+        self._wiring: list[Wiring] = []
+        self._reads: dict[int, list[int]] = {}  # a watched variable's id -> its reads' slots
         self._variables: dict[int, Any] = {}
 
     @property
@@ -159,16 +166,24 @@ class GradientTape:
         (the float cast of an int) is not recorded, nor is ``stop_gradient``, so their
         outputs are constants to the tape and a gradient w.r.t. them is None."""
         op_type = op.type
-        if op_type == "StopGradient":
+        op_id = id(op)
+        if op_type == "StopGradient" or op_id in self._records:
             return
-        if (
-            id(op.get_attr("var")) in self._variables
-            if op_type == "ReadVariableOp"
-            else self._knows_any(op.inputs)
-        ):
-            op_id = id(op)
-            self._records[op_id] = op
-            self._known.update((op_id, i) for i in range(len(op.output_dtypes)))
+        if op_type == "ReadVariableOp":
+            var = id(op.get_attr("var"))
+            if var not in self._variables:
+                return
+            ins: tuple[int, ...] | None = ()
+        else:
+            ins = self._slots(op.inputs)
+            if ins is None:
+                return
+        self._records[op_id] = op
+        known = self._known
+        outs = tuple(known.setdefault((op_id, i), len(known)) for i in range(len(op.output_dtypes)))
+        self._wiring.append((op_type, ins, outs))
+        if op_type == "ReadVariableOp":
+            self._read(var, outs[0])
 
     def record_light(self, t: EagerTensor) -> None:
         """``record`` for a light eager tensor (one output, its op not built): the tape
@@ -176,28 +191,47 @@ class GradientTape:
         op_type = t._type
         if op_type == "StopGradient":
             return
+        known = self._known
         if op_type == "ReadVariableOp":
-            if id(t._attrs["var"]) in self._variables:
+            var = id(t._attrs["var"])
+            if var in self._variables:
                 self._records[id(t)] = t
-                self._known.add(id(t))
+                known[id(t)] = s = len(known)
+                self._wiring.append((op_type, (), (s,)))
+                self._read(var, s)
             return
-        known = self._known
-        for i in t._inputs:  # type: ignore[union-attr]  # ``_knows_any``, inlined
-            if (id(i) if type(i) is EagerTensor else (id(i.op), i.value_index)) in known and (
-                i.dtype.is_differentiable
-            ):
-                self._records[id(t)] = t
-                known.add(id(t))
-                return
+        slots = []  # ``_slots``, inlined: this runs for every op under a tape
+        wanted = False
+        for i in t._inputs:  # type: ignore[union-attr]
+            s = known.get(id(i) if type(i) is EagerTensor else (id(i.op), i.value_index), -1)
+            if s >= 0:
+                if i.dtype.is_differentiable:
+                    wanted = True
+                else:
+                    s = -1
+            slots.append(s)
+        if wanted:
+            self._records[id(t)] = t
+            known[id(t)] = s = len(known)
+            self._wiring.append((op_type, tuple(slots), (s,)))
 
-    def _knows_any(self, inputs: Sequence[Tensor]) -> bool:
-        """Is one of ``inputs``, of a differentiable dtype, known to the tape?"""
+    def _slots(self, inputs: Sequence[Tensor]) -> tuple[int, ...] | None:
+        """Each input's slot (-1: unknown to the tape, or not differentiable); None where
+        no input has one (the op is not recorded)."""
         known = self._known
-        for t in inputs:  # ``tkey``, inlined: this runs for every op under a tape
-            k = id(t) if type(t) is EagerTensor else (id(t.op), t.value_index)
-            if k in known and t.dtype.is_differentiable:
-                return True
-        return False
+        slots = []
+        for t in inputs:
+            s = known.get(id(t) if type(t) is EagerTensor else (id(t.op), t.value_index), -1)
+            slots.append(s if s < 0 or t.dtype.is_differentiable else -1)
+        return tuple(slots) if max(slots, default=-1) >= 0 else None
+
+    def _read(self, var: int, slot: int) -> None:
+        """A recorded read of the watched variable ``var`` (its id), its output in ``slot``."""
+        reads = self._reads.get(var)
+        if reads is None:
+            self._reads[var] = [slot]
+        else:
+            reads.append(slot)
 
     def _knows(self, t: Tensor) -> bool:
         """Is ``t`` watched or an output of an op this tape recorded?"""
@@ -228,7 +262,7 @@ class GradientTape:
                 seen = stand_in(get_default_graph(), t)  # in a function: its capture too
                 for w in (t,) if seen is t else (t, seen):
                     self._watched.add(key(w))
-                    self._known.add(tkey(w))
+                    self._known.setdefault(tkey(w), len(self._known))
                     self._keep += (w, w.op)
             else:
                 raise ValueError(
@@ -446,11 +480,33 @@ class GradientTape:
         self, targets: Sequence[Tensor], seeds: Sequence[Any], sources: Sequence[Any]
     ) -> list[Tensor | None]:
         """``vjp`` by the eager tape's own backward pass (``eager_backward``)."""
-        diff = [s if s.dtype.is_differentiable else _Never() for s in sources]
+        diff: list[Any] = [s if s.dtype.is_differentiable else _Never() for s in sources]
         unknown = [i for i, s in enumerate(sources) if isinstance(s, Tensor) and not self._knows(s)]
         for i in unknown:
             diff[i] = _Never()
-        grads = eager_backward.backward(self._records.values(), targets, seeds, diff)
+        known, reads = self._known, self._reads
+        slot_of: dict[int, list[int]] = {}  # a source's slot -> the sources it answers for
+        for i, s in enumerate(diff):
+            if isinstance(s, Tensor):
+                slots: Any = (known[tkey(s)],)  # (known: ``unknown`` are _Never)
+            elif isinstance(s, Variable):
+                slots = reads.get(id(s), ())  # its recorded reads, in recording order
+            else:
+                continue
+            for k in slots:
+                got = slot_of.get(k)
+                if got is None:
+                    slot_of[k] = [i]
+                else:
+                    got.append(i)
+        grads = eager_backward.backward(
+            list(self._records.values()),
+            self._wiring,
+            tuple([(k, tuple(idx)) for k, idx in slot_of.items()]),
+            tuple([known.get(tkey(t), -1) for t in targets]),
+            seeds,
+            len(sources),
+        )
         for i in unknown:  # as ``vjp``: an unknown source that is a target gets its seed
             seed = _own_seed(sources[i], targets, seeds, self._recorded)
             grads[i] = convert_to_tensor(seed) if isinstance(seed, np.ndarray) else seed
