@@ -196,7 +196,8 @@ def _binary_wrapper(  # noqa: C901  (the op's one Python function: its branches 
         if sx is not sy:  # broadcast_shapes' common cases, else its result
             dx, dy = sx.dims, sy.dims
             if dx is None or dy is None or not (dx == dy or not dy):
-                sx = _broadcast(f, sx, sy)  # type: ignore[assignment]
+                lone = dx == () and dy is not None  # a scalar and a tensor (``lr * g``): its shape
+                sx = sy if lone else _broadcast(f, sx, sy)  # type: ignore[assignment]
                 if sx is None:
                     return general(x, y, name)
         dtype = out_dtype or d
