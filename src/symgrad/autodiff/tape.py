@@ -167,8 +167,8 @@ class GradientTape:
         outputs are constants to the tape and a gradient w.r.t. them is None."""
         op_type = op.type
         op_id = id(op)
-        if op_type == "StopGradient" or op_id in self._records:
-            return
+        if op_type == "StopGradient" or op_id in self._records:  # (an op handed twice:
+            return  # one record, so one producer of its slots in the wiring)
         if op_type == "ReadVariableOp":
             var = id(op.get_attr("var"))
             if var not in self._variables:
