@@ -198,11 +198,7 @@ class GradientTape:
                 self._records[id(t)] = t
                 known[id(t)] = s = len(known)
                 self._wiring.append((op_type, (), (s,)))
-                reads = self._reads.get(var)  # ``_read``, inlined
-                if reads is None:
-                    self._reads[var] = [s]
-                else:
-                    reads.append(s)
+                self._read(var, s)
             return
         slots = []  # ``_slots``, inlined: this runs for every op under a tape
         wanted = False
