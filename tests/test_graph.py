@@ -3,6 +3,7 @@
 import gc
 import inspect
 import resource
+import sys
 import threading
 import weakref
 
@@ -237,6 +238,31 @@ def test_ops_record_the_line_of_the_users_code_that_made_them():
     line = inspect.currentframe().f_lineno + 1
     out = g(tf.constant(1.0))
     assert out.op.type == "PartitionedCall" and out.op.location == f"{__file__}:{line}"
+
+
+def test_a_users_line_is_remembered_per_instruction_and_a_tracer_reads_its_own():
+    """Graph ops read the user's line through a cache keyed by (code, instruction): each
+    call site keeps its own line, a loop's one site one line, and under a tracer (a
+    debugger or coverage) the line comes from the frame itself."""
+
+    def build() -> list[str]:
+        out = []
+        for _ in range(2):
+            out.append(tf.sin(tf.constant(1.0)).op.location)
+        out.append(tf.cos(tf.constant(1.0)).op.location)
+        return out
+
+    first = inspect.getsourcelines(build)[1]
+    want = [f"{__file__}:{first + 3}"] * 2 + [f"{__file__}:{first + 4}"]
+    with tf.Graph().as_default():
+        assert build() == want
+        assert build() == want  # the remembered lines
+        old = sys.gettrace()
+        sys.settrace(lambda *a: None)
+        try:
+            assert build() == want
+        finally:
+            sys.settrace(old)
 
 
 def test_eager_values_outlive_reset_default_graph():

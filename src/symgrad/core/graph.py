@@ -66,8 +66,25 @@ def user_frame_of(frame: Any) -> tuple[str, int]:
             known = inside[filename] = filename.startswith(PACKAGE_DIR)
         back = frame.f_back
         if not known or back is None:
-            return filename, frame.f_lineno
+            return _site_of(frame, filename)
         frame = back
+
+
+def _site_of(frame: Any, filename: str) -> tuple[str, int]:
+    """``(filename, frame.f_lineno)``, remembered by (code, instruction): reading
+    ``f_lineno`` walks the code's line table from its start (5K instructions each of the
+    four times a tape training step asks).  Not under a tracer, whose line is its own."""
+    code = frame.f_code
+    key = (id(code), frame.f_lasti)
+    hit = _SITES.get(key)
+    if hit is not None and hit[0] is code and frame.f_trace is None:
+        return hit[1]  # type: ignore[no-any-return]
+    site = filename, frame.f_lineno
+    if frame.f_trace is None:
+        if len(_SITES) >= _IN_PACKAGE_MAX:
+            _SITES.clear()
+        _SITES[key] = (code, site)  # (the code held: its id is not reused while here)
+    return site
 
 
 # File name -> inside the package?  One dict lookup per frame instead of a prefix test:
@@ -77,6 +94,7 @@ def user_frame_of(frame: Any) -> tuple[str, int]:
 # (cleared when full) for a program that makes file names without end.
 _IN_PACKAGE: dict[str, bool] = {}
 _IN_PACKAGE_MAX = 1 << 12
+_SITES: dict[tuple[int, int], tuple[Any, tuple[str, int]]] = {}  # bounded alike
 
 
 class Operation:
