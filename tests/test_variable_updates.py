@@ -117,6 +117,27 @@ def test_an_update_of_an_update_writes_the_variable():
     tf.compat.v1.reset_default_graph()
 
 
+def test_what_an_update_returns_is_named_as_tfs_unread_variable():
+    """TF 2.21: ``v.assign_sub(d).name`` is "UnreadVariable" eagerly and inside
+    ``function``, the assignment op's name in a TF1 graph; never the variable's."""
+    v = tf.Variable([1.0, 2.0], name="w")
+    eager = [
+        u.name for u in (v.assign_sub([0.5, 0.5]), v.assign_add([1.0, 1.0]), v.assign([3.0] * 2))
+    ]
+    assert eager == ["UnreadVariable"] * 3
+    assert repr(v.assign_sub([1.0, 1.0])).startswith("<symgrad.Variable 'UnreadVariable' ")
+
+    @tf.function
+    def f():
+        return v.assign_sub([0.5, 0.5]).name
+
+    assert f() == "UnreadVariable"
+    with tf.Graph().as_default():
+        w = tf.Variable([1.0, 2.0], name="w")
+        u = w.assign_sub([0.5, 0.5])
+        assert (u.name, w.name) == (u.op.name, "w:0")
+
+
 def test_the_general_path_takes_what_the_one_step_does_not():
     v = tf.Variable([1.0, 2.0])
     x = tf.compat.v1.placeholder(tf.float32, [2])

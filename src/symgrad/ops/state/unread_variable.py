@@ -56,6 +56,12 @@ class UnreadVariable(Variable):
     read_value = value
     _as_tensor = value
 
+    @property
+    def name(self) -> str:
+        """TF's: in a TF1 graph the assignment's name, else ``"UnreadVariable"`` (eager, or
+        inside ``function``), not the variable's."""
+        return self._parent_op.name if self._graph_element is not None else "UnreadVariable"
+
     def _read_up(self, up: int) -> Tensor:
         """``value()``, for the wrappers' operand reads (``Variable._read_up``)."""
         return self.value()
