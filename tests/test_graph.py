@@ -89,6 +89,39 @@ def test_eager_printing_matches_tensorflow_format():
     )
 
 
+def test_a_scalars_repr_and_an_f_string_read_as_tensorflows():
+    """TF 2.21's literals: a scalar's repr shows its Python item (float32 0.1 is
+    0.10000000149011612), a matrix's starts on its own line, and a value formats as its
+    NumPy value (``f"{loss:.4f}"``); a symbolic tensor or a variable takes no format spec."""
+    assert repr(tf.constant(0.1)).endswith("numpy=0.10000000149011612>")
+    assert repr(tf.Variable(0.1)).endswith("numpy=0.10000000149011612>")
+    assert repr(tf.constant([[1.0, 2.0], [3.0, 4.0]])) == (
+        "<symgrad.Tensor: shape=(2, 2), dtype=float32, numpy=\n"
+        "array([[1., 2.],\n       [3., 4.]], dtype=float32)>"
+    )
+    pi = tf.constant(3.14159)
+    assert [f"{pi:.2f}", f"{pi}", f"{pi:>10.3f}", f"{pi:e}"] == [
+        "3.14",
+        "3.141590118408203",
+        "     3.142",
+        "3.141590e+00",
+    ]
+    assert [f"{tf.constant([1.0, 2.0])}", f"{tf.constant(True)}", f"{tf.constant(7):>4}"] == [
+        "[1. 2.]",
+        "True",
+        "   7",
+    ]
+    with pytest.raises(TypeError, match="numpy.ndarray.__format__"):
+        format(tf.constant([1.0, 2.0]), ".2f")
+    with pytest.raises(TypeError, match="Variable.__format__"):
+        format(tf.Variable(2.5), ".2f")
+    with tf.Graph().as_default():
+        p = tf.placeholder(tf.float32, [2])
+        assert f"{p}" == 'symgrad.Tensor("Placeholder:0", shape=(2,), dtype=float32)'
+        with pytest.raises(TypeError, match="Tensor.__format__"):
+            format(p, ".2f")
+
+
 def test_modes_eager_symbolic_and_building():
     x = tf.constant(2.0) * 3.0
     assert x.numpy() == np.float32(6.0) and tf.executing_eagerly()

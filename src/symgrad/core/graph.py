@@ -71,11 +71,10 @@ def user_frame_of(frame: Any) -> tuple[str, int]:
 
 
 def _site_of(frame: Any, filename: str) -> tuple[str, int]:
-    """``(filename, frame.f_lineno)``, remembered by (code, instruction): reading
-    ``f_lineno`` walks the code's line table from its start (5K instructions each of the
-    four times a tape training step asks).  Not under a tracer, whose line is its own."""
-    code = frame.f_code
-    key = (id(code), frame.f_lasti)
+    """``(filename, frame.f_lineno)``, remembered by (code, instruction): ``f_lineno``
+    walks the line table from the code's start (5K instructions, four times a tape step).
+    Not under a tracer, whose line is its own.  (The code held: its id is not reused.)"""
+    code, key = frame.f_code, (id(frame.f_code), frame.f_lasti)
     hit = _SITES.get(key)
     if hit is not None and hit[0] is code and frame.f_trace is None:
         return hit[1]  # type: ignore[no-any-return]
@@ -83,7 +82,7 @@ def _site_of(frame: Any, filename: str) -> tuple[str, int]:
     if frame.f_trace is None:
         if len(_SITES) >= _IN_PACKAGE_MAX:
             _SITES.clear()
-        _SITES[key] = (code, site)  # (the code held: its id is not reused while here)
+        _SITES[key] = (code, site)
     return site
 
 
@@ -384,6 +383,11 @@ class Tensor:
             f"numpy={_np_repr(value)}>"
         )
 
+    def __format__(self, spec: str) -> str:
+        """TF's: a value formats as its NumPy value (``f"{loss:.4f}"``, ``f"{loss}"``)."""
+        value = None if self.eager_value is None else self.numpy()
+        return object.__format__(self, spec) if value is None else format(value, spec)
+
     def __str__(self) -> str:
         value = self.eager_value
         if value is None:
@@ -394,11 +398,12 @@ class Tensor:
 
 
 def _np_repr(value: Any) -> str:
+    """TF's ``numpy_text(is_repr=True)``: a scalar as its item (0.10000000149011612)."""
     import numpy as np
 
-    if isinstance(value, np.ndarray) and value.ndim > 0:
-        return repr(value)
-    return str(value)
+    value = np.asarray(value)
+    text = repr(value) if value.ndim else repr(value.item())
+    return "\n" + text if "\n" in text else text
 
 
 def _default_session_hook(session: Any) -> Any:

@@ -32,7 +32,7 @@ from symgrad.core import dtypes as dt
 from symgrad.core.eager import VARIABLE_TYPES, EagerTensor
 from symgrad.core.errors import FailedPreconditionError, InvalidArgumentError
 from symgrad.core.gradient_registry import array_rule
-from symgrad.core.graph import Graph, Operation, Tensor, get_default_graph
+from symgrad.core.graph import Graph, Operation, Tensor, _np_repr, get_default_graph
 from symgrad.core.op_registry import Spec, apply_op, register_op
 from symgrad.core.shapes import TensorShape, as_shape
 from symgrad.ops import control
@@ -716,11 +716,9 @@ class Variable:
     def __repr__(self) -> str:
         if self._value is None:
             return f"<symgrad.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
-        v = self._value
-        text = repr(v) if v.ndim else str(v[()])
-        return (
+        return (  # TF's text of the value (a scalar as its item, an array on its own lines)
             f"<symgrad.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "
-            f"numpy={text}>"
+            f"numpy={_np_repr(self._value)}>"
         )
 
     def __hash__(self) -> int:
