@@ -81,6 +81,40 @@ def test_summary_is_keras_table() -> None:
     ]
 
 
+def test_summary_after_calls_and_fit_reads_as_keras() -> None:
+    """Keras-on-TF 2.21's lines: a model with an Input keeps its symbolic (None, n) after
+    eager calls; one without an Input shows its first call's shape; once compiled and its
+    optimizer built, the optimizer's variables count in the total (SGD: the int64
+    iteration and the float32 learning rate, 12 bytes)."""
+
+    def rows(model: tf.keras.Model) -> list[str]:
+        lines: list[str] = []
+        model.summary(print_fn=lines.append)
+        return [line for line in lines if "Dense" in line or "params" in line]
+
+    tf.keras.backend.clear_session()
+    m = tf.keras.Sequential([tf.keras.Input((2,)), layers.Dense(4)])
+    m(np.zeros((3, 2), np.float32))
+    assert (
+        rows(m)[0] == "│ dense (Dense)                   │ (None, 4)              │            12 │"
+    )
+    m = tf.keras.Sequential([layers.Dense(4)])
+    m(np.zeros((1, 2), np.float32))
+    m(np.zeros((2, 2), np.float32))
+    assert (
+        rows(m)[0] == "│ dense_1 (Dense)                 │ (1, 4)                 │            12 │"
+    )
+    m.compile("sgd", "mse")
+    assert rows(m)[1] == " Total params: 12 (48.00 B)"  # the optimizer not built yet
+    m.fit(np.zeros((8, 2), np.float32), np.zeros((8, 4), np.float32), batch_size=4, verbose=0)
+    assert rows(m)[1:] == [
+        " Total params: 14 (60.00 B)",
+        " Trainable params: 12 (48.00 B)",
+        " Non-trainable params: 0 (0.00 B)",
+        " Optimizer params: 2 (12.00 B)",
+    ]
+
+
 def test_summary_of_a_graph_has_connected_to() -> None:
     tf.keras.backend.clear_session()
     a, b = tf.keras.Input((3,), name="a"), tf.keras.Input((3,), name="b")

@@ -345,11 +345,12 @@ class Layer:
             with name_scope(self.name, caller=self):
                 outputs = self.call(*args, **kwargs)
                 self.built = True
-                self._output_shape_seen = (
-                    nest.map_structure(_shape_of, outputs)
-                    if nest.is_nested(outputs)
-                    else _shape_of(outputs)
-                )
+                if getattr(self, "_output_shape_seen", None) is None:  # Keras: as first built
+                    self._output_shape_seen = (
+                        nest.map_structure(_shape_of, outputs)
+                        if nest.is_nested(outputs)
+                        else _shape_of(outputs)
+                    )
                 self._activity_loss(outputs)
         finally:
             ctx.training = previous_training

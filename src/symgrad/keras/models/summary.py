@@ -97,8 +97,14 @@ def summary(model: Any, layers: list[Any], print_fn: Callable[..., Any] | None =
     n_tr = sum(int(w.shape.num_elements()) for w in train)
     b_all = sum(int(w.shape.num_elements()) * w.dtype.size for w in weights)
     b_tr = sum(int(w.shape.num_elements()) * w.dtype.size for w in train)
-    lines.append(f" Total params: {n_all:,} ({_bytes(b_all)})")
+    opt = getattr(model, "optimizer", None) if getattr(model, "compiled", False) else None
+    slots = opt.variables if opt is not None and opt.built else None  # Keras 3 counts them
+    n_opt = sum(int(w.shape.num_elements()) for w in slots or ())
+    b_opt = sum(int(w.shape.num_elements()) * w.dtype.size for w in slots or ())
+    lines.append(f" Total params: {n_all + n_opt:,} ({_bytes(b_all + b_opt)})")
     lines.append(f" Trainable params: {n_tr:,} ({_bytes(b_tr)})")
     lines.append(f" Non-trainable params: {n_all - n_tr:,} ({_bytes(b_all - b_tr)})")
+    if slots is not None:
+        lines.append(f" Optimizer params: {n_opt:,} ({_bytes(b_opt)})")
     for line in lines:
         out(line)
