@@ -93,6 +93,29 @@ def test_traced_graph_is_a_function_graph():
     assert cf(tf.constant([1.0, 2.0, 3.0])).numpy().tolist() == [2.0, 3.0, 4.0]
 
 
+def test_structured_outputs_are_the_graphs_tensors_in_the_returned_structure():
+    """TF's ``ConcreteFunction.structured_outputs``: the trace's output tensors (of its
+    graph, symbolic) packed as the function returned them, a returned Python number an
+    int32 tensor too (TF 2.21: Identity_2:0, shape (), int32)."""
+
+    @tf.function
+    def f(x):
+        return {"double": x * 2.0, "pair": (x + 1.0, 3)}
+
+    cf = f.get_concrete_function(tf.TensorSpec([None], tf.float32))
+    out = cf.structured_outputs
+    assert sorted(out) == ["double", "pair"]
+    double, (plus, three) = out["double"], out["pair"]
+    assert {t.graph for t in (double, plus, three)} == {cf.graph} and double.eager_value is None
+    assert (double.shape.as_list(), plus.dtype, three.shape.as_list(), three.dtype) == (
+        [None],
+        tf.float32,
+        [],
+        tf.int32,
+    )
+    assert [id(t) for t in (double, plus, three)] == [id(t) for t in cf.outputs]
+
+
 def test_input_signature():
     traces = []
 

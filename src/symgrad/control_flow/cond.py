@@ -159,7 +159,7 @@ def _functional(
     )
     # TF's cond_v2 hands out Identities of the op's outputs (a plan forwards them)
     outs = [core.identity(t) for t in op.outputs]
-    return arrays.rebuild(_pack(branches[0].structured_outputs, outs))
+    return arrays.rebuild(_pack(branches[0]._structure, outs))
 
 
 def _check_same(
@@ -172,8 +172,8 @@ def _check_same(
     j: int,
 ) -> None:
     """TF's error when two branches' outputs differ in structure or dtype."""
-    sa = arrays.shown(0, _pack(a.structured_outputs, a.outputs))
-    sb = arrays.shown(j, _pack(b.structured_outputs, b.outputs))
+    sa = arrays.shown(0, _pack(a._structure, a.outputs))
+    sb = arrays.shown(j, _pack(b._structure, b.outputs))
     detail = None
     if _shape_of(sa) != _shape_of(sb):
         detail = (

@@ -47,7 +47,7 @@ def capture_reads(fns: Sequence[ConcreteFunction]) -> list[ConcreteFunction]:
             if k not in outer:
                 outer[k] = var.value()
             f.graph.capture(outer[k])
-        result.append(ConcreteFunction(f.graph, f.inputs, f.structured_outputs, f.outputs))
+        result.append(ConcreteFunction(f.graph, f.inputs, f._structure, f.outputs))
     return result
 
 

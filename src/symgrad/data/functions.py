@@ -43,7 +43,7 @@ class Traced:
         with init_scope():
             self._cf = function(body, input_signature=specs).get_concrete_function()
         specs_out = [TensorSpec(t.shape, t.dtype) for t in self._cf.outputs]
-        self.output_spec = nest.pack_sequence_as(self._cf.structured_outputs, specs_out)
+        self.output_spec = nest.pack_sequence_as(self._cf._structure, specs_out)
 
     @property
     def is_identity(self) -> bool:

@@ -128,7 +128,7 @@ def _call(strategy: Any, f: Any, columns: list[list[Any]], n: int) -> Any:
     attrs = {"f": f, "sharded": tuple(sharded), "mesh": mesh}
     op = apply_op("ReplicaCall", inputs, attrs, name="replica_step")
     outs = [unstack(t, num=n) for t in op.outputs]
-    pack = packer(f.structured_outputs)
+    pack = packer(f._structure)
     return regroup([pack([o[i] for o in outs]) for i in range(n)])
 
 

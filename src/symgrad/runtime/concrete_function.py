@@ -158,7 +158,7 @@ class ConcreteFunction:
     ) -> None:
         self.graph = graph
         self.inputs = inputs
-        self.structured_outputs = structured_outputs
+        self._structure = structured_outputs  # TENSOR where an output goes
         self.outputs = outputs
         self.captured = [outer for outer, _ in graph.captures.values()]
         self._feeds = inputs + [ph for _, ph in graph.captures.values()]
@@ -187,6 +187,11 @@ class ConcreteFunction:
     @property
     def name(self) -> str:
         return self.graph.name
+
+    @property
+    def structured_outputs(self) -> Any:
+        """TF's: the outputs, graph tensors, in the structure the function returned."""
+        return self._pack(self.outputs)
 
     def __call__(self, *args: Any) -> Any:
         flat = nest.flatten(list(args))
