@@ -190,3 +190,25 @@ def test_tensor_equality_follows_tf2s_rule():
     with tf.Graph().as_default():
         p = tf.constant([1.0, 2.0])
         assert (p == p) is True and (p == tf.constant([1.0, 2.0])) is False
+
+
+def test_an_eager_dtype_error_is_tfs_invalid_argument_error_and_a_graphs_a_type_error():
+    """TF 2.21: eagerly, ``tf.constant(1.0) + tf.constant(1)`` and ``tf.nn.softmax`` of an
+    int32 tensor raise InvalidArgumentError; in a graph or while tracing, TypeError.
+    symgrad's eager error is both (so either ``except`` catches it), naming the op."""
+    with pytest.raises(tf.errors.InvalidArgumentError, match="AddV2 op .* dtype int32") as e:
+        tf.constant(1.0) + tf.constant(1)
+    assert isinstance(e.value, TypeError)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Softmax op .* int32"):
+        tf.nn.softmax(tf.constant([1, 2]))
+
+    @tf.function
+    def traced():
+        return tf.constant(1.0) + tf.constant(1)
+
+    with pytest.raises(TypeError) as e:
+        traced()
+    assert not isinstance(e.value, tf.errors.InvalidArgumentError)
+    with tf.Graph().as_default(), pytest.raises(TypeError) as e:
+        tf.constant(1.0) + tf.constant(1)
+    assert not isinstance(e.value, tf.errors.InvalidArgumentError)

@@ -322,12 +322,19 @@ def add_computed_op(
     return op
 
 
+class InvalidDtypeError(InvalidArgumentError, TypeError):
+    """An eager op given an input of a dtype it does not take: TF's eager runtime raises
+    InvalidArgumentError where its graph builder raises TypeError; this is both.  (Not in
+    ``tf.errors``: TF has no such name.)"""
+
+
 def _rule_error(graph: Graph, op_type: str, op_name: str, e: Exception) -> Exception:
     """A shape rule's error, naming the op; eager, a ValueError is InvalidArgumentError
-    (TF's eager runtime raises that, and it is still a ValueError)."""
+    and a TypeError InvalidDtypeError (TF's eager runtime raises InvalidArgumentError for
+    both; each is still what it was)."""
     msg, kind = f"{op_type} op '{op_name}'{_where(graph)}: {e}", type(e)
-    if graph.eager and isinstance(e, ValueError) and not isinstance(e, OpError):
-        kind = InvalidArgumentError
+    if graph.eager and isinstance(e, (ValueError, TypeError)) and not isinstance(e, OpError):
+        kind = InvalidArgumentError if isinstance(e, ValueError) else InvalidDtypeError
     return kind(msg)
 
 
