@@ -298,6 +298,23 @@ def test_a_users_line_is_remembered_per_instruction_and_a_tracer_reads_its_own()
             sys.settrace(old)
 
 
+def test_a_name_ending_in_a_slash_is_the_ops_whole_name():
+    """TF's create_op: ``name="a/"`` (a scope's name, as ``name_scope`` returns it) names
+    the op "a" itself, not "a/a/"; a second op of that name is refused, as TF's
+    "Duplicate node name in graph"."""
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [])
+        with tf.name_scope("a") as scope:
+            assert (tf.identity(x, name=scope).name, tf.identity(x).name) == (
+                "a:0",
+                "a/Identity:0",
+            )
+        with tf.name_scope("c") as scope:
+            assert tf.group(x, name=scope).name == "c"
+        with pytest.raises(ValueError, match="Duplicate node name in graph: 'a'"):
+            tf.identity(x, name="a/")
+
+
 def test_eager_values_outlive_reset_default_graph():
     """TF's eager tensors belong to no graph: one made before reset_default_graph() is still
     usable after it (as a constant of the new top-level graph)."""

@@ -320,3 +320,22 @@ def test_decays_are_functions_in_eager_code(fresh_graph):
     np.testing.assert_array_equal(
         np.float32([r for r, _ in seen[:4]]), np.float32(LITERALS["graph_minimize"][4])[:, 1]
     )
+
+
+def test_the_train_op_is_named_as_the_optimizer(fresh_graph):
+    """TF 2.21: ``minimize`` returns the group named as the optimizer ("Adam", "Adam_1"
+    for a second one, or the name given), not "Adam/Adam"; with a global step, its
+    increment takes that name."""
+    v1 = tf.compat.v1
+    v = tf.Variable(1.0)
+    loss = v * v
+    names = [
+        v1.train.GradientDescentOptimizer(0.1).minimize(loss).name,
+        v1.train.AdamOptimizer().minimize(loss).name,
+        v1.train.MomentumOptimizer(0.1, 0.9).minimize(loss).name,
+        v1.train.AdamOptimizer()
+        .minimize(loss, global_step=v1.train.get_or_create_global_step())
+        .name,
+        v1.train.AdamOptimizer().minimize(loss, name="train").name,
+    ]
+    assert names == ["GradientDescent", "Adam", "Momentum", "Adam_1", "train"]

@@ -472,6 +472,10 @@ class Graph:
 
     # -- names
     def unique_name(self, name: str, mark_as_used: bool = True) -> str:
+        if name[-1:] == "/":  # TF's create_op: a name ending in "/" is the op's whole name
+            if not self.eager and self._op_named(name[:-1]) is not None:
+                raise ValueError(f"Duplicate node name in graph: '{name[:-1]}'")
+            return name[:-1]
         scope = self._scopes.name
         full = f"{scope}/{name}" if scope else name
         key = full.lower()

@@ -151,12 +151,12 @@ class Optimizer:
                 with name_scope("update_" + var_name(var)):
                     update_ops.append(self._update(grad, var))
             if global_step is None:
-                train_op = self._finish(update_ops, scope.rstrip("/") or self._name)
+                train_op = self._finish(update_ops, scope or self._name)  # "Adam/": "Adam"
             else:
                 with control_dependencies([self._finish(update_ops, "update")]):
                     train_op = global_step.assign_add(
                         convert_to_tensor(1, dtype=global_step.dtype),
-                        name=scope.rstrip("/") or None,
+                        name=scope or None,
                     ).op
         if not get_default_graph().eager:
             add_to_collection(GraphKeys.TRAIN_OP, train_op)
