@@ -30,3 +30,31 @@ def test_bad_reduction_and_missing_labels_are_refused() -> None:
         tf.compat.v1.losses.mean_squared_error([1.0], [2.0], reduction="mean")
     with pytest.raises(ValueError, match="`labels` must not be None"):
         tf.compat.v1.losses.absolute_difference(None, [2.0])
+
+
+def test_a_loss_is_named_as_tfs_value_in_its_own_scope() -> None:
+    """TF 2.21's names: each loss reenters its scope in compute_weighted_loss and ends in
+    div_no_nan named "value" (fetched as "<scope>/value:0"); SUM ends in the Sum, NONE in
+    the weighted product."""
+    L = tf.compat.v1.losses
+    with tf.Graph().as_default():
+        y, p = tf.constant([[0.0, 1.0]]), tf.constant([[0.3, 0.7]])
+        names = [
+            t.name
+            for t in (
+                L.mean_squared_error(y, p),
+                L.huber_loss(y, p),
+                L.sparse_softmax_cross_entropy(tf.constant([1]), p),
+                L.mean_squared_error(y, p, scope="mine"),
+                L.mean_squared_error(y, p, reduction=L.Reduction.SUM),
+                L.compute_weighted_loss([1.0, 2.0]),
+            )
+        ]
+    assert names == [
+        "mean_squared_error/value:0",
+        "huber_loss/value:0",
+        "sparse_softmax_cross_entropy_loss/value:0",
+        "mine/value:0",
+        "mean_squared_error_1/Sum:0",
+        "weighted_loss/value:0",
+    ]

@@ -98,12 +98,18 @@ def compute_weighted_loss(
 def _reduce(weighted: Tensor, losses: Tensor, weights: Any, w: Tensor, how: str) -> Tensor:
     total = _sum(weighted)
     if how == Reduction.MEAN:
-        return divide_no_nan(total, _sum(math.multiply(array.ones_like(losses), w)))
+        return _safe_mean(total, _sum(math.multiply(array.ones_like(losses), w)))
     if how == Reduction.SUM_BY_NONZERO_WEIGHTS:
-        return divide_no_nan(total, _num_present(losses, weights))
+        return _safe_mean(total, _num_present(losses, weights))
     if how == Reduction.SUM_OVER_BATCH_SIZE:
-        return divide_no_nan(total, array.cast(array.size(losses), dt.float32))
+        return _safe_mean(total, array.cast(array.size(losses), dt.float32))
     return total
+
+
+def _safe_mean(total: Tensor, count: Tensor) -> Tensor:
+    """TF's: the sum (summed again, as TF does) over the count, 0 for none, named "value"
+    (a loss is fetched as "<loss scope>/value:0")."""
+    return divide_no_nan(_sum(total), count, name="value")
 
 
 def _sum(x: Tensor) -> Tensor:
@@ -130,7 +136,7 @@ def mean_squared_error(
     loss_collection: str | None = _LOSSES,
     reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS,
 ) -> Tensor:
-    with name_scope(scope, "mean_squared_error"):
+    with name_scope(scope, "mean_squared_error") as scope:  # (compute_weighted_loss reenters it)
         y, p = _pair(labels, predictions, "predictions")
         losses = math.squared_difference(p, y)
         return compute_weighted_loss(losses, weights, scope, loss_collection, reduction)
@@ -144,7 +150,7 @@ def absolute_difference(
     loss_collection: str | None = _LOSSES,
     reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS,
 ) -> Tensor:
-    with name_scope(scope, "absolute_difference"):
+    with name_scope(scope, "absolute_difference") as scope:
         y, p = _pair(labels, predictions, "predictions")
         losses = math.abs(math.subtract(p, y))
         return compute_weighted_loss(losses, weights, scope, loss_collection, reduction)
@@ -159,7 +165,7 @@ def huber_loss(
     loss_collection: str | None = _LOSSES,
     reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS,
 ) -> Tensor:
-    with name_scope(scope, "huber_loss"):
+    with name_scope(scope, "huber_loss") as scope:
         y, p = _pair(labels, predictions, "predictions")
         abs_error = math.abs(math.subtract(p, y))
         quadratic = math.minimum(abs_error, delta)
@@ -179,7 +185,7 @@ def log_loss(
     loss_collection: str | None = _LOSSES,
     reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS,
 ) -> Tensor:
-    with name_scope(scope, "log_loss"):
+    with name_scope(scope, "log_loss") as scope:
         y, p = _pair(labels, predictions, "predictions")
         pos = math.multiply(y, math.log(math.add(p, epsilon)))
         neg = math.multiply(
@@ -198,7 +204,7 @@ def sigmoid_cross_entropy(
     loss_collection: str | None = _LOSSES,
     reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS,
 ) -> Tensor:
-    with name_scope(scope, "sigmoid_cross_entropy_loss"):
+    with name_scope(scope, "sigmoid_cross_entropy_loss") as scope:
         x = core.convert_to_tensor(logits)
         z = array.cast(multi_class_labels, x.dtype)
         if label_smoothing > 0:
@@ -216,7 +222,7 @@ def softmax_cross_entropy(
     loss_collection: str | None = _LOSSES,
     reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS,
 ) -> Tensor:
-    with name_scope(scope, "softmax_cross_entropy_loss"):
+    with name_scope(scope, "softmax_cross_entropy_loss") as scope:
         x = core.convert_to_tensor(logits)
         z = array.cast(onehot_labels, x.dtype)
         if label_smoothing > 0:
@@ -235,7 +241,7 @@ def sparse_softmax_cross_entropy(
     loss_collection: str | None = _LOSSES,
     reduction: str = Reduction.SUM_BY_NONZERO_WEIGHTS,
 ) -> Tensor:
-    with name_scope(scope, "sparse_softmax_cross_entropy_loss"):
+    with name_scope(scope, "sparse_softmax_cross_entropy_loss") as scope:
         x = core.convert_to_tensor(logits)
         y = core.convert_to_tensor(labels)
         if y.shape.rank is not None and y.shape.rank == x.shape.rank and y.shape[-1] == 1:
