@@ -288,13 +288,13 @@ E(
     "add_shapes",
     lambda e: tf.add(ones(2), ones(3)),
     ValueError,
-    r"AddV2 op 'add' .*Incompatible shapes for broadcasting: \(2,\) and \(3,\)",
+    r"AddV2 op 'Add' .*Incompatible shapes for broadcasting: \(2,\) and \(3,\)",
 )
 G(
     "add_shapes_graph",
     lambda e: tf.add(ones(2), ones(3)),
     ValueError,
-    r"AddV2 op 'add' .*Incompatible shapes for broadcasting: \(2,\) and \(3,\)",
+    r"AddV2 op 'Add' .*Incompatible shapes for broadcasting: \(2,\) and \(3,\)",
 )
 G(
     "mul_placeholder_shapes",
@@ -306,19 +306,19 @@ E(
     "mul_dtypes",
     lambda e: tf.multiply(ones(2), ones(2, dtype=tf.float64)),
     TypeError,
-    r"Mul op 'mul' .*input 'y' has dtype float64 that does not match dtype float32 of input 'x'",
+    r"Mul op 'Mul' .*input 'y' has dtype float64 that does not match dtype float32 of input 'x'",
 )
 G(
     "sub_dtypes_graph",
     lambda e: tf.subtract(ones(2), ones(2, dtype=tf.int32)),
     TypeError,
-    r"Sub op 'sub' .*input 'y' has dtype int32 that does not match dtype float32 of input 'x'",
+    r"Sub op 'Sub' .*input 'y' has dtype int32 that does not match dtype float32 of input 'x'",
 )
 E(
     "add_bool",
     lambda e: tf.add(tf.constant([True]), tf.constant([False])),
     TypeError,
-    r"AddV2 op 'add' .*input 'x' has dtype bool, expected one of: float16, float32",
+    r"AddV2 op 'Add' .*input 'x' has dtype bool, expected one of: float16, float32",
 )
 E(
     "sin_int",
@@ -361,7 +361,7 @@ E(
     "floormod_complex",
     lambda e: tf.floormod(tf.constant([1j]), tf.constant([2j])),
     TypeError,
-    r"FloorMod op 'mod' .*input 'x' has dtype complex128, expected one of",
+    r"FloorMod op 'FloorMod' .*input 'x' has dtype complex128, expected one of",
 )
 E(
     "floordiv_int_by_zero",
@@ -373,13 +373,13 @@ E(
     "floormod_int_by_zero",
     lambda e: tf.floormod(tf.constant([7]), tf.constant([0])),
     InvalidArgumentError,
-    r"FloorMod op 'mod' .*failed: .*Integer division by zero",
+    r"FloorMod op 'FloorMod' .*failed: .*Integer division by zero",
 )
 E(
     "pow_int_negative_exponent",
     lambda e: tf.pow(tf.constant([2]), tf.constant([-1])),
     InvalidArgumentError,
-    r"Pow op 'pow' .*failed: .*Integers to negative integer powers are not allowed",
+    r"Pow op 'Pow' .*failed: .*Integers to negative integer powers are not allowed",
 )
 E(
     "where_condition_float",

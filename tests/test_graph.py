@@ -315,6 +315,47 @@ def test_a_name_ending_in_a_slash_is_the_ops_whole_name():
             tf.identity(x, name="a/")
 
 
+def test_a_functions_default_op_name_is_tfs_not_its_operators():
+    """TF 2.21: ``tf.multiply`` names its op "Mul" where ``x * y`` names it "mul" (one
+    counter for both, as names are unique ignoring case), and so add/Add, sub/Sub,
+    pow/Pow, mod/FloorMod; the other functions share their operator's name."""
+    with tf.Graph().as_default():
+        a, b = tf.constant([1.0]), tf.constant([2.0])
+        names = [
+            t.name
+            for t in (
+                tf.multiply(a, b),
+                a * b,
+                tf.add(a, b),
+                a + b,
+                tf.subtract(a, b),
+                a - b,
+                tf.pow(a, b),
+                a**b,
+                tf.math.floormod(a, b),
+                a % b,
+                tf.divide(a, b),
+                a / b,
+                tf.multiply(2.0, a),
+            )
+        ]
+    assert names == [
+        "Mul:0",
+        "mul_1:0",
+        "Add:0",
+        "add_1:0",
+        "Sub:0",
+        "sub_1:0",
+        "Pow:0",
+        "pow_1:0",
+        "FloorMod:0",
+        "mod:0",
+        "truediv:0",
+        "truediv_1:0",
+        "Mul_2:0",
+    ]
+
+
 def test_eager_values_outlive_reset_default_graph():
     """TF's eager tensors belong to no graph: one made before reset_default_graph() is still
     usable after it (as a constant of the new top-level graph)."""

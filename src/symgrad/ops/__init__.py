@@ -32,6 +32,7 @@ from symgrad.ops.state.variables import Variable
 
 
 def _binary(fn: Any, swapped: bool = False) -> Any:
+    fn = getattr(fn, "operator", fn)  # ``x * y`` is "mul" where ``tf.multiply`` is "Mul"
     if swapped:  # a fast binary wrapper's ``reflected``: the user's line one frame further out
         fn = getattr(fn, "reflected", fn)
         return lambda self, other: fn(other, self)

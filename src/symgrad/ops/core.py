@@ -610,6 +610,7 @@ def binary_op(
     out_dtype: dt.DType | None = None,
     op_name: str | None = None,
     *,
+    fn_name: str | None = None,
     cases: Sequence[Case] = (),
     **record: Any,
 ) -> Callable[..., Tensor]:
@@ -617,7 +618,9 @@ def binary_op(
 
     A Python/NumPy operand takes the dtype of the tensor operand; two tensors must agree.
     ``op_name`` is the default op name when it differs from the type (TF names ``a + b``
-    "add").  The record is filled as ``unary_op`` fills it.
+    "add"); ``fn_name`` the function's, where TF's differs from its operator's
+    (``tf.multiply`` "Mul", ``x * y`` "mul"): then ``f.operator`` is the operator's wrapper.
+    The record is filled as ``unary_op`` fills it.
     """
 
     infer = _binary_infer(op_type, allowed, out_dtype)
@@ -630,12 +633,23 @@ def binary_op(
             if type(y) in _SCALARS:  # ``x * 1.01``
                 return apply_op1(op_type, [x, _eager_scalar(y, x.dtype)], name=name)
         elif type(x) in _SCALARS and type(y) is EagerTensor and name is None:  # ``lr * g``
-            return wrapper(_eager_scalar(x, y.dtype), y)  # the fast path, as convert_n converts
+            return operator(_eager_scalar(x, y.dtype), y)  # the fast path, as convert_n converts
         a, b = convert_n((x, y))
         return apply_op1(op_type, [a, b], name=name)
 
     # core/eager.py's light tensor in front, if it can
-    wrapper = fast_binary(fast, general, apply_op1, _SCALARS, _eager_scalar)
+    wrapper = operator = fast_binary(fast, general, apply_op1, _SCALARS, _eager_scalar)
+    if fn_name:  # the function: its own default name, the operator's wrapper beside it
+        named = FastOp(op_type, infer, fast.ok, out_dtype, OPS, {op_type: fn_name})
+
+        def by_name(x: Any, y: Any, name: str | None = None) -> Tensor:
+            return general(x, y, name or fn_name)
+
+        def apply_named(op: str, inputs: list[Any], name: str | None = None) -> Tensor:
+            return apply_op1(op, inputs, name=name or fn_name)
+
+        wrapper = fast_binary(named, by_name, apply_named, _SCALARS, _eager_scalar)
+        wrapper.operator = operator  # type: ignore[attr-defined]
     wrapper.__name__ = api_name
     wrapper.__doc__ = f"Elementwise ``{api_name}`` with broadcasting (op type ``{op_type}``)."
     register_op(

@@ -489,7 +489,14 @@ def _erf_grad(op: Any, grad: Tensor) -> Tensor:
 _BROADCAST = (randn(2, 3, 4), randn(3, 1))  # operands of different shapes
 
 add = binary_op(
-    "AddV2", np.add, "add", NUMERIC, op_name="add", inplace=np.add, cases=[Case(_BROADCAST, np.add)]
+    "AddV2",
+    np.add,
+    "add",
+    NUMERIC,
+    op_name="add",
+    fn_name="Add",
+    inplace=np.add,
+    cases=[Case(_BROADCAST, np.add)],
 )
 
 
@@ -510,6 +517,7 @@ subtract = binary_op(
     "subtract",
     NUMERIC,
     op_name="sub",
+    fn_name="Sub",
     inplace=np.subtract,
     cases=[Case(_BROADCAST, np.subtract)],
 )
@@ -555,6 +563,7 @@ multiply = binary_op(
     "multiply",
     NUMERIC,
     op_name="mul",
+    fn_name="Mul",
     inplace=np.multiply,
     forwards=_times_one(0, 1),
     cases=[
@@ -649,7 +658,13 @@ def _floormod(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 floormod = binary_op(
-    "FloorMod", _floormod, "floormod", REAL, op_name="mod", cases=[Case(_FLOOR_ARGS, np.mod)]
+    "FloorMod",
+    _floormod,
+    "floormod",
+    REAL,
+    op_name="mod",
+    fn_name="FloorMod",
+    cases=[Case(_FLOOR_ARGS, np.mod)],
 )
 mod = floormod
 
@@ -673,6 +688,7 @@ pow = binary_op(
     "pow",
     NUMERIC,
     op_name="pow",
+    fn_name="Pow",
     cases=[Case([positive(2, 3, 4), randn(3, 1)], np.power)],
 )
 
