@@ -164,8 +164,14 @@ def test_bad_input_raises_the_general_paths_error_and_takes_its_names(monkeypatc
     assert fast == general
     errors, after = fast
     assert [kind for kind, _ in errors] == [
-        "InvalidArgumentError", "InvalidDtypeError", "InvalidArgumentError", "InvalidArgumentError",
-        "InvalidArgumentError", "ValueError", "InvalidArgumentError", "InvalidArgumentError",
+        "InvalidArgumentError",
+        "InvalidDtypeError",
+        "InvalidArgumentError",
+        "InvalidArgumentError",
+        "InvalidArgumentError",
+        "ValueError",
+        "InvalidArgumentError",
+        "InvalidArgumentError",
     ]  # fmt: skip  (InvalidDtypeError: an InvalidArgumentError and a TypeError, as TF's eager)
     assert "Matrix size-incompatible" in errors[0][1] and "MatMul op 'MatMul'" in errors[0][1]
     assert "shapes must be equal" in errors[4][1]
