@@ -163,16 +163,12 @@ def test_bad_input_raises_the_general_paths_error_and_takes_its_names(monkeypatc
     tf.compat.v1.reset_default_graph()
     assert fast == general
     errors, after = fast
+    # (InvalidDtypeError: an InvalidArgumentError and a TypeError, as TF's eager error)
     assert [kind for kind, _ in errors] == [
+        "InvalidArgumentError", "InvalidDtypeError", "InvalidArgumentError",
+        "InvalidArgumentError", "InvalidArgumentError", "ValueError", "InvalidArgumentError",
         "InvalidArgumentError",
-        "InvalidDtypeError",
-        "InvalidArgumentError",
-        "InvalidArgumentError",
-        "InvalidArgumentError",
-        "ValueError",
-        "InvalidArgumentError",
-        "InvalidArgumentError",
-    ]  # fmt: skip  (InvalidDtypeError: an InvalidArgumentError and a TypeError, as TF's eager)
+    ]  # fmt: skip
     assert "Matrix size-incompatible" in errors[0][1] and "MatMul op 'MatMul'" in errors[0][1]
     assert "shapes must be equal" in errors[4][1]
     assert "requested dtype float64 for Tensor with dtype float32" in errors[5][1]
