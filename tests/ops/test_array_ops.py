@@ -480,3 +480,22 @@ def test_zeros_and_ones_are_consts_only_when_small_in_a_graph():
     assert b.shape == (1000, 1000) and b.dtype == np.float64 and (b == 1).all()
     eager = tf.zeros([2, 3], tf.int32)
     assert eager.numpy().tolist() == [[0, 0, 0], [0, 0, 0]] and eager.dtype is tf.int32
+
+
+def test_a_boolean_key_is_a_boolean_mask_as_tfs_getitem():
+    """TF 2.21's ``_slice_helper``: ``x[x > 0]``, a bool array or a bool variable mask is
+    ``boolean_mask`` (its gradient too); a Python bool is a scalar mask, refused."""
+    x = tf.constant([[1.0, -2.0], [3.0, 4.0]])
+    assert x[x > 0].numpy().tolist() == [1.0, 3.0, 4.0]
+    assert x[np.array([True, False])].numpy().tolist() == [[1.0, -2.0]]
+    assert x[tf.constant([[True, False], [False, True]])].numpy().tolist() == [1.0, 4.0]
+    v = tf.Variable([1.0, 2.0])
+    assert v[v > 1.0].numpy().tolist() == [2.0]
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(x[x > 0] ** 2)
+    assert tape.gradient(y, x).numpy().tolist() == [[2.0, 0.0], [6.0, 8.0]]
+    with pytest.raises(ValueError, match="mask cannot be scalar"):
+        x[True]
+    with pytest.raises(TypeError, match="Cannot iterate over a scalar tensor"):
+        iter(tf.constant(1.0))

@@ -364,9 +364,9 @@ class Tensor:
         return dims[0]
 
     def __iter__(self) -> Iterator[Tensor]:
-        n = len(self)
-        for i in range(n):
-            yield self[i]  # type: ignore[index]
+        if self.shape.rank == 0:  # TF's text, raised by iter() itself
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        return (self[i] for i in range(len(self)))  # type: ignore[index]
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
         import numpy as np

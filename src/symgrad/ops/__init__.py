@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from symgrad.core.graph import Tensor
 from symgrad.ops import control, core
 from symgrad.ops.array import joining, reverse, slicing
 from symgrad.ops.array import structure as array
+from symgrad.ops.array.boolean_mask import boolean_mask
 from symgrad.ops.debug import assertion, printing
 from symgrad.ops.linalg import base as linalg
 from symgrad.ops.linalg import decomp as linalg_decomp
@@ -37,6 +40,16 @@ def _binary(fn: Any, swapped: bool = False) -> Any:
         fn = getattr(fn, "reflected", fn)
         return lambda self, other: fn(other, self)
     return fn  # a plain function: as a method, ``x * y`` calls fn(x, y) with no extra frame
+
+
+def _getitem(self: Any, key: Any) -> Any:
+    """``x[key]``: a strided slice, or, for a boolean key (``x[x > 0]``, a bool array, a
+    bool), ``boolean_mask``, as TF's ``_slice_helper``."""
+    if isinstance(key, bool) or (
+        isinstance(key, (Tensor, np.ndarray)) and getattr(key.dtype, "name", None) == "bool"
+    ):
+        return boolean_mask(self, key)
+    return slicing.getitem(self, key)
 
 
 def _eq(self: Any, other: Any) -> Any:
@@ -96,7 +109,7 @@ _OPERATORS = {
     "__neg__": lambda self: math.negative(self),
     "__abs__": lambda self: math.abs(self),
     "__pos__": lambda self: self,
-    "__getitem__": lambda self, key: slicing.getitem(self, key),
+    "__getitem__": _getitem,
     "__eq__": _eq,
     "__ne__": _ne,
 }
