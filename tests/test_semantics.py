@@ -212,3 +212,10 @@ def test_an_eager_dtype_error_is_tfs_invalid_argument_error_and_a_graphs_a_type_
     with tf.Graph().as_default(), pytest.raises(TypeError) as e:
         tf.constant(1.0) + tf.constant(1)
     assert not isinstance(e.value, tf.errors.InvalidArgumentError)
+
+
+def test_variables_compare_and_hash_by_identity():
+    """TF 2.21 eagerly compares variables elementwise and refuses to hash them; symgrad
+    keeps identity (docs/semantics.md), so ``v in [w]`` never finds an equal-valued other."""
+    v, w = tf.Variable(1.0), tf.Variable(1.0)
+    assert (v == w) is False and (v == v) is True and v not in [w] and {v: 1}[v] == 1
