@@ -276,3 +276,15 @@ def test_headline_program_builds_inside_function_and_gives_tf_losses() -> None:
         "sequential/dense/kernel",
         "sequential/dense/bias",
     ]
+
+
+def test_a_keras_variables_repr_is_keras_3s() -> None:
+    """Keras 3 on TF 2.21 prints a layer's weight as ``<Variable path=..., shape=...,
+    dtype=..., value=...>``."""
+    tf.keras.backend.clear_session()
+    d = layers.Dense(2, name="d", kernel_initializer="ones")
+    d.build((None, 2))
+    assert repr(d.kernel) == (
+        "<Variable path=d/kernel, shape=(2, 2), dtype=float32, value=[[1. 1.]\n [1. 1.]]>"
+    )
+    assert str(d.bias) == "<Variable path=d/bias, shape=(2,), dtype=float32, value=[0. 0.]>"

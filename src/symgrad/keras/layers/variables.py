@@ -58,9 +58,11 @@ class KerasVariable(Variable):
         return self._keras_name
 
     def __repr__(self) -> str:
+        """Keras 3's: the path, shape, dtype and, where there is one, the value."""
+        value = "" if self._value is None else f", value={self._value}"
         return (
-            f"<KerasVariable shape={tuple(self.shape.as_list())}, dtype={self.dtype.name}, "
-            f"path={self.path}>"
+            f"<Variable path={self.path}, shape={tuple(self.shape.as_list())}, "
+            f"dtype={self.dtype.name}{value}>"
         )
 
 
