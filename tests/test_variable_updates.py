@@ -220,3 +220,46 @@ def test_reads_are_the_general_paths_for_tapes_trainable_and_dtypes():
         ["ReadVariableOp:0", "ReadVariableOp_4:0", "ReadVariableOp", True, "float64"],
         [[2.0, 4.0], None],
     )
+
+
+def test_read_value_false_returns_the_update_op():
+    """TF 2.21: ``assign(x, read_value=False)`` is the AssignVariableOp in a TF1 graph and
+    inside ``function`` (eagerly TF's is None: its eager ops are not kept; here it is the
+    update's op, which a Session at the eager top level can run, as ``.op`` of the
+    update read back)."""
+    v = tf.Variable(1.0)
+    op = v.assign(2.0, read_value=False)
+    assert op.type == "AssignVariableOp" and float(v.numpy()) == 2.0
+    with tf.Graph().as_default():
+        a = tf.Variable(1.0)
+        op = a.assign(2.0, read_value=False)
+        assert isinstance(op, tf.Operation) and op.type == "AssignVariableOp"
+        with tf.compat.v1.Session() as sess:
+            sess.run(a.initializer)
+            sess.run(op)
+            assert sess.run(a) == 2.0
+    seen = []
+
+    @tf.function
+    def f():
+        seen.append(v.assign(5.0, read_value=False))
+        return v.read_value()
+
+    assert float(f()) == 5.0 and seen[0].type == "AssignVariableOp"
+    tf.compat.v1.reset_default_graph()
+
+
+def test_an_update_read_back_is_an_access_a_tape_watches():
+    """TF 2.21 (``_lazy_read``): under a tape, ``v.assign(x)`` watches a trainable ``v``;
+    with ``read_value=False``, or of a variable not trainable, it does not."""
+    v, w = tf.Variable(1.0, name="v"), tf.Variable(1.0, name="w")
+    z = tf.Variable(1.0, trainable=False, name="z")
+    with tf.GradientTape() as tape:
+        v.assign(2.0)
+        w.assign(2.0, read_value=False)
+        z.assign(3.0)
+    assert [x.name for x in tape.watched_variables()] == ["v:0"]
+    with tf.GradientTape(watch_accessed_variables=False) as tape:
+        v.assign_add(1.0)
+    assert tape.watched_variables() == ()
+    tf.compat.v1.reset_default_graph()

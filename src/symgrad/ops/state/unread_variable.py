@@ -66,8 +66,10 @@ class UnreadVariable(Variable):
         """``value()``, for the wrappers' operand reads (``Variable._read_up``)."""
         return self.value()
 
-    def _write(self, value: Any, mode: str, name: str | None) -> UnreadVariable:
-        return self._variable._write(value, mode, name)
+    def _write(
+        self, value: Any, mode: str, name: str | None, read_value: bool = True
+    ) -> UnreadVariable | Operation:
+        return self._variable._write(value, mode, name, read_value)
 
     def scatter_add(self, sparse_delta: Any, use_locking: bool = False, name: Any = None) -> Any:
         return self._variable.scatter_add(sparse_delta, use_locking, name)

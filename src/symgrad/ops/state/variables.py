@@ -608,19 +608,34 @@ class Variable:
         return self.value().eval(session=session)
 
     # -- writes
-    def _write(self, value: Any, mode: str, name: str | None) -> UnreadVariable:
+    def _write(
+        self, value: Any, mode: str, name: str | None, read_value: bool = True
+    ) -> UnreadVariable | Operation:
+        """``assign*``: the update, then, as TF's, the variable read where used
+        (``read_value``: an access, which a tape watching accessed variables watches),
+        else the update's op."""
+        u = None
         if name is None and type(value) is EagerTensor:  # the eager top level, in one step
             t = variable_eager.update(self, value, mode, _UPDATES[mode])
             if t is not None:
-                return unread_now(self, t)
-        hooks = replica_hooks
-        if (
-            hooks is not None
-            and self._strategy is not None  # (only a strategy's variable is intercepted)
-            and hooks.intercepts(self)  # a replica writing a mirrored one
-        ):
-            return hooks.write(self, value, mode, name)  # type: ignore[no-any-return]
-        return self._write_now(value, mode, name)
+                u = unread_now(self, t)
+        if u is None:
+            hooks = replica_hooks
+            if (
+                hooks is not None
+                and self._strategy is not None  # (only a strategy's variable is intercepted)
+                and hooks.intercepts(self)  # a replica writing a mirrored one
+            ):
+                u = hooks.write(self, value, mode, name)
+            else:
+                u = self._write_now(value, mode, name)
+        if not read_value:
+            return u.op
+        recorders = context.current.recorders
+        if recorders and self.trainable:
+            for recorder in recorders:
+                recorder.variable_accessed(self)
+        return u
 
     def _write_now(self, value: Any, mode: str, name: str | None) -> UnreadVariable:
         if type(value) in _TENSORS and value.dtype is self._dtype:
@@ -643,8 +658,8 @@ class Variable:
         use_locking: bool = False,
         name: str | None = None,
         read_value: bool = True,
-    ) -> UnreadVariable:
-        return self._write(value, "assign", name)
+    ) -> Any:
+        return self._write(value, "assign", name, read_value)
 
     def assign_add(
         self,
@@ -652,8 +667,8 @@ class Variable:
         use_locking: bool = False,
         name: str | None = None,
         read_value: bool = True,
-    ) -> UnreadVariable:
-        return self._write(delta, "assign_add", name)
+    ) -> Any:
+        return self._write(delta, "assign_add", name, read_value)
 
     def assign_sub(
         self,
@@ -661,8 +676,8 @@ class Variable:
         use_locking: bool = False,
         name: str | None = None,
         read_value: bool = True,
-    ) -> UnreadVariable:
-        return self._write(delta, "assign_sub", name)
+    ) -> Any:
+        return self._write(delta, "assign_sub", name, read_value)
 
     def sparse_read(self, indices: Any, name: str | None = None) -> Tensor:
         """Rows ``indices`` of the current value (its gradient: IndexedSlices)."""
