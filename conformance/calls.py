@@ -174,6 +174,15 @@ def _scatter_variable(tf: Any, x: Any) -> Any:
     return v.read_value()
 
 
+def _slice_assign_variable(tf: Any, x: Any) -> Any:
+    v = tf.Variable(tf.zeros([4, 3], x.dtype))
+    v[0].assign(x[0])
+    v[1:3, ::2].assign(x[1:, :2] * 2.0)
+    v[..., -1].assign(x[2, 0])  # broadcast
+    v[3, None].assign(x[:1] - 1.0)
+    return v.read_value()
+
+
 def _nested_function(tf: Any, x: Any) -> Any:
     return tf.function(lambda v: tf.sin(v) * v)(x * 2.0)
 
@@ -606,6 +615,12 @@ CONTROL = {
     "map_fn": Call(_map_fn, [("n", (4, 3)), ("n", (3,))], graph=True),
     "scatter_variable": Call(
         _scatter_variable, [("n", (3, 3))], order=0, note="scatters into a Variable: no gradient"
+    ),
+    "slice_assign_variable": Call(
+        _slice_assign_variable,
+        [("n", (3, 3))],
+        order=0,
+        note="assigns slices of a Variable: no gradient",
     ),
     "nested_function": Call(_nested_function, [("n", (3, 4))], graph=True),
     # eager only: a tf.function that creates a Variable on each trace is refused by TF

@@ -156,7 +156,28 @@ def _draw_optimizer(rng: np.random.Generator, mode: str) -> tuple[Any, ...]:
     return name, lr, tuple(sorted(extra.items()))
 
 
-STATEMENTS = ("read", "assign", "assign_used", "scatter", "cond", "while", "while_cd")
+STATEMENTS = (
+    "read",
+    "assign",
+    "assign_used",
+    "scatter",
+    "cond",
+    "while",
+    "while_cd",
+    "slice_assign",
+)
+# ``v[key].assign(...)`` keys by the variable's rank.
+SLICE_KEYS: dict[int, tuple[Any, ...]] = {
+    1: (0, -1, slice(1, None), slice(None, None, 2), slice(None, None, -1)),
+    2: (
+        0,
+        (slice(None), 1),
+        (Ellipsis, slice(0, 2)),
+        (1, slice(None, None, -1)),
+        (slice(None), slice(None, None, 2)),
+        (-1, None),
+    ),
+}
 
 
 def _draw_statement(rng: np.random.Generator, shapes: list[Shape]) -> tuple[Any, ...]:
@@ -176,6 +197,14 @@ def _draw_statement(rng: np.random.Generator, shapes: list[Shape]) -> tuple[Any,
         how = _pick(rng, ("scatter_update", "scatter_add", "scatter_sub"))
         vals = _const(rng, (len(rows),) + shapes[j][1:])
         return kind, j, how, tuple(rows), vals
+    if kind == "slice_assign":
+        ranked = [j for j, s in enumerate(shapes) if s]
+        if not ranked:
+            return "read", _ref(rng, shapes)
+        j = _pick(rng, ranked)
+        key = _pick(rng, SLICE_KEYS[len(shapes[j])])
+        shape = np.empty(shapes[j])[key].shape
+        return kind, j, key, _const(rng, shape), _ref(rng, shapes)
     # cond / while: assign in a branch or body; a while starts from a view of another
     # variable (TF1's While may hold a slice of the variable it writes by reference)
     ref = _ref(rng, shapes)

@@ -173,6 +173,14 @@ def _statement(tf: Any, vs: list[Any], st: tuple[Any, ...], outs: list[Any], ord
             r = tf.reduce_sum(v[rows[0]])
         outs.append(r)
         return r
+    if kind == "slice_assign":
+        _, j, key, c, ref = st
+        v = vs[j]
+        x = v[key].assign(c.astype(v.dtype.as_numpy_dtype) * _view(tf, vs, ref, v.dtype))
+        with tf.control_dependencies([x]):
+            r = tf.reduce_sum(v.read_value() * v.read_value())
+        outs.append(r)
+        return r
     r = _cond(tf, vs, st) if kind == "cond" else _while(tf, vs, st)
     outs.append(r)
     return r

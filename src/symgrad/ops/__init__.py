@@ -30,7 +30,7 @@ from symgrad.ops.math import elementwise as math
 from symgrad.ops.nn import activations, bias, conv, dropout, losses, normalization, pooling
 from symgrad.ops.nn import basic as nn
 from symgrad.ops.reduction import reduce as reduction
-from symgrad.ops.state import variable_scatter, variables
+from symgrad.ops.state import variable_scatter, variable_slices, variables
 from symgrad.ops.state.variables import Variable
 
 
@@ -118,3 +118,5 @@ for _cls in (Tensor, Variable):
     for _name, _fn in _OPERATORS.items():
         setattr(_cls, _name, _fn)
     _cls.__hash__ = lambda self: id(self)  # type: ignore[method-assign]
+# ``v[key]``: the slice's value, with ``assign`` (TF's sliced variable assignment).
+setattr(Variable, "__getitem__", variable_slices.getitem)  # noqa: B010

@@ -626,6 +626,13 @@ def _check_index(idx: Any) -> Any:
 
 def getitem(tensor: Any, key: Any) -> Tensor:
     """``tensor[key]`` as one StridedSlice, with the masks TF's ``_slice_helper`` builds."""
+    packed, masks = slice_spec(key)
+    return _strided_slice(tensor, packed, masks, "strided_slice")
+
+
+def slice_spec(key: Any) -> tuple[list[Tensor], dict[str, int]]:
+    """``key``'s StridedSlice inputs (begin, end, strides) and masks, as TF's
+    ``_slice_helper`` builds them."""
     spec = key if isinstance(key, tuple) else (key,)
     begin: list[Any] = []
     end: list[Any] = []
@@ -648,8 +655,7 @@ def getitem(tensor: Any, key: Any) -> Tensor:
         masks["shrink_axis_mask"] |= 1 << i
     parts = begin + end + strides
     d = dt.int64 if any(isinstance(v, Tensor) and v.dtype is dt.int64 for v in parts) else dt.int32
-    packed = [_pack(v, d) for v in (begin, end, strides)]
-    return _strided_slice(tensor, packed, masks, "strided_slice")
+    return [_pack(v, d) for v in (begin, end, strides)], masks
 
 
 def _pack(values: list[Any], d: dt.DType) -> Tensor:

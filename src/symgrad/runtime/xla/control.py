@@ -22,6 +22,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from symgrad.core.errors import InvalidArgumentError
+from symgrad.ops.array.slicing import _index
 from symgrad.runtime.xla import counted
 from symgrad.runtime.xla.engine import XlaLimitError, is_const
 from symgrad.runtime.xla.host import static
@@ -64,6 +65,20 @@ def _scatter(kind: str) -> Callable[..., Any]:
         return new
 
     return lower
+
+
+def _slice_assign(ctx: Any, op: Any, b: Any, e: Any, s: Any, value: Any) -> Any:
+    """``v[key].assign(value)``: the slice (static bounds) set to ``value`` broadcast to
+    its shape, as the kernel (``variable_slices``)."""
+    var = op.get_attr("var")
+    old = ctx.state[id(var)]
+    masks = {k: v for k, v in op.attrs.items() if k != "var"}
+    begin, end, strides = (static(op, b, "begin"), static(op, e, "end"), static(op, s, "strides"))
+    where, shape = _index(old.shape, begin, end, strides, masks)
+    value = jnp.broadcast_to(jnp.asarray(value, old.dtype), shape)
+    new = old.at[where].set(jnp.reshape(value, old[where].shape))
+    ctx.state[id(var)] = new
+    return new
 
 
 def _rng_skip(ctx: Any, op: Any, alg: Any, delta: Any) -> Any:
@@ -255,6 +270,7 @@ def table() -> Table:
         "ResourceScatterMul": _scatter("mul"),
         "ResourceScatterMax": _scatter("max"),
         "ResourceScatterMin": _scatter("min"),
+        "ResourceStridedSliceAssign": _slice_assign,
         "RngReadAndSkip": _rng_skip,
         "If": _if,
         "StatelessIf": _if,
