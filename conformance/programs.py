@@ -2,7 +2,8 @@
 
 ``generate(seed)`` draws a straight-line program over two float inputs: a few steps, each
 an op applied to earlier values (elementwise math, broadcasting binary ops, reductions
-over random axes, reshapes, transposes, slices, matmuls, softmax, gathers, selects).
+over random axes, reshapes, transposes, slices, matmuls, softmax, gathers, selects,
+repeats, linspaces, meshgrids).
 Shapes are tracked while drawing, so every program is valid.  ``execute(tf, program, xs)``
 runs it on either library.  Functions are smooth where the inputs can reach (a kink such
 as ``abs`` or ``maximum`` sees inputs away from it only by chance, and gradients at a
@@ -76,7 +77,9 @@ def _options(shape: Shape) -> list[str]:
     options = ["reshape_flat", "expand_dims", "concat_self", "tile"]
     if rank >= 1:
         options += ["reduce_sum", "reduce_mean", "reduce_max", "reduce_prod", "slice_stride"]
-        options += ["gather", "segment_sum", "softmax_xent"]
+        options += ["gather", "segment_sum", "softmax_xent", "repeat", "linspace"]
+    if rank == 1:
+        options += ["meshgrid"]
     if rank >= 2:
         options += ["transpose", "reverse"]
     if 1 in shape:
@@ -90,7 +93,7 @@ def _draw(rng: np.random.Generator, op: str, shape: Shape) -> tuple[tuple[Any, .
     if op.startswith("reduce_"):
         axis, keep = int(rng.integers(rank)), bool(rng.integers(2))
         return (axis, keep), shape[:axis] + ((1,) if keep else ()) + shape[axis + 1 :]
-    if op in ("transpose", "tile", "gather", "segment_sum"):
+    if op in ("transpose", "tile", "gather", "segment_sum", "repeat"):
         return _draw_indices(rng, op, shape)
     axis = int(rng.integers(max(rank, 1)))
     shapes: dict[str, tuple[tuple[Any, ...], Shape]] = {
@@ -100,6 +103,8 @@ def _draw(rng: np.random.Generator, op: str, shape: Shape) -> tuple[tuple[Any, .
         "expand_dims": ((axis,), shape[:axis] + (1,) + shape[axis:]),
         "slice_stride": ((), ((shape[0] + 1) // 2,) + shape[1:] if rank else ()),
         "reverse": ((axis,), shape),
+        "linspace": ((axis,), shape[:axis] + (3,) + shape[axis:]),
+        "meshgrid": ((), (shape[0], shape[0]) if rank else ()),
     }
     if op == "concat_self":
         if not rank:
@@ -117,6 +122,10 @@ def _draw_indices(rng: np.random.Generator, op: str, shape: Shape) -> tuple[tupl
         return (reps,), tuple(d * r for d, r in zip(shape, reps, strict=True))
     if op == "gather":
         return (tuple(int(i) for i in rng.integers(0, shape[0], 3)),), (3,) + shape[1:]
+    if op == "repeat":  # one count (0-2) for each element along an axis
+        axis = int(rng.integers(len(shape)))
+        counts = tuple(int(c) for c in rng.integers(0, 3, shape[axis]))
+        return (axis, counts), shape[:axis] + (sum(counts),) + shape[axis + 1 :]
     return (tuple(int(i) for i in rng.integers(0, 2, shape[0])),), (2,) + shape[1:]
 
 
@@ -190,6 +199,9 @@ def _apply(tf: Any, step: Step, vals: list[Any]) -> Any:
         "gather": lambda: tf.gather(x, list(p[0])),
         "transpose": lambda: tf.transpose(x, list(p[0])),
         "reverse": lambda: tf.reverse(x, [p[0]]),
+        "repeat": lambda: tf.repeat(x, list(p[1]), axis=p[0]),
+        "linspace": lambda: tf.linspace(x, tf.sin(x) + 2.0, 3, axis=p[0]),
+        "meshgrid": lambda: tf.meshgrid(x, tf.tanh(x))[0] * tf.meshgrid(x, x * 0.5)[1],
         "matmul": lambda: tf.matmul(x, args[1]),
         "matmul_t": lambda: tf.matmul(x, x, transpose_b=True),
     }

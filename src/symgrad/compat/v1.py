@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+# TF1's name of linspace.
+from symgrad.api.array_ops import linspace as lin_space  # noqa: F401
+
 # The tf.math names TF 2 also exports at the top of tf.compat.v1 (but not of tf).
 from symgrad.api.math import (  # noqa: F401
     digamma,

@@ -1,0 +1,152 @@
+"""``tf.linspace``, ``tf.repeat`` and ``tf.meshgrid``, composed as TF's ``array_ops`` and
+``math_ops`` compose them, from public ops.
+
+No op type of their own: each is built from the same ops in the same order as TF's
+Python code, so values round as TF's do and gradients come from the ops' rules
+(``repeat``'s gradient sums each element's copies through Tile and BooleanMask, as
+TF's; ``linspace``'s reaches ``start`` and ``stop`` through its arithmetic).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symgrad.core import dtypes as dt
+from symgrad.core.graph import Tensor, name_scope
+from symgrad.core.op_registry import constant_value
+from symgrad.ops.array import structure as array
+from symgrad.ops.array.boolean_mask import boolean_mask
+from symgrad.ops.array.joining import concat, stack
+from symgrad.ops.array.slicing import slice as slice_
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.math import elementwise as math
+from symgrad.ops.reduction import reduce as reduction
+
+
+def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int = 0) -> Tensor:
+    """``num`` evenly spaced values from ``start`` to ``stop`` (both included), along a new
+    ``axis`` where ``start`` and ``stop`` are tensors: ``start + i * delta`` with
+    ``delta = (stop - start) / (num - 1)``, and ``stop`` itself last, as TF's
+    ``linspace_nd``.  Integer ends give float64 (TF's true division)."""
+    with name_scope(name or "linspace"):
+        start = convert_to_tensor(start)
+        stop = convert_to_tensor(stop, dtype=start.dtype)
+        num_int = array.int_tensor(num, "num")
+        first = array.expand_dims(start, axis)
+        last = array.expand_dims(stop, axis)
+        shape = array.shape(first)
+        ndims = first.shape.rank
+        if axis < 0:
+            if ndims is None:
+                raise ValueError(f"linspace: axis={axis} needs the rank of start, unknown here")
+            axis += ndims
+        num_fill = math.maximum(num_int - 2, 0)
+        n_steps = math.maximum(num_int - 1, 1)
+        delta = math.truediv(last - first, array.cast(n_steps, last.dtype))
+        first, last = array.cast(first, delta.dtype), array.cast(last, delta.dtype)
+        range_end = array.where(num_int >= 0, n_steps, -1)
+        steps = array.cast(array.range(1, range_end, dtype=dt.int64), delta.dtype)
+        mask = math.equal(axis, array.range(ndims if ndims is not None else array.rank(first)))
+        steps = array.reshape(steps, array.where(mask, num_fill, 1))
+        filled = first + delta * steps
+        whole = concat([first, filled, last], axis=axis)
+        size = array.where(mask, num_int, shape)
+        result = slice_(whole, array.zeros_like(shape), size)
+        if ndims is not None:  # the static shape, as TF's shape inference finds it
+            n = constant_value(num_int)
+            dims = list(first.shape.dims or [])
+            dims[axis] = None if n is None else max(int(n), 0)
+            result.set_shape(dims)
+        return result
+
+
+def repeat(input: Any, repeats: Any, axis: int | None = None, name: str | None = None) -> Tensor:
+    """Each element of ``input`` (flattened where ``axis`` is None) ``repeats`` times
+    along ``axis``: ``repeats`` a scalar, or one count for each element along ``axis``."""
+    if axis is None:
+        input, axis = array.reshape(input, [-1]), 0
+    if not isinstance(axis, int | np.integer):
+        raise TypeError(f"axis must be an int; got {type(axis).__name__}")
+    with name_scope(name or "Repeat"):
+        data = convert_to_tensor(input)
+        repeats = array.int_tensor(repeats, "repeats")
+        if repeats.shape.rank is not None and repeats.shape.rank > 1:
+            raise ValueError(f"repeats must have rank at most 1, got shape {repeats.shape}")
+        if data.shape.rank == 0:
+            data = array.reshape(data, [1])
+        rank = data.shape.rank
+        data_shape = array.shape(data, out_type=repeats.dtype)
+        if rank is not None:
+            if not -rank <= axis < rank:
+                raise ValueError(f"axis={axis} out of bounds: expected {-rank}<=axis<{rank}")
+            axis = int(axis) % rank
+        count = data.shape[axis] if rank is not None else None
+        if repeats.shape.rank == 1 and count is not None and repeats.shape[0] not in (None, count):
+            raise ValueError(
+                f"Dimensions {count} and {repeats.shape[0]} are not compatible: "
+                "repeats must have one count for each element along axis"
+            )
+        counts = constant_value(repeats)
+        outer = [data_shape[:axis], [-1], data_shape[axis + 1 :]]
+        expanded = array.expand_dims(data, axis + 1)
+        if repeats.shape.rank == 0:
+            tiled = _tile_one(expanded, axis + 1, repeats)
+            result = array.reshape(tiled, concat(outer, axis=0))
+        else:
+            if axis != 0:  # one count per position up to ``axis``
+                broadcast = concat([data_shape[:axis], array.shape(repeats)], axis=0)
+                repeats = array.broadcast_to(repeats, broadcast)
+            longest = math.maximum(
+                convert_to_tensor(0, repeats.dtype), reduction.reduce_max(repeats)
+            )
+            mask = math.less(array.range(longest), array.expand_dims(repeats, -1))
+            masked = boolean_mask(_tile_one(expanded, axis + 1, longest), mask)
+            result = masked if axis == 0 else array.reshape(masked, concat(outer, axis=0))
+        if rank is not None:  # the static shape: the repeated axis's where the counts are known
+            dims = list(data.shape.dims or [])
+            size = dims[axis]
+            if counts is None:
+                dims[axis] = None
+            elif counts.ndim:
+                dims[axis] = int(counts.sum())
+            else:
+                dims[axis] = None if size is None else int(counts) * size
+            result.set_shape(dims)
+        return result
+
+
+def _tile_one(data: Tensor, axis: int, multiple: Tensor) -> Tensor:
+    """``data`` tiled ``multiple`` times along ``axis`` alone."""
+    multiples: list[Any] = [convert_to_tensor(1, multiple.dtype)] * (data.shape.rank or 0)
+    multiples[axis] = multiple
+    return array.tile(data, stack(multiples))
+
+
+def meshgrid(*args: Any, indexing: str = "xy", name: str | None = None) -> list[Tensor]:
+    """Coordinate grids from 1-D coordinate vectors, as NumPy's: ``"xy"`` (Cartesian, the
+    default: the first two outputs' axes swapped) or ``"ij"`` (matrix) indexing."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError(
+            f"Argument `indexing` parameter must be either 'xy' or 'ij', got {indexing!r}"
+        )
+    with name_scope(name or "meshgrid"):
+        ndim = len(args)
+        ones = (1,) * ndim
+        tensors = [convert_to_tensor(x) for x in args]
+        output = [array.reshape(x, ones[:i] + (-1,) + ones[i + 1 :]) for i, x in enumerate(tensors)]
+        shapes = [array.size(x) for x in tensors]
+        dtype = tensors[0].dtype
+        if indexing == "xy" and ndim > 1:
+            output[0] = array.reshape(output[0], (1, -1) + (1,) * (ndim - 2))
+            output[1] = array.reshape(output[1], (-1, 1) + (1,) * (ndim - 2))
+            shapes[0], shapes[1] = shapes[1], shapes[0]
+        factor = array.ones(shapes, dtype) if ndim else None
+        sizes = [t.shape.num_elements() for t in tensors]
+        if indexing == "xy" and ndim > 1:
+            sizes[0], sizes[1] = sizes[1], sizes[0]
+        grids = [x * factor for x in output]
+        for g in grids:
+            g.set_shape(sizes)
+        return grids
