@@ -614,21 +614,19 @@ class Variable:
         """``assign*``: the update, then, as TF's, the variable read where used
         (``read_value``: an access, which a tape watching accessed variables watches),
         else the update's op."""
-        u = None
         if name is None and type(value) is EagerTensor:  # the eager top level, in one step
             t = variable_eager.update(self, value, mode, _UPDATES[mode])
-            if t is not None:
-                u = unread_now(self, t)
-        if u is None:
-            hooks = replica_hooks
-            if (
-                hooks is not None
-                and self._strategy is not None  # (only a strategy's variable is intercepted)
-                and hooks.intercepts(self)  # a replica writing a mirrored one
-            ):
-                u = hooks.write(self, value, mode, name)
-            else:
-                u = self._write_now(value, mode, name)
+            if t is not None:  # (where nothing records: no access to tell)
+                return unread_now(self, t) if read_value else t.op
+        hooks = replica_hooks
+        if (
+            hooks is not None
+            and self._strategy is not None  # (only a strategy's variable is intercepted)
+            and hooks.intercepts(self)  # a replica writing a mirrored one
+        ):
+            u = hooks.write(self, value, mode, name)
+        else:
+            u = self._write_now(value, mode, name)
         if not read_value:
             return u.op
         recorders = context.current.recorders
