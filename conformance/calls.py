@@ -361,6 +361,20 @@ SHAPE = {
         lambda tf, x: tf.math.invert_permutation(tf.argsort(x)), [("d", (6,))], order=0
     ),
     "one_hot": Call(lambda tf, i: tf.one_hot(i, 4, 2.0, -1.0), [("i4", (3, 2))], order=0),
+    "sequence_mask": Call(lambda tf, i: tf.sequence_mask(i, 5), [("i4", (3, 2))], order=0),
+    "confusion_matrix": Call(
+        lambda tf, a, b, w: tf.math.confusion_matrix(a, b, 4, weights=w, dtype=w.dtype),
+        [("i4", (6,)), ("i4", (6,)), ("n", (6,))],
+        diff=[2],
+    ),
+    "repeat": Call(lambda tf, x: tf.repeat(x, [2, 0, 1], axis=0), [("n", (3, 4))]),
+    "repeat_scalar": Call(lambda tf, x: tf.repeat(x, 2, axis=-1), [("n", (3, 4))]),
+    "linspace": Call(
+        lambda tf, a, b: tf.linspace(a, b * 2.0, 5, axis=1), [("n", (3,)), ("n", (3,))]
+    ),
+    "meshgrid": Call(
+        lambda tf, x, y: tf.meshgrid(x, y * y, indexing="xy"), [("n", (3,)), ("n", (4,))]
+    ),
     "stack_unstack": Call(
         lambda tf, x, y: tf.unstack(tf.stack([x, y], 1), axis=2),
         [("n", (2, 3)), ("n", (2, 3))],

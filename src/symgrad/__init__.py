@@ -198,7 +198,7 @@ from symgrad.tools import disable_check_numerics, enable_check_numerics, explain
 # isort: split
 # Training: clipping, optimizers, variable scopes, modules and checkpoints (issue 17).
 from symgrad import keras, train
-from symgrad.api.array_ops import linspace, meshgrid, repeat
+from symgrad.api.array_ops import linspace, meshgrid, repeat, sequence_mask
 from symgrad.api.clip_ops import (
     clip_by_average_norm,
     clip_by_global_norm,

@@ -124,3 +124,74 @@ def test_in_a_function_and_a_graph():
         r = tf.repeat([[1, 2], [3, 4]], tf.stack([n, 1]), axis=1)
         with tf.compat.v1.Session() as sess:
             assert sess.run(r, {n: 2}).tolist() == [[1, 1, 2], [3, 3, 4]]
+
+
+def test_sequence_mask_is_tfs():
+    assert _v(tf.sequence_mask([1, 3], 4)) == (
+        [[True, False, False, False], [True, True, True, False]],
+        "bool",
+        (2, 4),
+    )
+    assert _v(tf.sequence_mask([1, 3]))[0] == [[True, False, False], [True, True, True]]
+    assert _v(tf.sequence_mask([[1, 2], [0, 3]])) == (
+        [[[True, False, False], [True, True, False]], [[False, False, False], [True, True, True]]],
+        "bool",
+        (2, 2, 3),
+    )
+    assert _v(tf.sequence_mask([1, 2], 3, dtype=tf.float32)) == (
+        [[1.0, 0.0, 0.0], [1.0, 1.0, 0.0]],
+        "float32",
+        (2, 3),
+    )
+    assert _v(tf.sequence_mask(2, 3))[0] == [True, True, False]
+    assert _v(tf.sequence_mask([1], tf.constant(2)))[0] == [[True, False]]
+    assert _v(tf.sequence_mask([1.5], 3))[0] == [[True, False, False]]
+
+
+def test_confusion_matrix_is_tfs():
+    assert _v(tf.math.confusion_matrix([0, 1, 2], [1, 1, 2])) == (
+        [[0, 1, 0], [0, 1, 0], [0, 0, 1]],
+        "int32",
+        (3, 3),
+    )
+    assert _v(tf.math.confusion_matrix([0, 1], [1, 1], num_classes=3))[0] == [
+        [0, 1, 0],
+        [0, 1, 0],
+        [0, 0, 0],
+    ]
+    assert _v(tf.math.confusion_matrix([0, 1], [1, 1], weights=[2, 3]))[0] == [[0, 2], [0, 3]]
+    assert _v(tf.compat.v1.confusion_matrix([0, 1], [1, 1], dtype=tf.float32)) == (
+        [[0.0, 1.0], [0.0, 1.0]],
+        "float32",
+        (2, 2),
+    )
+    with pytest.raises(tf.errors.InvalidArgumentError, match="`labels` contains negative"):
+        tf.math.confusion_matrix([-1, 1], [1, 1])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="`labels` out of bound"):
+        tf.math.confusion_matrix([0, 3], [1, 1], num_classes=2)
+    with tf.Graph().as_default():
+        labels = tf.compat.v1.placeholder(tf.int32, [None])
+        m = tf.math.confusion_matrix(labels, [1, 1], num_classes=2)
+        with tf.compat.v1.Session() as sess:
+            assert sess.run(m, {labels: [0, 1]}).tolist() == [[0, 1], [0, 1]]
+            with pytest.raises(tf.errors.InvalidArgumentError, match="`labels` out of bound"):
+                sess.run(m, {labels: [0, 2]})
+
+
+def test_to_categorical_is_keras():
+    to_categorical = tf.keras.utils.to_categorical
+    out = to_categorical([0, 2], 3)
+    assert (type(out), out.dtype.name, out.tolist()) == (
+        np.ndarray,
+        "float64",
+        [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]],
+    )
+    assert to_categorical([0, 2, 1]).tolist() == [[1, 0, 0], [0, 0, 1], [0, 1, 0]]
+    assert to_categorical([[0], [1]], 2).tolist() == [[1, 0], [0, 1]]  # a trailing 1 dropped
+    assert to_categorical([[0, 1], [1, 0]], 2).shape == (2, 2, 2)
+    assert to_categorical([1.0, 0.0], 2).tolist() == [[0, 1], [1, 0]]
+    assert _v(to_categorical(tf.constant([1, 0]), 2)) == (
+        [[0.0, 1.0], [1.0, 0.0]],
+        "float32",
+        (2, 2),
+    )

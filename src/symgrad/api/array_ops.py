@@ -1,5 +1,6 @@
-"""``tf.linspace``, ``tf.repeat`` and ``tf.meshgrid``, composed as TF's ``array_ops`` and
-``math_ops`` compose them, from public ops.
+"""``tf.linspace``, ``tf.repeat``, ``tf.meshgrid``, ``tf.sequence_mask`` and
+``tf.math.confusion_matrix``, composed as TF's ``array_ops``, ``math_ops`` and
+``confusion_matrix`` compose them, from public ops.
 
 No op type of their own: each is built from the same ops in the same order as TF's
 Python code, so values round as TF's do and gradients come from the ops' rules
@@ -13,14 +14,16 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.api.debugging import assert_greater_equal, assert_less
 from symgrad.core import dtypes as dt
-from symgrad.core.graph import Tensor, name_scope
+from symgrad.core.graph import Tensor, get_default_graph, name_scope
 from symgrad.core.op_registry import constant_value
 from symgrad.ops.array import structure as array
 from symgrad.ops.array.boolean_mask import boolean_mask
+from symgrad.ops.array.gather import scatter_nd
 from symgrad.ops.array.joining import concat, stack
 from symgrad.ops.array.slicing import slice as slice_
-from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.core import convert_to_tensor, identity
 from symgrad.ops.math import elementwise as math
 from symgrad.ops.reduction import reduce as reduction
 
@@ -150,3 +153,74 @@ def meshgrid(*args: Any, indexing: str = "xy", name: str | None = None) -> list[
         for g in grids:
             g.set_shape(sizes)
         return grids
+
+
+def sequence_mask(
+    lengths: Any, maxlen: Any = None, dtype: Any = dt.bool_, name: str | None = None
+) -> Tensor:
+    """``mask[..., j] = j < lengths[...]`` for ``j`` in ``range(maxlen)`` (``maxlen``: the
+    longest of ``lengths`` where not given), of ``dtype``, as TF's."""
+    with name_scope(name or "SequenceMask"):
+        lengths = convert_to_tensor(lengths)
+        if maxlen is None:
+            maxlen = math.maximum(0, reduction.reduce_max(lengths))
+        else:
+            maxlen = convert_to_tensor(maxlen)
+            if maxlen.shape.rank not in (None, 0):
+                raise ValueError(
+                    f"Argument `maxlen` must be scalar for sequence_mask, got shape {maxlen.shape}"
+                )
+        row = array.range(maxlen)
+        mask = math.less(row, array.cast(array.expand_dims(lengths, -1), maxlen.dtype))
+        want = dt.as_dtype(dtype)
+        return mask if want is dt.bool_ else array.cast(mask, want)
+
+
+def confusion_matrix(
+    labels: Any,
+    predictions: Any,
+    num_classes: Any = None,
+    weights: Any = None,
+    dtype: Any = dt.int32,
+    name: str | None = None,
+) -> Tensor:
+    """``m[i, j]``: how many (or what total ``weights``) of the examples labelled ``i``
+    were predicted ``j``; ``num_classes`` where not given is one more than the largest
+    label or prediction.  Negative or (with ``num_classes``) too large labels and
+    predictions raise, as TF's checks."""
+    with name_scope(name or "confusion_matrix"):
+        predictions = array.cast(convert_to_tensor(predictions), dt.int64)
+        labels = array.cast(convert_to_tensor(labels), dt.int64)
+        labels = _checked(labels, assert_greater_equal, 0, "`labels` contains negative values")
+        predictions = _checked(
+            predictions, assert_greater_equal, 0, "`predictions` contains negative values"
+        )
+        if num_classes is None:
+            num_classes = (
+                math.maximum(reduction.reduce_max(predictions), reduction.reduce_max(labels)) + 1
+            )
+        else:
+            num_classes = array.cast(convert_to_tensor(num_classes), dt.int64)
+            labels = _checked(labels, assert_less, num_classes, "`labels` out of bound")
+            predictions = _checked(
+                predictions, assert_less, num_classes, "`predictions` out of bound"
+            )
+        want = dt.as_dtype(dtype)
+        if weights is None:
+            values = array.ones_like(predictions, want)
+        else:
+            weights = convert_to_tensor(weights)
+            if not predictions.shape.is_compatible_with(weights.shape):
+                raise ValueError(f"Shapes {predictions.shape} and {weights.shape} are incompatible")
+            values = array.cast(weights, want)
+        shape = stack([num_classes, num_classes])
+        return scatter_nd(stack([labels, predictions], axis=1), values, shape)
+
+
+def _checked(x: Tensor, check: Any, bound: Any, message: str) -> Tensor:
+    """``x``, after ``check(x, bound)`` (eagerly: raised now, if it fails)."""
+    assertion = check(x, bound, message=message)
+    if assertion is None:  # eager: passed
+        return x
+    with get_default_graph().control_dependencies([assertion]):
+        return identity(x)

@@ -7,6 +7,7 @@ and under ``tf.compat.v1`` (see ``symgrad.compat.v1``).
 
 from __future__ import annotations
 
+from symgrad.api.array_ops import confusion_matrix
 from symgrad.core import missing as _missing
 from symgrad.ops.array.gather import unsorted_segment_sum
 from symgrad.ops.array.sorting import top_k
@@ -118,6 +119,7 @@ __all__ = [
     "atan2",
     "atanh",
     "bincount",
+    "confusion_matrix",
     "conj",
     "cos",
     "cosh",

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-# TF1's name of linspace.
+# TF1's name of linspace; confusion_matrix at the top, as TF1's.
+from symgrad.api.array_ops import confusion_matrix  # noqa: F401
 from symgrad.api.array_ops import linspace as lin_space  # noqa: F401
 
 # The tf.math names TF 2 also exports at the top of tf.compat.v1 (but not of tf).

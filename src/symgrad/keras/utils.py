@@ -1,7 +1,7 @@
 """``tf.keras.utils``: ``set_random_seed`` (Python's, NumPy's and the global TF seed, as
 Keras 3 sets them, so unseeded initializers and ``fit(shuffle=True)`` repeat TF's draws)
-and the data helpers ``unpack_x_y_sample_weight``/``pack_x_y_sample_weight`` and
-``PyDataset`` (``Sequence``)."""
+the data helpers ``unpack_x_y_sample_weight``/``pack_x_y_sample_weight`` and
+``PyDataset`` (``Sequence``), and ``to_categorical``."""
 
 from __future__ import annotations
 
@@ -10,16 +10,21 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.core import dtypes as dt
 from symgrad.core import missing as _missing
+from symgrad.core.graph import Tensor
 from symgrad.keras.trainers.data import unpack_x_y_sample_weight
 from symgrad.keras.utils_data import PyDataset, Sequence
+from symgrad.ops.array.structure import cast, one_hot, squeeze
 from symgrad.ops.random import seeded as tf_random
+from symgrad.ops.reduction.reduce import reduce_max
 
 __all__ = [
     "PyDataset",
     "Sequence",
     "pack_x_y_sample_weight",
     "set_random_seed",
+    "to_categorical",
     "unpack_x_y_sample_weight",
 ]
 
@@ -33,6 +38,29 @@ def set_random_seed(seed: Any) -> None:
     random.seed(seed)
     np.random.seed(seed)
     tf_random.set_random_seed(seed)
+
+
+def to_categorical(x: Any, num_classes: int | None = None) -> Any:
+    """Class indices as one-hot rows, as Keras 3's: a tensor gives a float32 tensor
+    (``one_hot``); anything else a float64 NumPy array.  A trailing axis of size 1 is
+    dropped first; ``num_classes`` where not given is one more than the largest index."""
+    if isinstance(x, Tensor):
+        if x.shape.rank is not None and x.shape.rank > 1 and x.shape[-1] == 1:
+            x = squeeze(x, -1)
+        x = cast(x, dt.int64)
+        if num_classes is None:
+            num_classes = int(reduce_max(x).numpy()) + 1
+        return one_hot(x, num_classes)
+    x = np.array(x, dtype="int64")
+    shape = x.shape
+    if shape and shape[-1] == 1 and len(shape) > 1:
+        shape = shape[:-1]
+    x = x.reshape(-1)
+    if not num_classes:
+        num_classes = int(np.max(x)) + 1
+    out = np.zeros((x.shape[0], num_classes))
+    out[np.arange(x.shape[0]), x] = 1
+    return out.reshape(shape + (num_classes,))
 
 
 def pack_x_y_sample_weight(x: Any, y: Any = None, sample_weight: Any = None) -> Any:
