@@ -269,3 +269,31 @@ def test_a_tensor_passed_twice_gets_its_gradient_once():
     y = f(x, x)
     (gx,) = tf.gradients(y, [x])
     assert gx.numpy() == 6.0
+
+
+def test_a_traces_input_signature_and_output_specs_are_tfs():
+    """TF 2.21's ``structured_input_signature`` (bound, defaults filled in),
+    ``output_shapes``/``output_dtypes`` and ``input_signature`` (a tuple)."""
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="x")])
+    def g(x):
+        return tf.reduce_sum(x)
+
+    cf = g.get_concrete_function()
+    assert cf.structured_input_signature == ((tf.TensorSpec([None], tf.float32, name="x"),), {})
+    assert (cf.output_shapes, cf.output_dtypes) == (tf.TensorShape([]), tf.float32)
+    assert g.input_signature == (tf.TensorSpec([None], tf.float32, name="x"),)
+
+    @tf.function
+    def h(a, b=2):
+        return {"p": a * b, "q": [a]}
+
+    two = h.get_concrete_function(tf.constant([1.0, 2.0]), b=3)
+    assert two.structured_input_signature == ((tf.TensorSpec([2], tf.float32, name="a"), 3), {})
+    spec = h.get_concrete_function(tf.TensorSpec([2, None], tf.int32))
+    assert spec.structured_input_signature == (
+        (tf.TensorSpec([2, None], tf.int32, name="a"), 2),  # the default, filled in
+        {},
+    )
+    assert spec.output_shapes == {"p": tf.TensorShape([2, None]), "q": [tf.TensorShape([2, None])]}
+    assert spec.output_dtypes == {"p": tf.int32, "q": [tf.int32]}

@@ -183,6 +183,9 @@ class ConcreteFunction:
         # With jit_compile, the XLA-compiled run of the outputs (``runtime.xla``), which
         # an eager call uses instead of the plan; False: tried, not compilable.
         self.compiled: Any = None
+        # TF's: the arguments of the trace, ``(args, kwargs)``, a TensorSpec for each
+        # tensor (``function`` sets it; None for a graph traced otherwise).
+        self.structured_input_signature: Any = None
 
     @property
     def name(self) -> str:
@@ -192,6 +195,16 @@ class ConcreteFunction:
     def structured_outputs(self) -> Any:
         """TF's: the outputs, graph tensors, in the structure the function returned."""
         return self._pack(self.outputs)
+
+    @property
+    def output_shapes(self) -> Any:
+        """TF's: each output's static shape, in the structure the function returned."""
+        return nest.map_structure(lambda t: t.shape, self.structured_outputs)
+
+    @property
+    def output_dtypes(self) -> Any:
+        """TF's: each output's dtype, in the structure the function returned."""
+        return nest.map_structure(lambda t: t.dtype, self.structured_outputs)
 
     def __call__(self, *args: Any) -> Any:
         flat = nest.flatten(list(args))

@@ -162,6 +162,18 @@ def _arg_names(fn: Any, structure: Any) -> list[str]:
     return [n for group in names for n in group]
 
 
+def _canonical(fn: Any, args: list[Any], kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """``(args, kwargs)`` as TF's ``structured_input_signature`` gives them: bound to
+    ``fn``'s parameters, defaults filled in, every parameter that can be passed by
+    position among the args."""
+    try:
+        bound = inspect.signature(fn).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return tuple(args), dict(kwargs)
+    bound.apply_defaults()
+    return bound.args, dict(bound.kwargs)
+
+
 def _is_tensor_arg(x: Any) -> bool:
     return isinstance(x, Tensor | TensorSpec | np.ndarray)
 
@@ -291,7 +303,7 @@ class Function:
     def _bind_signature(
         self, args: tuple[Any, ...], kwargs: dict[str, Any]
     ) -> tuple[tuple[Any, ...], dict[str, Any]]:
-        specs = self.input_signature or []
+        specs: tuple[Any, ...] = self.input_signature or ()
         values = self._check_binding(args, kwargs)
         flat_specs = nest.flatten(specs)
         flat_values = _flatten_up_to(specs, values)
@@ -370,6 +382,7 @@ class Function:
                 inputs: list[Tensor] = []
                 spec_iter = iter(specs or [])
                 args: list[Any] = []
+                signature: list[Any] = []  # each leaf's TensorSpec, or its Python value
                 names = _arg_names(self.python_function, structure)
                 for x, arg_name in zip(leaves, names, strict=True):
                     if _is_tensor_arg(x):
@@ -380,8 +393,10 @@ class Function:
                             graph.arg_values.append((ph, x.eager_value))
                         inputs.append(ph)
                         args.append(ph)
+                        signature.append(TensorSpec(ph.shape, ph.dtype, spec_name or arg_name))
                     else:
                         args.append(x)
+                        signature.append(x)
                 pargs, pkwargs = nest.pack_sequence_as(structure, args)
                 result = self._traced_function()(*pargs, **pkwargs)
                 outputs: list[Tensor] = []
@@ -390,7 +405,10 @@ class Function:
                 )
         finally:
             graph.tracing = False
-        return ConcreteFunction(graph, inputs, template, outputs)
+        cf = ConcreteFunction(graph, inputs, template, outputs)
+        sargs, skwargs = nest.pack_sequence_as(structure, signature)
+        cf.structured_input_signature = _canonical(self.python_function, sargs, skwargs)
+        return cf
 
     def _traced_function(self) -> Callable[..., Any]:
         """The function a trace runs: with ``autograph``, its control flow converted
@@ -467,9 +485,9 @@ def _output(y: Any, graph: FuncGraph, outputs: list[Tensor], fn: Any = None) -> 
     return y
 
 
-def _checked_signature(fn: Any, signature: Any) -> list[Any] | None:
-    """``input_signature`` as a list, checked as TF checks it when decorating: a list or
-    tuple of (nested) TensorSpecs, one for each parameter without a default."""
+def _checked_signature(fn: Any, signature: Any) -> tuple[Any, ...] | None:
+    """``input_signature`` as a tuple (TF's), checked as TF checks it when decorating: a
+    list or tuple of (nested) TensorSpecs, one for each parameter without a default."""
     if signature is None:
         return None
     if not isinstance(signature, list | tuple):
@@ -483,7 +501,7 @@ def _checked_signature(fn: Any, signature: Any) -> list[Any] | None:
     try:
         params = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
-        return list(signature)
+        return tuple(signature)
     left = len(signature)
     for p in params:
         if p.name == "self" or p.kind is p.VAR_KEYWORD:
@@ -501,7 +519,7 @@ def _checked_signature(fn: Any, signature: Any) -> list[Any] | None:
             raise TypeError(f"input_signature missing type constraint for {p.name}")
     if left:
         raise TypeError(f"input_signature contains {left} extra type constraints.")
-    return list(signature)
+    return tuple(signature)
 
 
 def _fits(shape: Any, spec_shape: Any) -> bool:
