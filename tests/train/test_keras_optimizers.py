@@ -384,9 +384,57 @@ def test_missing_keras_names_say_so():
         tf.keras.applications  # noqa: B018
     with pytest.raises(AttributeError, match="not tf.keras.optimizers.Nadam"):
         tf.keras.optimizers.Nadam  # noqa: B018
-    listed = "ExponentialDecay, InverseTimeDecay and PiecewiseConstantDecay"
+    listed = "CosineDecay, ExponentialDecay, InverseTimeDecay, PiecewiseConstantDecay and "
     with pytest.raises(AttributeError, match=listed):
-        tf.keras.optimizers.schedules.CosineDecay  # noqa: B018
+        tf.keras.optimizers.schedules.CosineDecayRestarts  # noqa: B018
+
+
+def _rates(schedule, steps):
+    return [float(schedule(k).numpy()) for k in steps]
+
+
+def test_polynomial_and_cosine_decay_are_tfs():
+    """TF 2.21's rates (Keras 3's float32 arithmetic), exactly, and through SGD and
+    ``function``."""
+    s = tf.keras.optimizers.schedules
+    assert _rates(s.PolynomialDecay(0.1, 10, 0.01, power=0.5), [0, 3, 7, 10, 15]) == [
+        0.10000000149011612, 0.08529940247535706, 0.059295035898685455,
+        0.009999999776482582, 0.009999999776482582,
+    ]  # fmt: skip
+    assert _rates(s.PolynomialDecay(0.1, 10), [0, 5, 12]) == [
+        0.10000000149011612, 0.050050001591444016, 9.999999747378752e-05,
+    ]  # fmt: skip
+    cycle = s.PolynomialDecay(0.1, 10, 0.01, power=2.0, cycle=True)
+    assert _rates(cycle, [0, 3, 10, 11, 25]) == [
+        0.10000000149011612, 0.054099999368190765, 0.009999999776482582,
+        0.028224999085068703, 0.012500000186264515,
+    ]  # fmt: skip
+    assert _rates(s.CosineDecay(0.1, 10), [0, 1, 5, 9, 10, 20]) == [
+        0.10000000149011612, 0.0975528284907341, 0.04999999701976776,
+        0.0024471760261803865, 0.0, 0.0,
+    ]  # fmt: skip
+    assert _rates(s.CosineDecay(0.3, 7, alpha=0.2), [0, 2, 6, 7]) == [
+        0.30000001192092896, 0.25481876730918884, 0.07188373804092407, 0.06000000238418579,
+    ]  # fmt: skip
+    warm = s.CosineDecay(0.0, 10, warmup_target=0.1, warmup_steps=4)
+    assert _rates(warm, [0, 1, 3, 4, 5, 13, 20]) == [
+        0.0, 0.02500000037252903, 0.07500000298023224, 0.10000000149011612,
+        0.0975528284907341, 0.0024471760261803865, 0.0,
+    ]  # fmt: skip
+    assert [float(tf.function(warm)(tf.constant(k))) for k in (2, 6)] == [
+        0.05000000074505806,
+        0.09045084565877914,
+    ]
+    opt = tf.keras.optimizers.SGD(s.CosineDecay(0.5, 4))
+    v = tf.Variable(1.0)
+    for _ in range(3):
+        opt.apply_gradients([(tf.constant(1.0), v)])
+    assert float(v.numpy()) == -0.1767766922712326
+    config = s.serialize(warm)
+    assert config["class_name"] == "CosineDecay"
+    assert _rates(s.deserialize(config), [3]) == [0.07500000298023224]
+    with pytest.raises(ValueError, match="Argument `decay_steps` must be > 0"):
+        s.PolynomialDecay(0.1, 0)
 
 
 def test_a_custom_optimizer_as_keras_documents_it():

@@ -3,12 +3,15 @@ computed as Keras 3 computes them (float32 from Python floats, the step cast to 
 
 from __future__ import annotations
 
+import math as pymath
 from typing import Any
 
+from symgrad.control_flow.cond import cond
 from symgrad.core.graph import Tensor, name_scope
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
 from symgrad.ops.math import elementwise as math
+from symgrad.ops.math.rounding import ceil
 
 
 class LearningRateSchedule:
@@ -127,22 +130,139 @@ class PiecewiseConstantDecay(LearningRateSchedule):
         return {"boundaries": self.boundaries, "values": self.values, "name": self.name}
 
 
+class PolynomialDecay(LearningRateSchedule):
+    """(initial - end) · (1 - step / decay_steps) ^ power + end, the step held at
+    ``decay_steps``; with ``cycle``, decay_steps grows to the first multiple of it past
+    the step instead."""
+
+    def __init__(
+        self,
+        initial_learning_rate: Any,
+        decay_steps: Any,
+        end_learning_rate: Any = 0.0001,
+        power: Any = 1.0,
+        cycle: bool = False,
+        name: str = "PolynomialDecay",
+    ) -> None:
+        self.initial_learning_rate, self.decay_steps = initial_learning_rate, decay_steps
+        self.end_learning_rate, self.power = end_learning_rate, power
+        self.cycle, self.name = cycle, name
+        _check_decay_steps(decay_steps)
+
+    def __call__(self, step: Any) -> Tensor:
+        with name_scope(self.name):
+            lr = convert_to_tensor(self.initial_learning_rate)
+            d = lr.dtype
+            end, power = array.cast(self.end_learning_rate, d), array.cast(self.power, d)
+            step, steps = array.cast(step, d), array.cast(self.decay_steps, d)
+            if self.cycle:  # the first multiple of decay_steps past the step (1 at step 0)
+                multiplier = array.where(math.equal(step, 0), 1.0, ceil(step / self.decay_steps))
+                steps = math.multiply(steps, multiplier)
+            else:
+                step = math.minimum(step, steps)
+            p = math.divide(step, steps)
+            return math.add(math.multiply(lr - end, math.pow(1 - p, power)), end)
+
+    def get_config(self) -> dict[str, Any]:
+        return {
+            "initial_learning_rate": self.initial_learning_rate,
+            "decay_steps": self.decay_steps,
+            "end_learning_rate": self.end_learning_rate,
+            "power": self.power,
+            "cycle": self.cycle,
+            "name": self.name,
+        }
+
+
+class CosineDecay(LearningRateSchedule):
+    """initial · ((1 - alpha) · ½(1 + cos(π · step / decay_steps)) + alpha), the step held
+    at ``decay_steps``; with ``warmup_target``, first a linear rise from the initial rate
+    to it over ``warmup_steps``, then the decay from it."""
+
+    def __init__(
+        self,
+        initial_learning_rate: Any,
+        decay_steps: Any,
+        alpha: Any = 0.0,
+        name: str = "CosineDecay",
+        warmup_target: Any = None,
+        warmup_steps: Any = 0,
+    ) -> None:
+        self.initial_learning_rate, self.decay_steps = initial_learning_rate, decay_steps
+        self.alpha, self.name = alpha, name
+        self.warmup_target, self.warmup_steps = warmup_target, warmup_steps
+        _check_decay_steps(decay_steps)
+
+    def _decay(self, step: Tensor, steps: Tensor, start: Tensor) -> Tensor:
+        with name_scope(self.name):
+            fraction = math.divide(step, steps)
+            pi = convert_to_tensor(pymath.pi, dtype=step.dtype)
+            cosine = 0.5 * (1.0 + math.cos(math.multiply(pi, fraction)))
+            return math.multiply(start, (1 - self.alpha) * cosine + self.alpha)
+
+    def _warmup(self, step: Tensor, steps: Tensor, target: Tensor, lr: Tensor) -> Tensor:
+        with name_scope(self.name):
+            return (target - lr) * (step / steps) + lr
+
+    def __call__(self, step: Any) -> Tensor:
+        with name_scope(self.name):
+            lr = convert_to_tensor(self.initial_learning_rate)
+            d = lr.dtype
+            steps, step = array.cast(self.decay_steps, d), array.cast(step, d)
+            if self.warmup_target is None:
+                return self._decay(math.minimum(step, steps), steps, lr)
+            target = array.cast(self.warmup_target, d)
+            warmup = array.cast(self.warmup_steps, d)
+            step = math.minimum(step, steps + warmup)
+            return cond(  # type: ignore[no-any-return]
+                step < warmup,
+                lambda: self._warmup(step, warmup, target, lr),
+                lambda: self._decay(step - warmup, steps, target),
+            )
+
+    def get_config(self) -> dict[str, Any]:
+        return {
+            "initial_learning_rate": self.initial_learning_rate,
+            "decay_steps": self.decay_steps,
+            "alpha": self.alpha,
+            "name": self.name,
+            "warmup_target": self.warmup_target,
+            "warmup_steps": self.warmup_steps,
+        }
+
+
+def _check_decay_steps(decay_steps: Any) -> None:
+    if decay_steps <= 0:
+        raise ValueError(f"Argument `decay_steps` must be > 0. Received: decay_steps={decay_steps}")
+
+
 def serialize(learning_rate_schedule: LearningRateSchedule) -> dict[str, Any]:
     schedule = learning_rate_schedule
     return {"class_name": type(schedule).__name__, "config": schedule.get_config()}
 
 
 def deserialize(config: dict[str, Any], custom_objects: Any = None) -> LearningRateSchedule:
-    classes = {c.__name__: c for c in (ExponentialDecay, InverseTimeDecay, PiecewiseConstantDecay)}
+    classes = {
+        c.__name__: c
+        for c in (
+            CosineDecay,
+            ExponentialDecay,
+            InverseTimeDecay,
+            PiecewiseConstantDecay,
+            PolynomialDecay,
+        )
+    }
     classes.update(custom_objects or {})
     return classes[config["class_name"]].from_config(config["config"])  # type: ignore
 
 
 __all__ = [
+    "CosineDecay",
     "ExponentialDecay",
     "InverseTimeDecay",
     "LearningRateSchedule",
     "PiecewiseConstantDecay",
+    "PolynomialDecay",
     "deserialize",
     "serialize",
 ]
@@ -150,7 +270,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     raise AttributeError(
-        f"symgrad implements tf.keras.optimizers.schedules ExponentialDecay, "
-        f"InverseTimeDecay and PiecewiseConstantDecay (and LearningRateSchedule to derive "
-        f"from), not {name}"
+        f"symgrad implements tf.keras.optimizers.schedules CosineDecay, ExponentialDecay, "
+        f"InverseTimeDecay, PiecewiseConstantDecay and PolynomialDecay (and "
+        f"LearningRateSchedule to derive from), not {name}"
     )
