@@ -37,6 +37,14 @@ OPTIMIZERS = {
     "piecewise": lambda tf: tf.keras.optimizers.SGD(
         _sched(tf, "PiecewiseConstantDecay", [1, 3], [0.1, 0.05, 0.01])
     ),
+    "adamax": lambda tf: tf.keras.optimizers.Adamax(0.05),
+    "adamax_hyper": lambda tf: tf.keras.optimizers.Adamax(0.1, 0.8, 0.95, 1e-3),
+    "cosine": lambda tf: tf.keras.optimizers.Adam(
+        _sched(tf, "CosineDecay", 0.0, 3, alpha=0.1, warmup_target=0.05, warmup_steps=2)
+    ),
+    "polynomial": lambda tf: tf.keras.optimizers.SGD(
+        _sched(tf, "PolynomialDecay", 0.1, 3, 0.01, power=2.0, cycle=True), momentum=0.5
+    ),
     "clipnorm": lambda tf: tf.keras.optimizers.SGD(0.1, clipnorm=0.5),
     "global_clipnorm": lambda tf: tf.keras.optimizers.Adam(0.01, global_clipnorm=0.5),
     "clipvalue": lambda tf: tf.keras.optimizers.RMSprop(0.01, clipvalue=0.3),

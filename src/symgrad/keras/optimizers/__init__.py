@@ -1,4 +1,4 @@
-"""``tf.keras.optimizers``: Keras 3's SGD, Adam, AdamW, RMSprop and Adagrad, and their
+"""``tf.keras.optimizers``: Keras 3's SGD, Adam, AdamW, Adamax, RMSprop and Adagrad, and their
 learning rate schedules (re-exports only)."""
 
 from __future__ import annotations
@@ -6,12 +6,22 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad.keras.optimizers import schedules
-from symgrad.keras.optimizers.algorithms import SGD, Adagrad, Adam, AdamW, RMSprop
+from symgrad.keras.optimizers.algorithms import SGD, Adagrad, Adam, Adamax, AdamW, RMSprop
 from symgrad.keras.optimizers.base import Optimizer
 
-__all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "get", "schedules"]
+__all__ = [
+    "SGD",
+    "Adagrad",
+    "Adam",
+    "AdamW",
+    "Adamax",
+    "Optimizer",
+    "RMSprop",
+    "get",
+    "schedules",
+]
 
-_BY_NAME = {c.__name__.lower(): c for c in (SGD, Adagrad, Adam, AdamW, RMSprop)}
+_BY_NAME = {c.__name__.lower(): c for c in (SGD, Adagrad, Adam, AdamW, Adamax, RMSprop)}
 
 
 def get(identifier: Any) -> Optimizer:
@@ -32,6 +42,6 @@ def get(identifier: Any) -> Optimizer:
 
 def __getattr__(name: str) -> Any:
     raise AttributeError(
-        f"symgrad implements tf.keras.optimizers SGD, Adam, AdamW, RMSprop "
+        f"symgrad implements tf.keras.optimizers SGD, Adam, AdamW, Adamax, RMSprop "
         f"and Adagrad (and their schedules), not tf.keras.optimizers.{name}"
     )

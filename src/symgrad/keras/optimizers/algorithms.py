@@ -1,4 +1,5 @@
-"""Keras 3's SGD, Adam, AdamW, RMSprop and Adagrad, with its update formulas op for op.
+"""Keras 3's SGD, Adam, AdamW, Adamax, RMSprop and Adagrad, with its update formulas op
+for op.
 
 Each ``update_step`` is Keras's (``keras/src/optimizers/*.py``): the same float32 operations
 in the same order, with Python-float hyperparameters combined in double first where Keras
@@ -21,6 +22,7 @@ from symgrad.keras.optimizers.base import Optimizer
 from symgrad.ops.array import structure as array
 from symgrad.ops.control import group
 from symgrad.ops.math import elementwise as math
+from symgrad.ops.sparse.indexed_slices import dense
 
 _OPTIONS = (
     "weight_decay",
@@ -173,6 +175,72 @@ class Adam(Optimizer):
             "epsilon": self.epsilon,
             "amsgrad": self.amsgrad,
         }
+
+
+class Adamax(Adam):
+    """m += (g - m)(1 - β1); u = max(β2·u, |g|); var -= lr·m / ((1 - β1ᵗ)(u + ε)), with
+    t = iterations + 1 (Adam with the infinity norm)."""
+
+    def __init__(
+        self,
+        learning_rate: Any = 0.001,
+        beta_1: float = 0.9,
+        beta_2: float = 0.999,
+        epsilon: float = 1e-7,
+        weight_decay: float | None = None,
+        clipnorm: float | None = None,
+        clipvalue: float | None = None,
+        global_clipnorm: float | None = None,
+        use_ema: bool = False,
+        ema_momentum: float = 0.99,
+        ema_overwrite_frequency: int | None = None,
+        loss_scale_factor: float | None = None,
+        gradient_accumulation_steps: int | None = None,
+        name: str | None = "adamax",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            learning_rate,
+            beta_1,
+            beta_2,
+            epsilon,
+            weight_decay=weight_decay,
+            clipnorm=clipnorm,
+            clipvalue=clipvalue,
+            global_clipnorm=global_clipnorm,
+            use_ema=use_ema,
+            ema_momentum=ema_momentum,
+            ema_overwrite_frequency=ema_overwrite_frequency,
+            loss_scale_factor=loss_scale_factor,
+            gradient_accumulation_steps=gradient_accumulation_steps,
+            name=name,
+            **kwargs,
+        )
+
+    def build(self, var_list: Any) -> None:
+        if self.built:
+            return
+        Optimizer.build(self, var_list)
+        self._m, self._u = self.add_optimizer_variables(var_list, ["momentum", "norm"])
+
+    def update_step(self, gradient: Tensor, variable: Any, learning_rate: Any) -> Any:
+        d = variable.dtype
+        lr, g = array.cast(learning_rate, d), dense(sp.cast(gradient, d))
+        local_step = array.cast(math.add(self.iterations, 1), d)
+        beta_1_power = math.pow(array.cast(self.beta_1, d), local_step)
+        i = self._get_variable_index(variable)
+        m, u = self._m[i], self._u[i]
+        m_t = m.assign_add(math.multiply(math.subtract(g, m), 1 - self.beta_1))
+        u_t = u.assign(math.maximum(math.multiply(self.beta_2, u), math.abs(g)))
+        step = math.divide(
+            math.multiply(lr, m_t), math.multiply(1 - beta_1_power, math.add(u_t, self.epsilon))
+        )
+        return group(m_t, u_t, variable.assign_sub(step))
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        del config["amsgrad"]
+        return config
 
 
 class AdamW(Adam):
