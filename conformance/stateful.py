@@ -132,7 +132,7 @@ def _draw_terms(rng: np.random.Generator, shapes: list[Shape]) -> list[tuple[Any
 
 
 V1_OPTIMIZERS = ("GradientDescent", "Momentum", "Adam", "Adagrad", "RMSProp")
-KERAS_OPTIMIZERS = ("SGD", "Adam", "AdamW", "Adamax", "RMSprop", "Adagrad")
+KERAS_OPTIMIZERS = ("SGD", "Adam", "AdamW", "Adamax", "Nadam", "RMSprop", "Adagrad")
 
 
 def _draw_optimizer(rng: np.random.Generator, mode: str) -> tuple[Any, ...]:

@@ -39,6 +39,8 @@ OPTIMIZERS = {
     ),
     "adamax": lambda tf: tf.keras.optimizers.Adamax(0.05),
     "adamax_hyper": lambda tf: tf.keras.optimizers.Adamax(0.1, 0.8, 0.95, 1e-3),
+    "nadam": lambda tf: tf.keras.optimizers.Nadam(0.05),
+    "nadam_hyper": lambda tf: tf.keras.optimizers.Nadam(0.1, 0.8, 0.95, 1e-3),
     "cosine": lambda tf: tf.keras.optimizers.Adam(
         _sched(tf, "CosineDecay", 0.0, 3, alpha=0.1, warmup_target=0.05, warmup_steps=2)
     ),
@@ -79,6 +81,11 @@ def _program(key: str, dtype: Any = np.float32) -> Any:
 def in_a_function(tf: Any) -> Any:
     """The same Adam steps inside tf.function (the optimizer builds during the first trace)."""
     return eager_steps(tf, "adamw", wrap=tf.function)
+
+
+def nadam_in_a_function(tf: Any) -> Any:
+    """Nadam's step product, updated once a step before the variables, inside tf.function."""
+    return eager_steps(tf, "nadam", wrap=tf.function)
 
 
 def none_gradients(tf: Any) -> Any:
@@ -141,6 +148,7 @@ PROGRAMS = [_program(k) for k in OPTIMIZERS] + [
     _program("adam", np.float64),
     _program("rmsprop_centered", np.float64),
     in_a_function,
+    nadam_in_a_function,
     none_gradients,
     schedule_values,
     errors,

@@ -1,12 +1,20 @@
-"""``tf.keras.optimizers``: Keras 3's SGD, Adam, AdamW, Adamax, RMSprop and Adagrad, and their
-learning rate schedules (re-exports only)."""
+"""``tf.keras.optimizers``: Keras 3's SGD, Adam, AdamW, Adamax, Nadam, RMSprop and
+Adagrad, and their learning rate schedules (re-exports only)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from symgrad.keras.optimizers import schedules
-from symgrad.keras.optimizers.algorithms import SGD, Adagrad, Adam, Adamax, AdamW, RMSprop
+from symgrad.keras.optimizers.algorithms import (
+    SGD,
+    Adagrad,
+    Adam,
+    Adamax,
+    AdamW,
+    Nadam,
+    RMSprop,
+)
 from symgrad.keras.optimizers.base import Optimizer
 
 __all__ = [
@@ -15,13 +23,14 @@ __all__ = [
     "Adam",
     "AdamW",
     "Adamax",
+    "Nadam",
     "Optimizer",
     "RMSprop",
     "get",
     "schedules",
 ]
 
-_BY_NAME = {c.__name__.lower(): c for c in (SGD, Adagrad, Adam, AdamW, Adamax, RMSprop)}
+_BY_NAME = {c.__name__.lower(): c for c in (SGD, Adagrad, Adam, AdamW, Adamax, Nadam, RMSprop)}
 
 
 def get(identifier: Any) -> Optimizer:
@@ -42,6 +51,6 @@ def get(identifier: Any) -> Optimizer:
 
 def __getattr__(name: str) -> Any:
     raise AttributeError(
-        f"symgrad implements tf.keras.optimizers SGD, Adam, AdamW, Adamax, RMSprop "
+        f"symgrad implements tf.keras.optimizers SGD, Adam, AdamW, Adamax, Nadam, RMSprop "
         f"and Adagrad (and their schedules), not tf.keras.optimizers.{name}"
     )

@@ -1,5 +1,5 @@
-"""Keras 3's SGD, Adam, AdamW, Adamax, RMSprop and Adagrad, with its update formulas op
-for op.
+"""Keras 3's SGD, Adam, AdamW, Adamax, Nadam, RMSprop and Adagrad, with its update
+formulas op for op.
 
 Each ``update_step`` is Keras's (``keras/src/optimizers/*.py``): the same float32 operations
 in the same order, with Python-float hyperparameters combined in double first where Keras
@@ -236,6 +236,94 @@ class Adamax(Adam):
             math.multiply(lr, m_t), math.multiply(1 - beta_1_power, math.add(u_t, self.epsilon))
         )
         return group(m_t, u_t, variable.assign_sub(step))
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        del config["amsgrad"]
+        return config
+
+
+class Nadam(Adam):
+    """Adam with Nesterov momentum (Dozat): with μₜ = β1(1 - ½·0.96ᵗ) and the product
+    Πμ kept across steps (updated once a step, before the variables),
+    m̂ = μₜ₊₁m / (1 - Πμ·μₜ₊₁) + (1 - μₜ)g / (1 - Πμ); var -= lr·m̂ / (√(v / (1 - β2ᵗ)) + ε)."""
+
+    def __init__(
+        self,
+        learning_rate: Any = 0.001,
+        beta_1: float = 0.9,
+        beta_2: float = 0.999,
+        epsilon: float = 1e-7,
+        weight_decay: float | None = None,
+        clipnorm: float | None = None,
+        clipvalue: float | None = None,
+        global_clipnorm: float | None = None,
+        use_ema: bool = False,
+        ema_momentum: float = 0.99,
+        ema_overwrite_frequency: int | None = None,
+        loss_scale_factor: float | None = None,
+        gradient_accumulation_steps: int | None = None,
+        name: str | None = "nadam",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            learning_rate,
+            beta_1,
+            beta_2,
+            epsilon,
+            weight_decay=weight_decay,
+            clipnorm=clipnorm,
+            clipvalue=clipvalue,
+            global_clipnorm=global_clipnorm,
+            use_ema=use_ema,
+            ema_momentum=ema_momentum,
+            ema_overwrite_frequency=ema_overwrite_frequency,
+            loss_scale_factor=loss_scale_factor,
+            gradient_accumulation_steps=gradient_accumulation_steps,
+            name=name,
+            **kwargs,
+        )
+
+    def build(self, var_list: Any) -> None:
+        if self.built:
+            return
+        d = var_list[0].dtype if var_list else None
+        Optimizer.build(self, var_list)
+        self._momentums, self._velocities = self.add_optimizer_variables(
+            var_list, ["momentum", "velocity"]
+        )
+        self._u_product = self.add_variable((), "ones", d, name="variable")
+
+    def _update(self, grads: list[Any], variables: list[Any]) -> None:
+        if grads:  # Keras's _backend_update_step: the product, once, before the variables
+            u = self._u_product
+            decay = math.pow(0.96, array.cast(math.add(self.iterations, 1), u.dtype))
+            u.assign(math.multiply(math.multiply(u, self.beta_1), 1.0 - 0.5 * decay))
+        super()._update(grads, variables)
+
+    def update_step(self, gradient: Tensor, variable: Any, learning_rate: Any) -> Any:
+        d = variable.dtype
+        lr, g = array.cast(learning_rate, d), dense(sp.cast(gradient, d))
+        local_step = array.cast(math.add(self.iterations, 1), d)
+        next_step = array.cast(math.add(self.iterations, 2), d)
+        decay = array.cast(0.96, d)
+        beta_1, beta_2 = array.cast(self.beta_1, d), array.cast(self.beta_2, d)
+        u_t = beta_1 * (1.0 - 0.5 * math.pow(decay, local_step))
+        u_t_1 = beta_1 * (1.0 - 0.5 * math.pow(decay, next_step))
+        u_product_t = array.cast(self._u_product, d)
+        u_product_t_1 = u_product_t * u_t_1
+        beta_2_power = math.pow(beta_2, local_step)
+        i = self._get_variable_index(variable)
+        m, v = self._momentums[i], self._velocities[i]
+        m_t = m.assign_add(math.multiply(math.subtract(g, m), 1 - beta_1))
+        v_t = v.assign_add(math.multiply(math.subtract(math.square(g), v), 1 - beta_2))
+        m_hat = math.add(
+            math.divide(math.multiply(u_t_1, m_t), 1 - u_product_t_1),
+            math.divide(math.multiply(1 - u_t, g), 1 - u_product_t),
+        )
+        v_hat = math.divide(v_t, 1 - beta_2_power)
+        step = math.divide(math.multiply(m_hat, lr), math.add(math.sqrt(v_hat), self.epsilon))
+        return group(m_t, v_t, variable.assign_sub(step))
 
     def get_config(self) -> dict[str, Any]:
         config = super().get_config()
