@@ -42,3 +42,60 @@ def test_round_trip(tmp_path: Any) -> None:
     for wa, wb in zip(a.get_weights(), b.get_weights(), strict=True):
         np.testing.assert_array_equal(wa, wb)
     np.testing.assert_array_equal(a(x).numpy(), b(x).numpy())
+
+
+def _functional(tf: Any) -> Any:
+    g = tf.keras.initializers.GlorotUniform
+    inp = tf.keras.Input((3,), name="inp")
+    h = layers.Dense(5, activation="tanh", kernel_initializer=g(seed=1), name="h")(inp)
+    h2 = layers.Dense(5, activation="relu", kernel_initializer=g(seed=2), name="h2")(inp)
+    n = layers.LayerNormalization(name="ln")(layers.Concatenate(name="cat")([h, h2]))
+    out = layers.Dense(1, kernel_initializer=g(seed=3), name="out")(n)
+    return tf.keras.Model(inp, out, name="m")
+
+
+X = np.linspace(-1, 1, 96, dtype=np.float32).reshape(32, 3)[:2]
+
+
+def test_to_json_model_from_json_and_clone_model_are_keras() -> None:
+    """TF 2.21 (Keras 3): the JSON's keys; a model from it and a clone have the same
+    layers and fresh weights drawn by the seeded initializers (so TF's numbers), and are
+    compiled as the original was, with a new optimizer."""
+    model = _functional(tf)
+    model.compile(optimizer="adam", loss="mse")
+    model.fit(X, np.ones((2, 1), np.float32), epochs=2, verbose=0)  # trained: not the clone's
+    j = model.to_json()
+    assert sorted(__import__("json").loads(j)) == [
+        "build_config", "class_name", "compile_config", "config", "module", "registered_name",
+    ]  # fmt: skip
+    fresh = [[2.3599801063537598], [2.3660500049591064]]  # TF 2.21's, rounded to 5 places
+    for copy in (tf.keras.models.model_from_json(j), tf.keras.models.clone_model(model)):
+        assert [layer.name for layer in copy.layers] == [
+            "inp", "h", "h2", "cat", "ln", "out",
+        ]  # fmt: skip
+        assert np.round(copy.predict(X, verbose=0), 5).tolist() == fresh
+        assert copy.compiled and copy.optimizer is not model.optimizer
+    assert not tf.keras.models.clone_model(_functional(tf)).compiled
+
+
+def test_clone_model_with_a_clone_function() -> None:
+    g = tf.keras.initializers.GlorotUniform
+    s = tf.keras.Sequential(
+        [
+            tf.keras.Input((3,)),
+            layers.Dense(2, kernel_initializer=g(seed=7), name="a"),
+            layers.Dense(1, kernel_initializer=g(seed=8), name="b"),
+        ]
+    )
+
+    def rename(layer: Any) -> Any:
+        return layer.__class__.from_config({**layer.get_config(), "name": layer.name + "_c"})
+
+    c = tf.keras.models.clone_model(s, clone_function=rename)
+    assert [layer.name for layer in c.layers] == ["a_c", "b_c"]
+    want = [[-0.13274000585079193], [-0.12432000041007996]]  # TF 2.21, rounded to 5 places
+    assert np.round(c.predict(X, verbose=0), 5).tolist() == want
+    with pytest.raises(NotImplementedError, match="input_tensors not supported"):
+        tf.keras.models.clone_model(s, input_tensors=[tf.keras.Input((3,))])
+    with pytest.raises(NotImplementedError, match="Sequential model's layers only"):
+        tf.keras.models.clone_model(_functional(tf), clone_function=rename)

@@ -170,6 +170,17 @@ def load_model(
     return model
 
 
+def model_from_config_dict(config: dict[str, Any], custom_objects: Any = None) -> Any:
+    """A new model from ``model_config``'s dict: its layers (fresh weights), built, and
+    compiled where the config says how (Keras's ``deserialize_keras_object``)."""
+    model = deserialize_layer(config, custom_objects)
+    build_from_config(model, config.get("build_config"))
+    compiled = config.get("compile_config")
+    if compiled:
+        _compile_from_config(model, compiled, custom_objects)
+    return model
+
+
 def _compile_from_config(model: Any, config: dict[str, Any], custom_objects: Any) -> None:
     from symgrad.keras import optimizers
 

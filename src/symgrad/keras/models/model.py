@@ -124,6 +124,15 @@ class Model(Trainer, Layer):
 
         save_model(self, filepath, overwrite, zipped, **kwargs)
 
+    def to_json(self, **kwargs: Any) -> str:
+        """The model's config as JSON (``model_from_json`` reads it): the ``config.json``
+        of its ``.keras`` file, as Keras's ``to_json``; ``kwargs`` go to ``json.dumps``."""
+        import json
+
+        from symgrad.keras.saving_lib import model_config
+
+        return json.dumps(model_config(self), **kwargs)
+
     def load_weights(self, filepath: Any, skip_mismatch: bool = False, **kwargs: Any) -> None:
         from symgrad.keras.saving import load_weights
 
