@@ -8,7 +8,8 @@ the element spec, and the trace runs per element.
 
 Differences from TF, on purpose: elements are computed in the calling thread when asked
 for (``prefetch``, ``num_parallel_calls`` and ``deterministic`` are accepted and change
-nothing, as if TF ran them deterministically); ``cache`` keeps memory only; ``flat_map``
+nothing, as if TF ran them deterministically, and ``tf.data.Options`` are kept, merged and
+read back as TF's, changing nothing); ``cache`` keeps memory only; ``flat_map``
 and ``interleave`` trace their function once and replay it per element
 (:mod:`.traced_datasets`), ``group_by_window``'s ``reduce_func`` runs eagerly per element.  Inside a
 ``function``, ``for x in dataset`` is a graph loop over a fresh iterator made each time the
@@ -21,6 +22,7 @@ from symgrad.data import experimental
 from symgrad.data import loop as _loop  # noqa: F401  (declares the ops of `for x in dataset` in a function)
 from symgrad.data.base import AUTOTUNE, INFINITE, UNKNOWN, OwnedIterator
 from symgrad.data.dataset import Dataset
+from symgrad.data.options import Options, ThreadingOptions
 from symgrad.data.windows import DatasetSpec
 
 INFINITE_CARDINALITY = INFINITE
@@ -34,5 +36,7 @@ __all__ = [
     "Dataset",
     "DatasetSpec",
     "Iterator",
+    "Options",
+    "ThreadingOptions",
     "experimental",
 ]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+import types
 from collections.abc import Callable
 from typing import Any
 
 from symgrad.data import batching, shuffle, sources, traced_datasets, transforms, windows
 from symgrad.data.base import DatasetBase, passthrough
+from symgrad.data.options import Options
 
 
 class Dataset(DatasetBase):
@@ -62,6 +65,14 @@ class Dataset(DatasetBase):
             return traced_datasets.source(Dataset, "zip", (datasets,), {})  # type: ignore[return-value]
         return sources.zip_(Dataset, datasets)  # type: ignore[no-any-return]
 
+    @staticmethod
+    def choose_from_datasets(
+        datasets: Any, choice_dataset: Dataset, stop_on_empty_dataset: bool = True
+    ) -> Dataset:
+        return transforms.choose_from_datasets(  # type: ignore[no-any-return]
+            Dataset, datasets, choice_dataset, stop_on_empty_dataset
+        )
+
     # -- element-wise -------------------------------------------------------------
     def map(
         self,
@@ -98,6 +109,21 @@ class Dataset(DatasetBase):
         if not isinstance(out, DatasetBase):
             raise TypeError("`transformation_func` must return a `tf.data.Dataset` object.")
         return out  # type: ignore[return-value]
+
+    def unique(self, name: str | None = None) -> Dataset:
+        return transforms.unique(self)  # type: ignore[no-any-return]
+
+    # -- options (kept and read back; they change nothing here: see options.py) --------
+    _options: Options | None = None
+
+    def with_options(self, options: Options, name: str | None = None) -> Dataset:
+        out = passthrough(self)
+        out._options = options if self._options is None else self._options.merge(options)
+        return out  # type: ignore[no-any-return]
+
+    def options(self) -> Options:
+        """The options set on this dataset and the datasets it reads, merged."""
+        return self._options.merge(Options()) if self._options is not None else Options()
 
     # -- order and count -----------------------------------------------------------
     def shuffle(
@@ -228,3 +254,22 @@ class Dataset(DatasetBase):
             no_padding,
             drop_remainder,
         )
+
+
+def _keeps_options(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A transformation whose result carries its input's options, as TF's datasets do."""
+
+    @functools.wraps(method)
+    def transformed(self: Dataset, *args: Any, **kwargs: Any) -> Any:
+        out = method(self, *args, **kwargs)
+        if self._options is not None and isinstance(out, Dataset) and out._options is None:
+            out._options = self._options
+        return out
+
+    return transformed
+
+
+_OWN = ("with_options", "options")
+for _name, _method in list(vars(Dataset).items()):  # (the methods of an instance only)
+    if isinstance(_method, types.FunctionType) and not _name.startswith("_") and _name not in _OWN:
+        setattr(Dataset, _name, _keeps_options(_method))

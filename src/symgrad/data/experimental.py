@@ -5,11 +5,28 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad.data.base import AUTOTUNE, INFINITE, UNKNOWN
+from symgrad.data.options import (
+    AutoShardPolicy,
+    AutotuneOptions,
+    DistributeOptions,
+    OptimizationOptions,
+    ThreadingOptions,
+)
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
 
-__all__ = ["AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "cardinality"]
+__all__ = [
+    "AUTOTUNE",
+    "INFINITE_CARDINALITY",
+    "UNKNOWN_CARDINALITY",
+    "AutoShardPolicy",
+    "AutotuneOptions",
+    "DistributeOptions",
+    "OptimizationOptions",
+    "ThreadingOptions",
+    "cardinality",
+]
 
 
 def cardinality(dataset: Any) -> Any:

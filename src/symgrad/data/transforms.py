@@ -1,5 +1,6 @@
 """Element-wise and counting transformations: ``map``, ``filter``, ``repeat``, ``take``,
-``skip``, ``shard``, ``enumerate``, ``cache``, ``concatenate``, ``reduce``, ``scan``."""
+``skip``, ``shard``, ``enumerate``, ``cache``, ``concatenate``, ``reduce``, ``scan``,
+``unique``, ``choose_from_datasets``."""
 
 from __future__ import annotations
 
@@ -237,3 +238,72 @@ def scan(ds: Any, initial_state: Any, scan_func: Callable[..., Any]) -> Any:
             yield both[n_state:]
 
     return type(ds)(out[1], ds._card, produce)
+
+
+def unique(ds: Any) -> Any:
+    """Each element the first time it is seen, in order (scalars or vectors of int32,
+    int64 or strings, as TF's)."""
+    spec = ds.element_spec
+    if not isinstance(spec, TensorSpec) or spec.dtype not in (dt.int32, dt.int64):
+        kind = spec.dtype if isinstance(spec, TensorSpec) else type(spec).__name__
+        raise TypeError(
+            f"`tf.data.Dataset.unique` does not support type {kind} -- only `tf.int32`, "
+            "`tf.int64`, and `tf.string` are supported."
+        )
+
+    @primed
+    def produce() -> Iterator[structure.Flat]:
+        items = ds._iterate()
+        yield ()
+        seen: set[Any] = set()
+        for flat in items:
+            key = flat[0].tobytes() + str(flat[0].shape).encode()
+            if key not in seen:
+                seen.add(key)
+                yield flat
+
+    return type(ds)(spec, UNKNOWN, produce)
+
+
+def choose_from_datasets(
+    cls: Any, datasets: Any, choice_dataset: Any, stop_on_empty_dataset: bool
+) -> Any:
+    """The next element of ``datasets[i]`` for each ``i`` of ``choice_dataset`` (int64
+    scalars); an exhausted input ends it (``stop_on_empty_dataset``) or is skipped."""
+    datasets = list(datasets)
+    if not datasets:
+        raise ValueError("Invalid `datasets`. `datasets` should not be empty.")
+    got = choice_dataset.element_spec
+    if not (isinstance(got, TensorSpec) and got.dtype is dt.int64 and got.shape.rank == 0):
+        raise TypeError(
+            "Invalid `choice_dataset`. Elements of `choice_dataset` must be scalar `tf.int64` "
+            f"tensors but are {got}."
+        )
+    spec = datasets[0].element_spec
+    for other in datasets[1:]:
+        structure.check_matches("choose_from_datasets", spec, other.element_spec)
+        spec = structure.merge_spec(spec, other.element_spec)
+
+    @primed
+    def produce() -> Iterator[structure.Flat]:
+        choices = choice_dataset._iterate()
+        inputs = [d._iterate() for d in datasets]
+        yield ()
+        empty = [False] * len(inputs)
+        for (choice,) in choices:
+            i = int(choice)
+            if not 0 <= i < len(inputs):
+                raise InvalidArgumentError(
+                    f"Selector index out of range: {i} >= {len(inputs)} (choose_from_datasets)"
+                )
+            if empty[i]:
+                continue
+            flat = next(inputs[i], None)
+            if flat is None:
+                if stop_on_empty_dataset:
+                    return
+                empty[i] = True
+                continue
+            yield flat
+
+    return cls(spec, UNKNOWN, produce)
