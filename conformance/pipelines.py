@@ -22,6 +22,7 @@ def generate(seed: int) -> tuple[str, list[Step]]:
     batched = False
     for _ in range(rng.randint(2, 6)):
         options = ["shuffle", "map", "filter", "repeat", "take", "skip", "shard", "cache"]
+        options += ["choose"]
         options += ["unbatch", "rebatch"] if batched else ["batch", "window", "interleave"]
         kind = rng.choice(options)
         steps.append((kind, _args(rng, kind)))
@@ -47,6 +48,8 @@ def _args(rng: random.Random, kind: str) -> tuple[Any, ...]:
         return (rng.randint(1, 4), rng.randint(1, 3), rng.randint(1, 2), rng.choice([True, False]))
     if kind == "interleave":
         return (rng.randint(1, 3), rng.randint(1, 3))
+    if kind == "choose":  # a choice pattern over the input and its map, and when to stop
+        return (tuple(rng.randint(0, 1) for _ in range(rng.randint(1, 20))), rng.random() < 0.5)
     return ()
 
 
@@ -112,6 +115,11 @@ def _apply(tf: Any, ds: Any, kind: str, args: tuple[Any, ...]) -> Any:
         cycle, block = args
         return ds.interleave(lambda *x: d.from_tensors(x if len(x) > 1 else x[0]).repeat(2),
                              cycle_length=cycle, block_length=block)  # fmt: skip
+    if kind == "choose":
+        pattern, stop = args
+        other = _apply(tf, ds, "map", ())
+        choice = d.from_tensor_slices(np.array(pattern, np.int64))
+        return d.choose_from_datasets([ds, other], choice, stop_on_empty_dataset=stop)
     raise ValueError(kind)
 
 

@@ -7,7 +7,8 @@ is the number of buffered elements, moves the oldest element (slot ``start % siz
 the hole, and refills.  Each new iterator gets its stream's ``(seed, seed2)`` from the
 dataset's seed generator: with ``reshuffle_each_iteration`` a Philox stream of its own keyed
 by the op's seeds gives two draws per iterator; without it, every iterator uses the op's
-seeds.  The op's seeds are ``random_seed.get_seed(seed)`` (global seed and op seed).
+seeds.  The op's seeds are ``random_seed.get_seed(seed)`` (global seed and op seed).  An
+iterator draws its seeds when made and makes its input's iterator at its first element.
 """
 
 from __future__ import annotations
@@ -103,6 +104,13 @@ def shuffled(
         yield out
 
 
+def _opened_later(ds: Any) -> Iterator[structure.Flat]:
+    """``ds``'s elements, its iterator made when the first is asked for: TF's shuffle
+    makes its input's iterator when it first fills its buffer, so a shuffle below draws
+    its seeds then (which matters where two consumers share a seedless shuffle)."""
+    yield from ds._iterate()
+
+
 def shuffle(ds: Any, buffer_size: Any, seed: Any, reshuffle_each_iteration: Any) -> Any:
     size = int(np.asarray(buffer_size.numpy() if hasattr(buffer_size, "numpy") else buffer_size))
     if size == -1:  # AUTOTUNE: TF buffers the whole input
@@ -113,7 +121,8 @@ def shuffle(ds: Any, buffer_size: Any, seed: Any, reshuffle_each_iteration: Any)
     generator = SeedGenerator(op_seeds(seed), reshuffle)
 
     def produce() -> Iterator[structure.Flat]:
-        return shuffled(ds._iterate(), size, generator.next())
+        seeds = generator.next()  # now, as TF's iterator draws its seeds when made;
+        return shuffled(_opened_later(ds), size, seeds)  # its input at the first element
 
     out = type(ds)(ds.element_spec, ds._card, produce)
     out._top = "shuffle"
