@@ -195,3 +195,17 @@ def test_to_categorical_is_keras():
         "float32",
         (2, 2),
     )
+
+
+def test_tf1_and_tf2_signatures():
+    """TF's signatures: TF1's confusion_matrix takes dtype fourth, TF2's weights;
+    meshgrid is (*args, **kwargs) and names a bad keyword."""
+    v1 = tf.compat.v1.confusion_matrix([0, 1], [1, 1], 2, tf.float32)
+    assert (v1.dtype, v1.numpy().tolist()) == (tf.float32, [[0.0, 1.0], [0.0, 1.0]])
+    assert tf.compat.v1.math.confusion_matrix([0, 1], [1, 1], None, tf.float32).dtype == tf.float32
+    assert tf.math.confusion_matrix([0, 1], [1, 1], None, [2, 3]).numpy().tolist() == [
+        [0, 2],
+        [0, 3],
+    ]
+    with pytest.raises(TypeError, match="'foo' is an invalid keyword argument for this function"):
+        tf.meshgrid([1], foo=1)

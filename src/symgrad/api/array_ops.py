@@ -127,14 +127,19 @@ def _tile_one(data: Tensor, axis: int, multiple: Tensor) -> Tensor:
     return array.tile(data, stack(multiples))
 
 
-def meshgrid(*args: Any, indexing: str = "xy", name: str | None = None) -> list[Tensor]:
-    """Coordinate grids from 1-D coordinate vectors, as NumPy's: ``"xy"`` (Cartesian, the
-    default: the first two outputs' axes swapped) or ``"ij"`` (matrix) indexing."""
+def meshgrid(*args: Any, **kwargs: Any) -> list[Tensor]:
+    """Coordinate grids from 1-D coordinate vectors, as NumPy's: ``indexing="xy"``
+    (Cartesian, the default: the first two outputs' axes swapped) or ``"ij"`` (matrix);
+    ``name``.  TF's signature, ``(*args, **kwargs)``."""
+    indexing = kwargs.pop("indexing", "xy")
+    name = kwargs.pop("name", "meshgrid")
+    if kwargs:
+        raise TypeError(f"'{next(iter(kwargs))}' is an invalid keyword argument for this function")
     if indexing not in ("xy", "ij"):
         raise ValueError(
             f"Argument `indexing` parameter must be either 'xy' or 'ij', got {indexing!r}"
         )
-    with name_scope(name or "meshgrid"):
+    with name_scope(name):
         ndim = len(args)
         ones = (1,) * ndim
         tensors = [convert_to_tensor(x) for x in args]

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-# TF1's name of linspace; confusion_matrix at the top, as TF1's.
-from symgrad.api.array_ops import confusion_matrix  # noqa: F401
+# TF1's name of linspace.
 from symgrad.api.array_ops import linspace as lin_space  # noqa: F401
 
 # The tf.math names TF 2 also exports at the top of tf.compat.v1 (but not of tf).
@@ -118,6 +117,7 @@ from symgrad.compat.v1_debugging import (  # noqa: F401
     check_numerics,
     is_numeric_tensor,
 )
+from symgrad.compat.v1_math import confusion_matrix  # noqa: F401  (TF1's signature)
 from symgrad.compat.v1_ops import (  # noqa: F401
     argmax,
     argmin,

@@ -1,6 +1,7 @@
 """``tf.compat.v1.math``: TF1's signatures where TF2 changed them (``keep_dims``,
-``reduction_indices``, ``dim``, ``in_top_k(predictions, targets, k)``); every other name
-resolves to ``tf.math``."""
+``reduction_indices``, ``dim``, ``in_top_k(predictions, targets, k)``,
+``confusion_matrix``'s ``dtype`` before ``weights``); every other name resolves to
+``tf.math``."""
 
 from __future__ import annotations
 
@@ -22,8 +23,21 @@ from symgrad.compat.v1_ops import (  # noqa: F401
     reduce_prod,
     reduce_sum,
 )
+from symgrad.core import dtypes as dt
 
 _FALLBACK = "symgrad.api.math"
+
+
+def confusion_matrix(
+    labels: Any,
+    predictions: Any,
+    num_classes: Any = None,
+    dtype: Any = dt.int32,
+    name: str | None = None,
+    weights: Any = None,
+) -> Any:
+    """TF1's ``confusion_matrix``: ``dtype`` and ``name`` come before ``weights``."""
+    return _math.confusion_matrix(labels, predictions, num_classes, weights, dtype, name)
 
 
 def __getattr__(name: str) -> Any:

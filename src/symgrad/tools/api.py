@@ -89,14 +89,14 @@ TF1_ONLY = frozenset(
     assert_less_equal assert_near assert_negative assert_non_negative assert_non_positive
     assert_none_equal assert_positive assert_rank_at_least assert_rank_in assert_scalar
     assert_type assign assign_add assign_sub AUTO_REUSE check_numerics is_numeric_tensor
-    bincount ceil cholesky cholesky_solve clip_by_average_norm conj
+    bincount ceil cholesky cholesky_solve clip_by_average_norm confusion_matrix conj
     convert_to_tensor_or_indexed_slices count_nonzero cumprod diag diag_part digamma
     disable_eager_execution disable_v2_behavior enable_eager_execution erf erfc expm1
     floordiv floormod get_collection get_collection_ref get_default_graph
     get_default_session get_seed get_variable get_variable_scope global_norm
     global_variables global_variables_initializer glorot_normal_initializer
     glorot_uniform_initializer GraphKeys imag initialize_all_variables
-    InteractiveSession is_finite is_inf is_nan lgamma local_variables
+    InteractiveSession is_finite is_inf is_nan lgamma lin_space local_variables
     local_variables_initializer log log1p log_sigmoid logical_xor
     losses.absolute_difference losses.add_loss losses.compute_weighted_loss
     losses.get_losses losses.get_regularization_loss losses.get_regularization_losses

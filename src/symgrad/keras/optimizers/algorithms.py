@@ -196,7 +196,7 @@ class Adamax(Adam):
         ema_overwrite_frequency: int | None = None,
         loss_scale_factor: float | None = None,
         gradient_accumulation_steps: int | None = None,
-        name: str | None = "adamax",
+        name: str | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(
@@ -263,7 +263,7 @@ class Nadam(Adam):
         ema_overwrite_frequency: int | None = None,
         loss_scale_factor: float | None = None,
         gradient_accumulation_steps: int | None = None,
-        name: str | None = "nadam",
+        name: str | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(
