@@ -177,9 +177,8 @@ class Adam(Optimizer):
         }
 
 
-class Adamax(Adam):
-    """m += (g - m)(1 - β1); u = max(β2·u, |g|); var -= lr·m / ((1 - β1ᵗ)(u + ε)), with
-    t = iterations + 1 (Adam with the infinity norm)."""
+class _AdamVariant(Adam):
+    """Adam's hyperparameters without ``amsgrad`` (Adamax's and Nadam's signature)."""
 
     def __init__(
         self,
@@ -216,6 +215,16 @@ class Adamax(Adam):
             name=name,
             **kwargs,
         )
+
+    def get_config(self) -> dict[str, Any]:
+        config = super().get_config()
+        del config["amsgrad"]
+        return config
+
+
+class Adamax(_AdamVariant):
+    """m += (g - m)(1 - β1); u = max(β2·u, |g|); var -= lr·m / ((1 - β1ᵗ)(u + ε)), with
+    t = iterations + 1 (Adam with the infinity norm)."""
 
     def build(self, var_list: Any) -> None:
         if self.built:
@@ -237,52 +246,11 @@ class Adamax(Adam):
         )
         return group(m_t, u_t, variable.assign_sub(step))
 
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        del config["amsgrad"]
-        return config
 
-
-class Nadam(Adam):
+class Nadam(_AdamVariant):
     """Adam with Nesterov momentum (Dozat): with μₜ = β1(1 - ½·0.96ᵗ) and the product
     Πμ kept across steps (updated once a step, before the variables),
     m̂ = μₜ₊₁m / (1 - Πμ·μₜ₊₁) + (1 - μₜ)g / (1 - Πμ); var -= lr·m̂ / (√(v / (1 - β2ᵗ)) + ε)."""
-
-    def __init__(
-        self,
-        learning_rate: Any = 0.001,
-        beta_1: float = 0.9,
-        beta_2: float = 0.999,
-        epsilon: float = 1e-7,
-        weight_decay: float | None = None,
-        clipnorm: float | None = None,
-        clipvalue: float | None = None,
-        global_clipnorm: float | None = None,
-        use_ema: bool = False,
-        ema_momentum: float = 0.99,
-        ema_overwrite_frequency: int | None = None,
-        loss_scale_factor: float | None = None,
-        gradient_accumulation_steps: int | None = None,
-        name: str | None = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(
-            learning_rate,
-            beta_1,
-            beta_2,
-            epsilon,
-            weight_decay=weight_decay,
-            clipnorm=clipnorm,
-            clipvalue=clipvalue,
-            global_clipnorm=global_clipnorm,
-            use_ema=use_ema,
-            ema_momentum=ema_momentum,
-            ema_overwrite_frequency=ema_overwrite_frequency,
-            loss_scale_factor=loss_scale_factor,
-            gradient_accumulation_steps=gradient_accumulation_steps,
-            name=name,
-            **kwargs,
-        )
 
     def build(self, var_list: Any) -> None:
         if self.built:
@@ -324,11 +292,6 @@ class Nadam(Adam):
         v_hat = math.divide(v_t, 1 - beta_2_power)
         step = math.divide(math.multiply(m_hat, lr), math.add(math.sqrt(v_hat), self.epsilon))
         return group(m_t, v_t, variable.assign_sub(step))
-
-    def get_config(self) -> dict[str, Any]:
-        config = super().get_config()
-        del config["amsgrad"]
-        return config
 
 
 class AdamW(Adam):
