@@ -92,7 +92,9 @@ def test_clone_model_with_a_clone_function() -> None:
         return layer.__class__.from_config({**layer.get_config(), "name": layer.name + "_c"})
 
     c = tf.keras.models.clone_model(s, clone_function=rename)
-    assert [layer.name for layer in c.layers] == ["a_c", "b_c"]
+    assert [layer.name for layer in c.layers] == ["a_c", "b_c"] and not c.compiled
+    s.compile(optimizer="sgd", loss="mse")
+    assert tf.keras.models.clone_model(s, clone_function=rename).compiled  # TF's: as s
     want = [[-0.13274000585079193], [-0.12432000041007996]]  # TF 2.21, rounded to 5 places
     assert np.round(c.predict(X, verbose=0), 5).tolist() == want
     with pytest.raises(NotImplementedError, match="input_tensors not supported"):

@@ -64,7 +64,7 @@ def clone_model(
     """A new model of ``model``'s layers, each made again from its config (fresh weights,
     drawn as the original's initializers draw them), compiled as the original was (a new
     optimizer), as Keras's.  With ``clone_function`` (a Sequential's): each layer
-    replaced by what it returns, not compiled."""
+    replaced by what it returns."""
     unsupported = {
         "input_tensors": input_tensors,
         "call_function": call_function,
@@ -76,7 +76,7 @@ def clone_model(
         raise NotImplementedError(
             f"clone_model: symgrad clones a model from its config; {', '.join(given)} not supported"
         )
-    from symgrad.keras.saving_lib import model_config
+    from symgrad.keras.saving_lib import _compile_from_config, compile_config, model_config
 
     if clone_function is None:
         from symgrad.keras.saving_lib import model_from_config_dict
@@ -91,4 +91,8 @@ def clone_model(
     head = seq[:1] if seq and type(seq[0]).__name__ == "InputLayer" else []
     layers = [clone_function(layer) for layer in model.layers]
     inputs = [Input(batch_shape=head[0].batch_shape)] if head else []
-    return Sequential(inputs + layers, name=model.name)
+    clone = Sequential(inputs + layers, name=model.name)
+    compiled = compile_config(model)
+    if compiled:
+        _compile_from_config(clone, compiled, None)
+    return clone
