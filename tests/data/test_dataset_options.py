@@ -57,3 +57,12 @@ def test_choose_from_datasets_is_tfs():
         tf.data.Dataset.choose_from_datasets(
             inputs(), tf.data.Dataset.range(2).map(lambda x: tf.cast(x, tf.int32))
         )
+
+
+def test_choose_from_datasets_bad_arguments_raise_tfs_errors():
+    with pytest.raises(ValueError, match=r"Invalid `datasets`. `datasets` should not be empty."):
+        tf.data.Dataset.choose_from_datasets([], tf.data.Dataset.range(1))
+    choice = tf.data.Dataset.from_tensor_slices(tf.constant([0, 3], tf.int64))
+    chosen = tf.data.Dataset.choose_from_datasets([tf.data.Dataset.range(2)], choice)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Selector index out of range: 3 >= 1"):
+        _ints(chosen)

@@ -209,3 +209,24 @@ def test_tf1_and_tf2_signatures():
     ]
     with pytest.raises(TypeError, match="'foo' is an invalid keyword argument for this function"):
         tf.meshgrid([1], foo=1)
+
+
+def test_bad_arguments_raise_tfs_errors():
+    with pytest.raises(TypeError, match=r"Argument `axis` must be an int. Received `axis` = 0.5"):
+        tf.repeat([[1, 2]], 2, axis=0.5)
+    with pytest.raises(ValueError, match=r"Shape \(2, 2\) must have rank at most 1"):
+        tf.repeat([1, 2], [[1, 2], [1, 2]], axis=0)
+    with pytest.raises(ValueError, match="axis=5 out of bounds: expected -2<=axis<2"):
+        tf.repeat([[1, 2]], 2, axis=5)
+    with pytest.raises(
+        ValueError,
+        match=r"`maxlen` must be scalar for sequence_mask, received `maxlen` = \[2 3\] with "
+        r"shape '\(2,\)' instead",
+    ):
+        tf.sequence_mask([1], [2, 3])
+    with pytest.raises(ValueError, match=r"Shapes \(2,\) and \(3,\) are incompatible"):
+        tf.math.confusion_matrix([0, 1], [1, 1], weights=[1, 2, 3])
+    with tf.Graph().as_default():  # a negative axis needs start's rank
+        start = tf.compat.v1.placeholder(tf.float32, None)
+        with pytest.raises(ValueError, match="axis=-1 needs the rank of start"):
+            tf.linspace(start, start, 3, axis=-1)

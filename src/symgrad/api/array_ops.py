@@ -71,12 +71,15 @@ def repeat(input: Any, repeats: Any, axis: int | None = None, name: str | None =
     if axis is None:
         input, axis = array.reshape(input, [-1]), 0
     if not isinstance(axis, int | np.integer):
-        raise TypeError(f"axis must be an int; got {type(axis).__name__}")
+        raise TypeError(
+            f"Argument `axis` must be an int. Received `axis` = {axis} of type "
+            f"{type(axis).__name__}"
+        )
     with name_scope(name or "Repeat"):
         data = convert_to_tensor(input)
         repeats = array.int_tensor(repeats, "repeats")
         if repeats.shape.rank is not None and repeats.shape.rank > 1:
-            raise ValueError(f"repeats must have rank at most 1, got shape {repeats.shape}")
+            raise ValueError(f"Shape {repeats.shape} must have rank at most 1")
         if data.shape.rank == 0:
             data = array.reshape(data, [1])
         rank = data.shape.rank
@@ -173,7 +176,8 @@ def sequence_mask(
             maxlen = convert_to_tensor(maxlen)
             if maxlen.shape.rank not in (None, 0):
                 raise ValueError(
-                    f"Argument `maxlen` must be scalar for sequence_mask, got shape {maxlen.shape}"
+                    "Argument `maxlen` must be scalar for sequence_mask, received `maxlen` = "
+                    f"{constant_value(maxlen)} with shape '{maxlen.shape}' instead"
                 )
         row = array.range(maxlen)
         mask = math.less(row, array.cast(array.expand_dims(lengths, -1), maxlen.dtype))

@@ -293,9 +293,7 @@ def choose_from_datasets(
         for (choice,) in choices:
             i = int(choice)
             if not 0 <= i < len(inputs):
-                raise InvalidArgumentError(
-                    f"Selector index out of range: {i} >= {len(inputs)} (choose_from_datasets)"
-                )
+                raise InvalidArgumentError(f"Selector index out of range: {i} >= {len(inputs)}")
             if empty[i]:
                 continue
             flat = next(inputs[i], None)

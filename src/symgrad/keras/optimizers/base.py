@@ -404,6 +404,13 @@ class Optimizer:
 
     @classmethod
     def from_config(cls, config: dict[str, Any], custom_objects: Any = None) -> Optimizer:
+        """``cls(**config)``, a learning rate schedule (``get_config``'s dict) made again
+        first, as Keras's."""
+        lr = config.get("learning_rate")
+        if isinstance(lr, dict):
+            from symgrad.keras.optimizers import schedules
+
+            config = {**config, "learning_rate": schedules.deserialize(lr, custom_objects)}
         return cls(**config)
 
     # -- checkpoints: the variables by creation index; slots restored before build wait

@@ -47,10 +47,7 @@ class ExponentialDecay(LearningRateSchedule):
     ) -> None:
         self.initial_learning_rate, self.decay_steps = initial_learning_rate, decay_steps
         self.decay_rate, self.staircase, self.name = decay_rate, staircase, name
-        if self.decay_steps <= 0:
-            raise ValueError(
-                f"Argument `decay_steps` must be > 0. Received: decay_steps={self.decay_steps}"
-            )
+        _check_decay_steps(decay_steps)
 
     def __call__(self, step: Any) -> Tensor:
         with name_scope(self.name):

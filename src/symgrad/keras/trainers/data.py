@@ -156,6 +156,12 @@ class EpochIterator:
         as Keras's does, and running out ends training with Keras's warning."""
         if self.steps_per_epoch is None:
             yield from enumerate(self._source())
+            if self.dataset is not None and self.num_batches is not None:
+                # Keras's epoch iterator, having read every batch, opens an iterator for
+                # the next epoch, which then opens its own: the first is never read, but a
+                # shuffle in it draws its seeds, so epoch k reads the dataset's (2k-1)th
+                # iteration, as on TF.
+                iter(self.dataset)
             return
         if self._iterator is None:
             self._iterator = self._source()  # type: ignore[assignment]
