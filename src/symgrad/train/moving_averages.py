@@ -84,9 +84,11 @@ class ExponentialMovingAverage:
     def _shadow(self, var: Any) -> Variable:
         if not isinstance(var, Variable):
             raise TypeError(f"ExponentialMovingAverage in symgrad tracks Variables, got {var!r}")
-        initial = var.read_value() if var.is_initialized() else var.initial_value
-        with var.graph.as_default(), name_scope(None):
-            avg = Variable(initial, trainable=False, name=f"{var._op_name}/{self._name}")
+        graph = var.graph
+        with graph.as_default(), graph.control_dependencies(None):  # TF's init_scope
+            initial = var.read_value() if var.is_initialized() else var.initial_value
+            with name_scope(None):
+                avg = Variable(initial, trainable=False, name=f"{var._op_name}/{self._name}")
         add_to_collection(GraphKeys.MOVING_AVERAGE_VARIABLES, var)
         return avg
 

@@ -470,7 +470,10 @@ class Variable:
             initial_value = _lifted_value(initial_value)
         # Where a tf.distribute strategy updates it from a replica (distribute/mirrored_vars).
         self._aggregation, self._synchronization = aggregation, synchronization
-        with graph.as_default():
+        # As TF's ``init_scope``: made with the control dependencies in force cleared, so
+        # an initializer run alone runs no training op (``with tf.control_dependencies(
+        # update_ops): opt.minimize(loss)`` makes the optimizer's slots in there).
+        with graph.as_default(), graph.control_dependencies(None):
             self._create(graph, initial_value, trainable, name, dtype, shape)
 
     def _create(
@@ -546,8 +549,8 @@ class Variable:
     @property
     def initializer(self) -> Operation:
         """An op that (re)sets the variable to its initial value when run."""
-        if self._initializer is None:
-            with self.graph.as_default():
+        if self._initializer is None:  # (made when first asked for: outside any control
+            with self.graph.as_default(), self.graph.control_dependencies(None):  # deps)
                 init = self._initial_value
                 if init is None:
                     init = constant(self._value if self._value is not None else 0, self.dtype)
