@@ -335,6 +335,22 @@ ASSIGN_VARIABLE = register_op(
 )
 ASSIGN_VARIABLE.no_gradient()
 
+# ``v.op``: the op standing for the variable itself, named as it is (TF1 code reads
+# ``v.op.name`` for the variable's name without ":0").  TF's VarHandleOp outputs the
+# variable's resource handle; symgrad has no resource dtype, so this one has no outputs
+# and running it does nothing, as running TF's fetches a handle no program reads.
+VAR_HANDLE = register_op(
+    "VarHandleOp",
+    lambda inputs, **attrs: [],
+    lambda **attrs: (),
+    stateful=True,
+    source=True,
+    batch="no inputs and no outputs: never depends on the batched seed",
+    no_cases="no inputs and no outputs, nothing for a row to compare; "
+    "tests/test_variable_updates.py reads its name, type and attrs",
+)
+VAR_HANDLE.no_gradient()
+
 
 def _lifted_value(initial_value: Any) -> Any:
     """A traced tensor as initial value is computed now (TF lifts its initializer out)."""
@@ -544,13 +560,24 @@ class Variable:
 
     @property
     def op(self) -> Operation:
-        return self.value().op
+        """The op standing for the variable (TF1's VarHandleOp), named as the variable:
+        ``v.op.name`` is its name without ":0".  Made when first asked for."""
+        op = self._handle_op
+        if op is None:
+            graph = self.graph
+            with graph.as_default(), graph.control_dependencies(None), graph.name_scope(None):
+                attrs = {"dtype": self.dtype, "shape": self.shape, "shared_name": self._op_name}
+                op = self._handle_op = apply_op("VarHandleOp", [], attrs, f"{self._op_name}/")
+        return op
+
+    _handle_op: Operation | None = None
 
     @property
     def initializer(self) -> Operation:
         """An op that (re)sets the variable to its initial value when run."""
-        if self._initializer is None:  # (made when first asked for: outside any control
-            with self.graph.as_default(), self.graph.control_dependencies(None):  # deps)
+        if self._initializer is None:  # made when first asked for: outside any control
+            graph = self.graph  # dependency or name scope in force then
+            with graph.as_default(), graph.control_dependencies(None), graph.name_scope(None):
                 init = self._initial_value
                 if init is None:
                     init = constant(self._value if self._value is not None else 0, self.dtype)

@@ -311,6 +311,7 @@ def table() -> Table:
         "CheckNumerics": ident,
         "IdentityN": _identity_n,
         "NoOp": lambda ctx, op, *xs: (),
+        "VarHandleOp": lambda ctx, op: (),  # no outputs: ``v.op`` run in a compiled call
         "Assert": lambda ctx, op, *xs: (),
         "CustomGradient": lambda ctx, op, *xs: (
             xs[0] if op.get_attr("n_out") == 1 else tuple(xs[: op.get_attr("n_out")])
