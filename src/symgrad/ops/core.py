@@ -301,9 +301,16 @@ def _eager_scalar(value: Any, d: dt.DType | None) -> Tensor:
 
 
 def convert_n(values: Iterable[Any], what: str = "values") -> list[Tensor]:
-    """Convert several values; Python values take the dtype of the first tensor among them."""
+    """Convert several values; Python values take the dtype of the first tensor among them.
+
+    With no tensor among them, the first value's own dtype is the others' (TF's
+    ``args_to_matching_eager``): ``tf.not_equal(np.array([1, 0]), 0)`` compares int64s,
+    and ``tf.add(np.zeros(2, np.float32), np.ones(2))`` casts the float64s to float32."""
     values = list(values)
     like = next((v for v in values if _is_tensorish(v)), None)
+    if like is None and values:
+        first = convert_to_tensor(values[0])
+        return [first, *(convert_to_tensor(v, first.dtype) for v in values[1:])]
     d = (
         None
         if like is None
