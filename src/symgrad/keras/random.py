@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 
 from symgrad.core import dtypes as dt
-from symgrad.core.context import init_scope
 from symgrad.keras import backend
+from symgrad.keras.layers.variables import KerasVariable, name_scope
 from symgrad.ops.array import structure as array
 from symgrad.ops.array.joining import stack
 from symgrad.ops.core import convert_to_tensor
@@ -28,7 +28,6 @@ from symgrad.ops.random.stateless import (
     stateless_random_uniform,
     stateless_truncated_normal,
 )
-from symgrad.ops.state.variables import Variable
 
 _GLOBAL: dict[str, Any] = {"generator": None}
 _INT32_MAX = 2**31 - 1
@@ -48,11 +47,11 @@ class SeedGenerator:
             seed = make_default_seed()
         if not isinstance(seed, int):
             raise ValueError(f"Argument `seed` must be an integer. Received: seed={seed}")
-        with init_scope():
-            self.state = Variable(
-                np.array([seed, 0], np.int64),
-                trainable=False,
-                name="seed_generator_state",
+        # A Keras variable, as Keras's: a layer lists it in ``variables`` (not ``weights``)
+        # under the path "<generator name>/seed_generator_state".
+        with name_scope(self.name, caller=self):
+            self.state = KerasVariable(
+                np.array([seed, 0], np.int64), (2,), "int64", False, "seed_generator_state"
             )
 
     def next(self, ordered: bool = True) -> Any:

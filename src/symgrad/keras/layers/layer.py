@@ -15,6 +15,7 @@ from typing import Any
 
 from symgrad.core import nest
 from symgrad.keras import backend, constraints, initializers, regularizers
+from symgrad.keras import random as krandom
 from symgrad.keras.layers import masks
 from symgrad.keras.layers.variables import make_variable, name_scope
 from symgrad.ops.array import structure as array
@@ -225,9 +226,23 @@ class Layer:
     def non_trainable_weights(self) -> list[Any]:
         return [v for v in self.weights if not v.trainable] if self.trainable else self.weights
 
-    variables = weights
+    @property
+    def variables(self) -> list[Any]:
+        """``weights`` and the layer's other state, as Keras 3 lists it: its own weights,
+        the state of its seed generators (Dropout's ``seed_generator_state``), then its
+        sublayers' variables, each once."""
+        out = self._trainable_variables + self._non_trainable_variables
+        out = [w for i, w in enumerate(out) if all(w is not o for o in out[:i])]
+        out += [v.state for v in vars(self).values() if isinstance(v, krandom.SeedGenerator)]
+        for layer in self._layers:
+            out += [w for w in layer.variables if all(w is not o for o in out)]
+        return out
+
     trainable_variables = trainable_weights
-    non_trainable_variables = non_trainable_weights
+
+    @property
+    def non_trainable_variables(self) -> list[Any]:
+        return [v for v in self.variables if not v.trainable] if self.trainable else self.variables
 
     def get_weights(self) -> list[Any]:
         return [v.numpy() for v in self.weights]
