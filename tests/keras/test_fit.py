@@ -274,6 +274,40 @@ def test_two_outputs_as_dict() -> None:
     )
 
 
+LOSS_DICT_HISTORY = {
+    "aa_loss": [2.184704303741455, 2.3890795707702637],
+    "loss": [2.572882890701294, 2.795316219329834],
+    "zz_loss": [0.2679494619369507, 0.20059442520141602],
+}
+LOSS_DICT_EVALUATE = [2.6449732780456543, 0.18298648297786713, 1.9143354892730713]
+
+
+def test_a_loss_dict_is_walked_in_its_own_order() -> None:
+    """Dict outputs with a loss dict in another order than the outputs' sorted keys: the
+    ``<key>_loss`` trackers, and the sum of the weighted losses, go in the loss dict's
+    order, as Keras walks it.  Inputs are named as ``Input(name=...)``; ``output_names``
+    are the output layers' names, by sorted key."""
+    keras.backend.clear_session()
+    g = keras.initializers.GlorotUniform
+    inp = keras.Input((4,), name="features")
+    hidden = keras.layers.Dense(6, activation="relu", kernel_initializer=g(seed=1))(inp)
+    a = keras.layers.Dense(3, name="cls", kernel_initializer=g(seed=2))(hidden)
+    b = keras.layers.Dense(1, name="reg", kernel_initializer=g(seed=3))(hidden)
+    model = keras.Model(inp, {"zz": b, "aa": a})
+    assert model.output_names == ["cls", "reg"] and [t.name for t in model.inputs] == ["features"]
+    x, y1 = data()
+    y2 = np.random.RandomState(0).rand(200, 1).astype(np.float32)[160:]
+    model.compile(
+        "sgd", loss={"zz": "mse", "aa": "sparse_categorical_crossentropy"},
+        loss_weights={"zz": 0.5, "aa": 1.0},
+    )  # fmt: skip
+    h = model.fit(x, {"aa": y1, "zz": y2}, batch_size=16, epochs=2, shuffle=False, verbose=0)
+    check_history(h.history, LOSS_DICT_HISTORY)
+    got = model.evaluate(x, {"aa": y1, "zz": y2}, verbose=0)
+    np.testing.assert_allclose(got, LOSS_DICT_EVALUATE, rtol=RTOL)
+    assert model.metrics_names == ["loss", "zz_loss", "aa_loss"]
+
+
 def test_regularizer_seeded_dropout_and_auc_in_fit() -> None:
     """``model.losses`` join the loss; a seeded Dropout draws TF's masks step after step."""
     keras.backend.clear_session()

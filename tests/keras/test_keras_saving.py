@@ -120,3 +120,29 @@ def test_a_model_compiled_with_a_schedule_clones_and_reloads() -> None:
             "CosineDecay",
             opt._learning_rate.get_config(),
         )
+
+
+def test_a_model_saved_before_training_loads_and_predicts(tmp_path: Any) -> None:
+    """Saved compiled but never trained, the file's optimizer has only its iteration
+    count and rate: loading warns with Keras's text and skips them (it raised); and
+    ``predict`` on the loaded compiled model builds no metric (it asked for targets)."""
+    pytest.importorskip("h5py")
+    a, b = tf.keras.Input((5,), name="a"), tf.keras.Input((3,), name="b")
+    h = layers.Concatenate()([layers.Dense(4, activation="tanh")(a), b])
+    outputs = {"reg": layers.Dense(1, name="reg")(h), "cls": layers.Dense(3, name="cls")(h)}
+    model = tf.keras.Model({"a": a, "b": b}, outputs)
+    model.compile("adam", loss={"reg": "mse", "cls": "mse"}, metrics={"cls": ["mae"]})
+    path = str(tmp_path / "m.keras")
+    model.save(path)
+    with pytest.warns(UserWarning) as seen:
+        loaded = tf.keras.models.load_model(path)
+    name = loaded.optimizer.name  # adam, or adam_<n> after other tests' optimizers
+    assert str(seen[0].message) == (
+        f"Skipping variable loading for optimizer '{name}', because it has 14 variables "
+        "whereas the saved optimizer has 2 variables. "
+    )
+    assert seen[0].filename == __file__  # the warning names the user's load_model line
+    x = {"a": np.ones((2, 5), np.float32), "b": np.ones((2, 3), np.float32)}
+    got, want = loaded.predict(x, verbose=0), model.predict(x, verbose=0)
+    assert sorted(got) == ["cls", "reg"]
+    np.testing.assert_array_equal(got["reg"], want["reg"])

@@ -15,6 +15,7 @@ import datetime
 import io
 import json
 import os
+import warnings
 import zipfile
 from typing import Any
 
@@ -137,11 +138,13 @@ def _read_optimizer(model: Any, f: Any) -> None:
     if not optimizer.built:
         optimizer.build(model.trainable_variables)
     own = optimizer.variables
-    if len(own) != len(stored):
-        raise ValueError(
-            f"Optimizer {optimizer.name} has {len(own)} variables; the file holds "
-            f"{len(stored)} (a model compiled differently?)"
+    if len(own) != len(stored):  # (saved before it was built: Keras warns and skips)
+        warnings.warn(
+            f"Skipping variable loading for optimizer '{optimizer.name}', because it has "
+            f"{len(own)} variables whereas the saved optimizer has {len(stored)} variables. ",
+            stacklevel=4,  # the user's load_model call
         )
+        return
     for i, v in enumerate(own):
         v.assign(np.asarray(stored[str(i)]))
 

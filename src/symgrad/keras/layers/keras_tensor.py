@@ -151,7 +151,7 @@ class InputLayer(Layer):
             batch_shape = (batch_size, *shape)
         self._batch_shape = tuple(batch_shape)
         self.built = True
-        self.output_tensor = KerasTensor(self._batch_shape, self.dtype, node=None)
+        self.output_tensor = KerasTensor(self._batch_shape, self.dtype, name, node=None)
         node = Node(self, (), {}, self.output_tensor)
         self.output_tensor.node = node
         self._inbound_nodes.append(node)

@@ -106,6 +106,12 @@ class Functional(Model):
         return list(self._out)
 
     @property
+    def output_names(self) -> list[str]:
+        """The names of the layers that make the outputs, in ``outputs``' order (a dict's
+        by sorted key), as Keras 3's."""
+        return [t.node.layer.name for t in self._out]
+
+    @property
     def input(self) -> Any:
         return self._inputs_struct
 

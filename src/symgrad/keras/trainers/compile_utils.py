@@ -86,31 +86,37 @@ class CompileLoss:
     trackers by the static batch size, unknown in its traced step: a plain mean of the
     batches' values (the ``loss`` tracker weights by the dynamic batch size)."""
 
-    def __init__(self, loss: Any, loss_weights: Any, output_names: list[str]) -> None:
+    def __init__(
+        self, loss: Any, loss_weights: Any, output_names: list[str], keyed: bool = False
+    ) -> None:
         self.loss, self.loss_weights, self.output_names = loss, loss_weights, output_names
-        self._flat: list[tuple[Any, Any]] | None = None
+        self.keyed = keyed  # the model's outputs are a dict (``output_names``: its keys)
+        self._flat: list[tuple[int, Any, Any]] | None = None
         self.metrics: list[Any] = []
 
     def build(self, n: int) -> None:
+        """Each output's loss and weight.  Outputs in a dict are taken in the order of the
+        loss dict's keys, as Keras walks it: the ``<name>_loss`` trackers and the order of
+        the sum (its rounding) are Keras's."""
         names = self.output_names if len(self.output_names) == n else [str(i) for i in range(n)]
         fns = [get_loss(f) for f in _per_output(self.loss, n, names, "loss")]
         weights = _per_output(self.loss_weights, n, names, "loss_weights")
-        self._flat = list(zip(fns, weights, strict=True))
-        if sum(f is not None for f in fns) > 1:
-            self.metrics = [
-                metrics_mod.Mean(name=f"{name}_loss")
-                for name, f in zip(names, fns, strict=True)
-                if f is not None
-            ]
+        order = list(range(n))
+        if self.keyed and isinstance(self.loss, dict):
+            order = [names.index(k) for k in self.loss if k in names]
+        self._flat = [(i, fns[i], weights[i]) for i in order if fns[i] is not None]
+        if len(self._flat) > 1:
+            self.metrics = [metrics_mod.Mean(name=f"{names[i]}_loss") for i, _, _ in self._flat]
 
     def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
         flat_pred, flat_true = nest.flatten(y_pred), nest.flatten(y_true)
         if self._flat is None:
             self.build(len(flat_pred))
         total, trackers = None, iter(self.metrics)
-        for (fn, weight), yt, yp in zip(self._flat, flat_true, flat_pred, strict=False):  # type: ignore[arg-type]
-            if fn is None:
+        for i, fn, weight in self._flat:  # type: ignore[union-attr]
+            if i >= len(flat_true):
                 continue
+            yt, yp = flat_true[i], flat_pred[i]
             value = cast(fn(yt, yp, sample_weight), "float32")
             tracker = next(trackers, None)
             if tracker is not None:

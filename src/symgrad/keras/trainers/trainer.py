@@ -54,7 +54,10 @@ class Trainer:
             "steps_per_execution": steps_per_execution,
         }  # fmt: skip
         names = _output_names(self)
-        self._compile_loss = CompileLoss(loss, loss_weights, names) if loss is not None else None
+        keyed = isinstance(getattr(self, "_outputs_struct", None), dict)
+        self._compile_loss = (
+            CompileLoss(loss, loss_weights, names, keyed) if loss is not None else None
+        )
         has_metrics = metrics is not None or weighted_metrics is not None
         self._compile_metrics = (
             CompileMetrics(metrics, weighted_metrics, names) if has_metrics else None
@@ -186,6 +189,8 @@ class Trainer:
         compiled metrics (their kind depends on the shapes), the optimizer's slots."""
         x, y, _ = unpack_x_y_sample_weight(batch)
         loss, metrics = self._compile_loss, self._compile_metrics
+        if y is None:  # predict: no targets, so no loss or metric to build yet
+            loss = metrics = None
         unbuilt_loss = loss is not None and loss._flat is None
         if not getattr(self, "built", True) or unbuilt_loss or (metrics and not metrics.built):
             y_pred = self._forward(x, training=False)
