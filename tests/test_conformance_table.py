@@ -27,6 +27,8 @@ UNREACHED = {
     "Placeholder": "graph input: the calls run on constants",
     "NoOp": "groups control dependencies only; no value to compare",
     "VarHandleOp": "a variable's v.op, no outputs: tests/test_variable_handle.py checks it",
+    "MakeIterator": "a TF1 dataset iterator (tests/data/test_v1_iterators.py)",
+    "IteratorGetNext": "a TF1 dataset iterator (tests/data/test_v1_iterators.py)",
     "PrintV2": "prints, no value to compare: tests/ops/test_print.py checks TF's text",
     "Print": "prints as it runs: tests/ops/test_print.py checks TF's text and gradient",
     "Assert": "no outputs to compare: tests/ops/test_assertion.py checks TF's texts",

@@ -84,6 +84,7 @@ from symgrad.api import init_ops as _init_v1
 from symgrad.api.variable_scope import AUTO_REUSE, GraphKeys, get_variable, variable_scope  # noqa: F401
 from symgrad.autodiff.gradients import gradients as gradients
 from symgrad.autodiff.jacobians import hessians as hessians
+from symgrad.compat import v1_data as data  # noqa: F401  (TF1's graph iterators)
 
 # tf.compat.v1.debugging and TF1's assert_* (data= before summarize), check_numerics.
 from symgrad.compat import v1_debugging as debugging  # noqa: F401

@@ -32,6 +32,7 @@ class DatasetBase:
     # "shuffle" when the last transformation, no-ops aside, is a shuffle: TF then fuses a
     # repeat above it into ShuffleAndRepeat, which opens no spare iterator (see repeat).
     _top: str | None = None
+    _feeds: tuple[Any, ...] = ()  # a TF1 graph's tensors it was made from (v1_iterators)
 
     def __init__(self, spec: Any, cardinality: int, produce: Produce) -> None:
         self._spec = spec

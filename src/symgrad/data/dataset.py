@@ -63,7 +63,9 @@ class Dataset(DatasetBase):
             datasets = args[0] if len(args) == 1 else tuple(args)
         if traced_datasets.recording(datasets):
             return traced_datasets.source(Dataset, "zip", (datasets,), {})  # type: ignore[return-value]
-        return sources.zip_(Dataset, datasets)  # type: ignore[no-any-return]
+        out = sources.zip_(Dataset, datasets)
+        _carry_feeds(out, [datasets])
+        return out  # type: ignore[no-any-return]
 
     @staticmethod
     def choose_from_datasets(
@@ -257,16 +259,31 @@ class Dataset(DatasetBase):
 
 
 def _keeps_options(method: Callable[..., Any]) -> Callable[..., Any]:
-    """A transformation whose result carries its input's options, as TF's datasets do."""
+    """A transformation whose result carries its input's options, as TF's datasets do,
+    and the graph tensors its inputs were made from (a TF1 iterator's ``Feeds``)."""
 
     @functools.wraps(method)
     def transformed(self: Dataset, *args: Any, **kwargs: Any) -> Any:
         out = method(self, *args, **kwargs)
         if self._options is not None and isinstance(out, Dataset) and out._options is None:
             out._options = self._options
+        if isinstance(out, Dataset):
+            _carry_feeds(out, [self, *args, *kwargs.values()])
         return out
 
     return transformed
+
+
+def _carry_feeds(out: Any, inputs: list[Any]) -> None:
+    feeds = [f for d in inputs if isinstance(d, DatasetBase) for f in d._feeds]
+    feeds += [f for d in inputs if isinstance(d, tuple | list | dict) for f in _feeds_in(d)]
+    if feeds and not out._feeds:
+        out._feeds = tuple(dict.fromkeys(feeds))  # each once, in order
+
+
+def _feeds_in(datasets: Any) -> list[Any]:
+    leaves = datasets.values() if isinstance(datasets, dict) else datasets
+    return [f for d in leaves if isinstance(d, DatasetBase) for f in d._feeds]
 
 
 _OWN = ("with_options", "options")

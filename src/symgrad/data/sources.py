@@ -11,37 +11,62 @@ import numpy as np
 from symgrad.core import dtypes as dt
 from symgrad.core.context import init_scope
 from symgrad.core.errors import InvalidArgumentError
+from symgrad.core.graph import Tensor
 from symgrad.core.shapes import TensorShape, as_shape
 from symgrad.data import structure
 from symgrad.data.base import INFINITE, UNKNOWN, DatasetBase, primed
 from symgrad.data.batching import shape_leaves
+from symgrad.data.v1_iterators import Feeds
+from symgrad.runtime.concrete_function import FuncGraph
 from symgrad.runtime.function import TensorSpec
 
 
-def _values(tensors: Any) -> tuple[Any, structure.Flat]:
-    """The structure's tensors and their arrays, made eagerly even while tracing."""
+def _values(tensors: Any) -> tuple[Any, structure.Flat, Feeds | None]:
+    """The structure's tensors and their arrays, made eagerly even while tracing.  In a
+    TF1 graph, tensors without a value are the source's ``Feeds`` (the arrays: None)."""
     with init_scope():
         value = structure.normalize(tensors)
-        for t in structure.flatten(value):
-            if not t.has_value():
-                raise ValueError(
-                    f"tf.data in symgrad builds datasets from values, and {t.name} is symbolic "
-                    "(an argument or result inside a `function`): make the dataset outside "
-                    "the function and pass its elements in"
-                )
-        return value, structure.arrays(value)
+    flat = structure.flatten(value)
+    symbolic = [t for t in flat if not t.has_value()]
+    if not symbolic:
+        return value, structure.arrays(value), None
+    for t in symbolic:
+        if isinstance(t.graph, FuncGraph):
+            raise ValueError(
+                f"tf.data in symgrad builds datasets from values, and {t.name} is symbolic "
+                "(an argument or result inside a `function`): make the dataset outside "
+                "the function and pass its elements in"
+            )
+    return value, (), Feeds(symbolic)
+
+
+def _made(ds: Any, feeds: Feeds | None) -> Any:
+    if feeds is not None:
+        ds._feeds = (feeds,)
+    return ds
 
 
 def from_tensors(cls: type, tensors: Any) -> Any:
-    value, flat = _values(tensors)
-    return cls(structure.spec_of(value), 1, lambda: iter([flat]))
+    value, flat, feeds = _values(tensors)
+    spec = structure.spec_of(value)
+    if feeds is not None:  # read when a TF1 iterator's pass starts
+        leaves = structure.flatten(value)
+        return _made(cls(spec, 1, lambda: iter([feeds.arrays(leaves)])), feeds)
+    return cls(spec, 1, lambda: iter([flat]))
 
 
 def from_tensor_slices(cls: type, tensors: Any) -> Any:
-    value, flat = _values(tensors)
-    if not flat:
+    value, flat, feeds = _values(tensors)
+    if not structure.flatten(value):
         raise ValueError("Unbatching a dataset is only supported for rank >= 1")
     spec = structure.spec_of(value, batch_dim=True)
+    if feeds is not None:  # read when a TF1 iterator's pass starts
+        leaves = structure.flatten(value)
+        return _made(cls(spec, UNKNOWN, lambda: _slices(feeds.arrays(leaves))), feeds)
+    return cls(spec, _rows(flat), lambda: zip(*flat))  # rows as views (NumPy scalars for 1-D)
+
+
+def _rows(flat: structure.Flat) -> int:
     n = flat[0].shape[0]
     for a in flat[1:]:
         if a.shape[0] != n:
@@ -50,7 +75,12 @@ def from_tensor_slices(cls: type, tensors: Any) -> Any:
                 "Dimensions of the components given to from_tensor_slices differ: the first "
                 f"dimensions are {sizes}; every component needs the same number of rows"
             )
-    return cls(spec, n, lambda: zip(*flat))  # rows as views (NumPy scalars for 1-D)
+    return n
+
+
+def _slices(flat: structure.Flat) -> Any:
+    _rows(flat)
+    return zip(*flat)
 
 
 def range_(cls: type, *args: Any, **kwargs: Any) -> Any:
@@ -59,14 +89,29 @@ def range_(cls: type, *args: Any, **kwargs: Any) -> Any:
     dtype = kwargs.get("output_type", dt.int64)
     if not 1 <= len(args) <= 3:
         raise ValueError(f"Invalid arguments to Dataset.range: {args}")
-    start, stop, step = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
-    start, stop, step = (_int(v) for v in (start, stop, step))
-    if step == 0:
-        raise InvalidArgumentError("step must be a non-zero integer.")
-    n = len(range(start, stop, step))
+    bounds = (0, args[0], 1) if len(args) == 1 else (*args, 1)[:3]
     d = dt.as_dtype(dtype)
     spec = TensorSpec([], d)
-    return cls(spec, n, lambda: ((np.asarray(v, d.np),) for v in range(start, stop, step)))
+    symbolic = [v for v in bounds if isinstance(v, Tensor) and not v.has_value()]
+    if symbolic:  # a TF1 graph's tensors: the bounds are read when an iterator's pass starts
+        feeds = Feeds(symbolic)
+
+        def produce() -> Any:
+            fed = dict(zip(map(id, symbolic), feeds.arrays(symbolic), strict=True))
+            start, stop, step = (_int(fed.get(id(v), v)) for v in bounds)
+            return _range(start, stop, step, d)
+
+        return _made(cls(spec, UNKNOWN, produce), feeds)
+    start, stop, step = (_int(v) for v in bounds)
+    if step == 0:
+        raise InvalidArgumentError("step must be a non-zero integer.")
+    return cls(spec, len(range(start, stop, step)), lambda: _range(start, stop, step, d))
+
+
+def _range(start: int, stop: int, step: int, d: Any) -> Any:
+    if step == 0:
+        raise InvalidArgumentError("step must be a non-zero integer.")
+    return ((np.asarray(v, d.np),) for v in range(start, stop, step))
 
 
 def _int(v: Any) -> int:

@@ -23,6 +23,8 @@ NO_LOWERING = {
     "DatasetLoopIterator": "it makes a Python iterator over a tf.data pipeline",
     "DatasetLoopHasNext": "it asks a Python iterator over a tf.data pipeline for more",
     "DatasetLoopGetNext": "it takes the next element of a Python iterator over a tf.data pipeline",
+    "MakeIterator": "it starts a TF1 iterator's Python pass over a tf.data pipeline",
+    "IteratorGetNext": "it takes the next element of a TF1 iterator's Python pass",
 }
 
 _LOCK = threading.Lock()
