@@ -97,6 +97,14 @@ from symgrad.compat import v1_random as random  # noqa: F401
 
 # tf.compat.v1.test: TF1's (x, x_shape, y, y_shape) gradient checker (issue 17, point 7).
 from symgrad.compat import v1_test as test  # noqa: F401
+from symgrad.compat.v1_config import (  # noqa: F401  (accepted by Session, unread)
+    ConfigProto,
+    GPUOptions,
+    GraphOptions,
+    OptimizerOptions,
+    RunMetadata,
+    RunOptions,
+)
 from symgrad.compat.v1_debugging import (  # noqa: F401
     assert_equal,
     assert_greater,
