@@ -45,6 +45,11 @@ ALLOWED: dict[str, str] = {
         for c in ("DistributedDataset", "DistributedIterator", "DistributedValues")
     },
     "tf.compat.v1.device": "one tf.device: TF2's (device_name); no TF1 device functions",
+    **{
+        f"tf.compat.v1.{m}": "a protocol message: a keyword argument per field (TF's "
+        "generated class has no Python signature)"
+        for m in "ConfigProto GPUOptions GraphOptions OptimizerOptions RunMetadata RunOptions".split()
+    },
 }
 
 

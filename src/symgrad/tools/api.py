@@ -86,6 +86,7 @@ TF2, TF1, SYMGRAD = "TF 2.21", "TF1-only", "symgrad's own"
 TF1_ONLY = frozenset(
     """
     add_to_collection add_to_collections angle assert_greater_equal assert_integer
+    ConfigProto GPUOptions GraphOptions OptimizerOptions RunMetadata RunOptions
     assert_less_equal assert_near assert_negative assert_non_negative assert_non_positive
     assert_none_equal assert_positive assert_rank_at_least assert_rank_in assert_scalar
     assert_type assign assign_add assign_sub AUTO_REUSE check_numerics is_numeric_tensor
