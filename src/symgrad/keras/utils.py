@@ -13,6 +13,7 @@ import numpy as np
 from symgrad.core import dtypes as dt
 from symgrad.core import missing as _missing
 from symgrad.core.graph import Tensor
+from symgrad.keras.sequence_utils import pad_sequences
 from symgrad.keras.trainers.data import unpack_x_y_sample_weight
 from symgrad.keras.utils_data import PyDataset, Sequence
 from symgrad.ops.array.structure import cast, one_hot, squeeze
@@ -23,6 +24,7 @@ __all__ = [
     "PyDataset",
     "Sequence",
     "pack_x_y_sample_weight",
+    "pad_sequences",
     "set_random_seed",
     "to_categorical",
     "unpack_x_y_sample_weight",

@@ -29,12 +29,14 @@ from symgrad.keras.layers.convolutional import (
 )
 from symgrad.keras.layers.core import (
     Activation,
+    ActivityRegularization,
     Dense,
     Dropout,
     Embedding,
     Flatten,
     Identity,
     Lambda,
+    Masking,
     Reshape,
 )
 from symgrad.keras.layers.keras_tensor import Input, InputLayer
@@ -54,6 +56,7 @@ from symgrad.keras.layers.normalization import (
     GroupNormalization,
     LayerNormalization,
     Normalization,
+    UnitNormalization,
 )
 from symgrad.keras.layers.recurrent import GRU, LSTM, RNN, Bidirectional, SimpleRNN, TimeDistributed
 from symgrad.keras.layers.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
@@ -83,6 +86,7 @@ __all__ = [
     "LSTM",
     "RNN",
     "Activation",
+    "ActivityRegularization",
     "Add",
     "Attention",
     "Average",
@@ -131,6 +135,7 @@ __all__ = [
     "Layer",
     "LayerNormalization",
     "LeakyReLU",
+    "Masking",
     "MaxPool1D",
     "MaxPool2D",
     "MaxPool3D",
@@ -156,6 +161,7 @@ __all__ = [
     "SpatialDropout2D",
     "Subtract",
     "TimeDistributed",
+    "UnitNormalization",
     "UpSampling1D",
     "UpSampling2D",
     "ZeroPadding1D",

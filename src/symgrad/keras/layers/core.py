@@ -14,8 +14,10 @@ from symgrad.keras import random as krandom
 from symgrad.keras.layers.layer import Layer
 from symgrad.ops.array import structure as array
 from symgrad.ops.array.gather import gather
+from symgrad.ops.cast_select import where
 from symgrad.ops.linalg.matmul import matmul
 from symgrad.ops.math import elementwise as m
+from symgrad.ops.reduction.reduce import reduce_any
 
 
 def dynamic_shape(x: Any) -> list[Any]:
@@ -122,6 +124,38 @@ class Dropout(Layer):
     def call(self, inputs: Any, training: Any = False) -> Any:
         if training and self.rate > 0:
             return krandom.dropout(inputs, self.rate, self.noise_shape, seed=self.seed_generator)
+        return inputs
+
+
+class Masking(Layer):
+    """Zero the timesteps whose every feature equals ``mask_value`` and mask them for the
+    layers after (an RNN skips them), as Keras 3's: the mask is ``any(x != mask_value)``
+    over the last axis."""
+
+    def __init__(self, mask_value: Any = 0.0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.mask_value = mask_value
+        self.supports_masking = True
+        self.built = True
+
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
+        return reduce_any(m.not_equal(inputs, self.mask_value), axis=-1)
+
+    def call(self, inputs: Any) -> Any:
+        kept = reduce_any(m.not_equal(inputs, self.mask_value), axis=-1, keepdims=True)
+        return where(kept, inputs, array.zeros_like(inputs))
+
+
+class ActivityRegularization(Layer):
+    """The identity, adding ``L1L2(l1, l2)`` of its output to the layer's losses."""
+
+    def __init__(self, l1: float = 0.0, l2: float = 0.0, **kwargs: Any) -> None:
+        super().__init__(activity_regularizer=regularizers.L1L2(l1=l1, l2=l2), **kwargs)
+        self.supports_masking = True
+        self.l1, self.l2 = l1, l2
+        self.built = True
+
+    def call(self, inputs: Any) -> Any:
         return inputs
 
 

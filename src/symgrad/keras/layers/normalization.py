@@ -12,8 +12,10 @@ from typing import Any
 from symgrad.keras import constraints, initializers, regularizers
 from symgrad.keras.layers.layer import Layer
 from symgrad.ops.array import structure as array
+from symgrad.ops.core import convert_to_tensor
 from symgrad.ops.math import elementwise as m
 from symgrad.ops.nn.normalization import batch_normalization, moments
+from symgrad.ops.reduction.reduce import reduce_sum
 
 
 class BatchNormalization(Layer):
@@ -252,6 +254,32 @@ def _ones_but(shape: list[Any], axis: int) -> list[Any]:
     out: list[Any] = [1] * len(shape)
     out[axis] = shape[axis]
     return out
+
+
+class UnitNormalization(Layer):
+    """``x`` scaled to unit L2 norm over ``axis``, as Keras 3's ``ops.normalize``:
+    ``x * minimum(rsqrt(sum(x²)), 1e12)`` (the cap: epsilon 1e-12 for a zero vector)."""
+
+    def __init__(self, axis: Any = -1, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if isinstance(axis, list | tuple):
+            self.axis: Any = list(axis)
+        elif isinstance(axis, int):
+            self.axis = axis
+        else:
+            raise TypeError(
+                "Invalid value for `axis` argument: expected an int or a list/tuple of ints. "
+                f"Received: axis={axis}"
+            )
+        self.supports_masking = True
+        self.built = True
+
+    def call(self, inputs: Any) -> Any:
+        x = convert_to_tensor(inputs)
+        if x.shape.rank == 0:
+            x = array.expand_dims(x, 0)
+        square_sum = reduce_sum(m.square(x), axis=self.axis, keepdims=True)
+        return x * m.minimum(m.rsqrt(square_sum), 1.0 / 1e-12)
 
 
 class Normalization(Layer):
