@@ -48,7 +48,8 @@ ALLOWED: dict[str, str] = {
     **{
         f"tf.compat.v1.{m}": "a protocol message: a keyword argument per field (TF's "
         "generated class has no Python signature)"
-        for m in "ConfigProto GPUOptions GraphOptions OptimizerOptions RunMetadata RunOptions".split()
+        for m in "ConfigProto GPUOptions GraphOptions OptimizerOptions RunMetadata".split()
+        + ["RunOptions"]
     },
 }
 
