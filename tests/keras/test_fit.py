@@ -399,3 +399,17 @@ def test_a_reshuffled_dataset_gives_each_epoch_tfs_order():
     model.compile(tf.keras.optimizers.Adam(0.05), "mse")
     losses = model.fit(ds, epochs=3, verbose=0).history["loss"]
     np.testing.assert_allclose(losses, [2.35984, 0.52903, 0.12339], atol=1e-5)
+
+
+def test_arrays_of_different_lengths_are_an_error() -> None:
+    """Keras's check: x of 4 samples and y of 5 trained silently on misaligned pairs."""
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+    model.compile("sgd", "mse")
+    with pytest.raises(ValueError) as e:
+        model.fit(np.ones((4, 3), np.float32), np.ones((5, 2)), verbose=0)
+    assert str(e.value) == (
+        "Data cardinality is ambiguous. Make sure all arrays contain the same number of "
+        "samples.'x' sizes: 4\n'y' sizes: 5\n"
+    )
+    with pytest.raises(ValueError, match="'sample_weight' sizes: 3"):
+        model.evaluate(np.ones((4, 3)), np.ones((4, 2)), sample_weight=np.ones(3), verbose=0)

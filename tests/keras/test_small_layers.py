@@ -99,3 +99,14 @@ def test_pad_sequences() -> None:
         pad([1, 2])
     with pytest.raises(ValueError, match="`dtype` int32 is not compatible with `value`'s type"):
         pad([["a"]], value="x")
+
+
+def test_an_embeddings_mask_of_numpy_ids() -> None:
+    """Its mask compares NumPy's int64 ids with 0 (tests/ops/test_numpy_operands.py)."""
+    emb = tf.keras.layers.Embedding(10, 2, mask_zero=True)
+    ids = np.array([[3, 5, 0], [7, 0, 0]])
+    mask = [[True, True, False], [True, False, False]]
+    assert emb.compute_mask(ids).numpy().tolist() == mask
+    pooled = tf.keras.layers.GlobalAveragePooling1D()(emb(ids), mask=emb.compute_mask(ids))
+    expected = emb.embeddings.numpy()[[3, 5]].mean(0), emb.embeddings.numpy()[7]
+    np.testing.assert_allclose(pooled.numpy(), np.stack(expected), rtol=1e-6)

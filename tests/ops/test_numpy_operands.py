@@ -48,11 +48,23 @@ def test_a_fraction_given_an_integer_dtype_is_an_error() -> None:
         tf.add(2, np.array([1.5]))
 
 
-def test_an_embeddings_mask_of_numpy_ids() -> None:
-    emb = tf.keras.layers.Embedding(10, 2, mask_zero=True)
-    ids = np.array([[3, 5, 0], [7, 0, 0]])
-    mask = [[True, True, False], [True, False, False]]
-    assert emb.compute_mask(ids).numpy().tolist() == mask
-    pooled = tf.keras.layers.GlobalAveragePooling1D()(emb(ids), mask=emb.compute_mask(ids))
-    expected = emb.embeddings.numpy()[[3, 5]].mean(0), emb.embeddings.numpy()[7]
-    np.testing.assert_allclose(pooled.numpy(), np.stack(expected), rtol=1e-6)
+def test_a_python_float_is_never_an_integer() -> None:
+    """TF refuses ``1.0`` as an int32 (``Cannot convert [1.0] to EagerTensor of dtype
+    int32``), so float indices, shapes and multiples are errors, and a hint falls back to
+    float32.  symgrad took an integral Python float as an integer."""
+    for call in (
+        lambda: tf.constant([1.0], dtype=tf.int32),
+        lambda: tf.convert_to_tensor([1.0], dtype=tf.int32),
+    ):
+        with pytest.raises(
+            TypeError, match=r"Cannot convert value \[1\.0\] to a tensor of dtype int32"
+        ):
+            call()
+    assert tf.convert_to_tensor(1.0, dtype_hint=tf.int32).dtype == tf.float32
+    with pytest.raises(TypeError, match=r"indices must be int32 or int64, got float32"):
+        tf.one_hot([1.0], 3)
+    with pytest.raises(TypeError, match=r"indices must be int32 or int64, got float32"):
+        tf.gather([1, 2], [1.0])
+    with pytest.raises(TypeError, match=r"multiples must be int32 or int64, got float32"):
+        tf.tile([1], [2.0])
+    assert tf.constant(np.array([2.0]), dtype=tf.int32).numpy().tolist() == [2]  # NumPy's

@@ -133,7 +133,9 @@ def to_array(value: Any, dtype: dt.DType | None = None, what: str = "value") -> 
     if arr.dtype != dtype.np:
         src, dst = arr.dtype.kind, dtype.np.kind
         lossy = (src == "c" and dst != "c") or (
-            src == "f" and dst in "iub" and not np.all(np.mod(arr, 1) == 0)
+            src == "f"
+            and dst in "iub"  # (TF refuses any Python float: 1.0 is not an int32)
+            and (not isinstance(value, np.ndarray | np.generic) or not np.all(np.mod(arr, 1) == 0))
         )
         if lossy or (src == "b" and dst != "b") or (dst == "b" and src != "b"):
             raise TypeError(f"Cannot convert {what} {value!r} to a tensor of dtype {dtype.name}")

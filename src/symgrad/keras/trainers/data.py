@@ -42,6 +42,24 @@ def _num_samples(x: Any) -> int:
     return int(np.shape(nest.flatten(x)[0])[0])
 
 
+def _check_cardinality(*data: Any) -> None:
+    """Keras's ``check_data_cardinality``: every array of ``(x, y, sample_weight)`` has the
+    same number of samples (a mismatch would train on misaligned pairs)."""
+    parts = []
+    for label, d in zip(("x", "y", "sample_weight"), data):
+        sizes = [np.shape(a)[0] for a in nest.flatten(d) if a is not None and np.ndim(a)]
+        if sizes:
+            parts.append((label, sizes))
+    if len({n for _, sizes in parts for n in sizes}) > 1:
+        msg = (
+            "Data cardinality is ambiguous. Make sure all arrays contain the same number of "
+            "samples."
+        )
+        for label, sizes in parts:
+            msg += f"'{label}' sizes: {', '.join(map(str, sizes))}\n"
+        raise ValueError(msg)
+
+
 def _take(x: Any, index: Any) -> Any:
     return nest.map_structure(lambda a: None if a is None else np.asarray(a)[index], x)
 
@@ -111,6 +129,7 @@ class EpochIterator:
         self.steps_per_epoch, self._iterator = steps_per_epoch, None
         self._class_weight = class_weight
         if self.dataset is None:
+            _check_cardinality(x, y, sample_weight)
             if class_weight is not None and y is not None:
                 sample_weight = class_weights_to_sample_weights(y, class_weight)
             self.arrays = (x, y, sample_weight)
