@@ -29,6 +29,41 @@ OPTIMIZERS = {
     "rmsprop": lambda t: t.RMSPropOptimizer(0.01),
     "rmsprop_centered": lambda t: t.RMSPropOptimizer(0.01, momentum=0.5, centered=True),
     "rmsprop_hyper": lambda t: t.RMSPropOptimizer(0.1, decay=0.8, epsilon=1e-3),
+    "ftrl": lambda t: t.FtrlOptimizer(0.1),
+    "ftrl_l1_l2": lambda t: t.FtrlOptimizer(  # l1 large enough to zero some weights
+        0.5,
+        l1_regularization_strength=0.3,
+        l2_regularization_strength=0.1,
+        accum_name="acc",
+        linear_name="lin",
+    ),
+    "ftrl_v2": lambda t: t.FtrlOptimizer(  # ApplyFtrlV2: pow, shrinkage, beta
+        0.2,
+        learning_rate_power=-0.6,
+        initial_accumulator_value=0.2,
+        l1_regularization_strength=0.05,
+        l2_regularization_strength=0.1,
+        l2_shrinkage_regularization_strength=0.05,
+        beta=0.3,
+    ),
+    "adadelta": lambda t: t.AdadeltaOptimizer(1.0),
+    "adadelta_hyper": lambda t: t.AdadeltaOptimizer(0.5, rho=0.8, epsilon=1e-4),
+    "proximal_gd": lambda t: t.ProximalGradientDescentOptimizer(0.1),
+    "proximal_gd_l1_l2": lambda t: t.ProximalGradientDescentOptimizer(
+        0.1, l1_regularization_strength=0.5, l2_regularization_strength=0.2
+    ),
+    "proximal_adagrad": lambda t: t.ProximalAdagradOptimizer(0.1),
+    "proximal_adagrad_l1_l2": lambda t: t.ProximalAdagradOptimizer(
+        0.3, 0.2, l1_regularization_strength=0.1, l2_regularization_strength=0.2
+    ),
+    "adagrad_da": lambda t: t.AdagradDAOptimizer(0.1, t.get_global_step()),
+    "adagrad_da_l1_l2": lambda t: t.AdagradDAOptimizer(
+        0.2,
+        t.get_global_step(),
+        initial_gradient_squared_accumulator_value=0.2,
+        l1_regularization_strength=0.05,
+        l2_regularization_strength=0.1,
+    ),
 }
 
 
@@ -119,6 +154,7 @@ def graph_minimize(tf: Any) -> Any:
 PROGRAMS = [_program(k) for k in OPTIMIZERS] + [
     _program("adam", np.float64),
     _program("rmsprop", np.float64),
+    *[_program(k, np.float64) for k in ("ftrl_l1_l2", "ftrl_v2", "adadelta", "adagrad_da_l1_l2")],
     eager_minimize,
     graph_minimize,
 ]

@@ -115,10 +115,12 @@ TF1_ONLY = frozenset(
     scatter_nd_update scatter_sub scatter_update segment_max segment_mean segment_min
     segment_prod segment_sum self_adjoint_eig self_adjoint_eigvals Session
     set_random_seed squared_difference svd test.compute_gradient_error trace
-    train.AdagradOptimizer train.AdamOptimizer train.create_global_step
-    train.exponential_decay train.get_global_step train.get_or_create_global_step
-    train.global_step train.GradientDescentOptimizer train.MomentumOptimizer
-    train.Optimizer train.piecewise_constant train.RMSPropOptimizer train.Saver
+    train.AdadeltaOptimizer train.AdagradDAOptimizer train.AdagradOptimizer
+    train.AdamOptimizer train.create_global_step train.exponential_decay train.FtrlOptimizer
+    train.get_global_step train.get_or_create_global_step train.global_step
+    train.GradientDescentOptimizer train.MomentumOptimizer train.Optimizer
+    train.piecewise_constant train.ProximalAdagradOptimizer
+    train.ProximalGradientDescentOptimizer train.RMSPropOptimizer train.Saver
     trainable_variables truncated_normal truncated_normal_initializer
     unsorted_segment_max unsorted_segment_mean unsorted_segment_min
     unsorted_segment_prod unsorted_segment_sqrt_n unsorted_segment_sum variable_scope

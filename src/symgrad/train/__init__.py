@@ -23,6 +23,13 @@ from symgrad.train.optimizers_v1 import (
     MomentumOptimizer,
     RMSPropOptimizer,
 )
+from symgrad.train.optimizers_v1_more import (
+    AdadeltaOptimizer,
+    AdagradDAOptimizer,
+    FtrlOptimizer,
+    ProximalAdagradOptimizer,
+    ProximalGradientDescentOptimizer,
+)
 from symgrad.train.saver import Saver
 from symgrad.train.training_util import (
     create_global_step,
@@ -34,6 +41,8 @@ from symgrad.train.training_util import (
 )
 
 __all__ = [
+    "AdadeltaOptimizer",
+    "AdagradDAOptimizer",
     "AdagradOptimizer",
     "AdamOptimizer",
     "Checkpoint",
@@ -41,9 +50,12 @@ __all__ = [
     "CheckpointLoadStatus",
     "CheckpointManager",
     "ExponentialMovingAverage",
+    "FtrlOptimizer",
     "GradientDescentOptimizer",
     "MomentumOptimizer",
     "Optimizer",
+    "ProximalAdagradOptimizer",
+    "ProximalGradientDescentOptimizer",
     "RMSPropOptimizer",
     "Saver",
     "create_global_step",

@@ -210,9 +210,12 @@ class Optimizer:
         own += [v for slots in self._slots.values() for v in slots.values() if v.graph is graph]
         return sorted(own, key=lambda v: v.name)
 
-    def _slot(self, var: Variable, slot_name: str, init: Callable[[], Any]) -> Variable:
-        """The slot for ``var``, made on first use as ``<var>/<optimizer name>`` (TF's
-        naming: a second slot of the same optimizer becomes ``<var>/<name>_1``)."""
+    def _slot(
+        self, var: Variable, slot_name: str, init: Callable[[], Any], op_name: str | None = None
+    ) -> Variable:
+        """The slot for ``var``, made on first use as ``<var>/<op_name>``, by default the
+        optimizer's name (TF's naming: a second slot of the same name becomes
+        ``<var>/<name>_1``)."""
         named = self._slots.setdefault(slot_name, {})
         slot = named.get(id(var))
         if slot is None:
@@ -222,21 +225,26 @@ class Optimizer:
                 )
             with var.graph.as_default(), name_scope(None):
                 slot = Variable(
-                    init, trainable=False, name=f"{var_name(var)}/{self._name}", dtype=var.dtype
+                    init,
+                    trainable=False,
+                    name=f"{var_name(var)}/{op_name or self._name}",
+                    dtype=var.dtype,
                 )
             named[id(var)] = slot
             self._slot_owners.append(var)
             self._restore_pending((slot_name, id(var)), slot)
         return slot
 
-    def _zeros_slot(self, var: Variable, slot_name: str) -> Variable:
+    def _zeros_slot(self, var: Variable, slot_name: str, op_name: str | None = None) -> Variable:
         shape, d = var.shape.as_list(), var.dtype
-        return self._slot(var, slot_name, lambda: array.zeros(shape, d))
+        return self._slot(var, slot_name, lambda: array.zeros(shape, d), op_name)
 
-    def _filled_slot(self, var: Variable, slot_name: str, value: float) -> Variable:
+    def _filled_slot(
+        self, var: Variable, slot_name: str, value: float, op_name: str | None = None
+    ) -> Variable:
         """A slot starting at ``value`` everywhere (TF's constant initializer)."""
         shape, d = var.shape.as_list(), var.dtype
-        return self._slot(var, slot_name, lambda: constant(value, d, shape))
+        return self._slot(var, slot_name, lambda: constant(value, d, shape), op_name)
 
     def _create_non_slot_variable(
         self, initial_value: Any, name: str, colocate_with: Variable

@@ -94,7 +94,7 @@ class MomentumOptimizer(Optimizer):
         a = gather(accum, idx) * mu + g
         step = lr * g + lr * a * mu if self._use_nesterov else lr * a
         rows = gather(var, idx) - step
-        return group(_set_rows(accum, idx, a), _set_rows(var, idx, rows))
+        return group(set_rows(accum, idx, a), set_rows(var, idx, rows))
 
 
 class AdamOptimizer(Optimizer):
@@ -218,7 +218,7 @@ class AdagradOptimizer(Optimizer):
         a = gather(acc, idx) + g * g
         inner = var.shape.num_elements() // var.shape[0] if var.shape.rank else 1
         step = lr * g * math.rsqrt(a) if inner > 1 else lr * g / math.sqrt(a)
-        return group(_set_rows(acc, idx, a), _set_rows(var, idx, gather(var, idx) - step))
+        return group(set_rows(acc, idx, a), set_rows(var, idx, gather(var, idx) - step))
 
 
 class RMSPropOptimizer(Optimizer):
@@ -281,18 +281,18 @@ class RMSPropOptimizer(Optimizer):
         )
         g, idx = grad.values, grad.indices
         ms = gather(rms, idx) * rho + g * g * (1 - rho)
-        updates = [_set_rows(rms, idx, ms)]
+        updates = [set_rows(rms, idx, ms)]
         denom = ms + eps
         if self._centered:
             mg_var = self._slots["mg"][id(var)]
             mg = gather(mg_var, idx) * rho + g * (1 - rho)
             denom = denom - math.square(mg)
-            updates.append(_set_rows(mg_var, idx, mg))
+            updates.append(set_rows(mg_var, idx, mg))
         m = gather(mom, idx) * mu + math.rsqrt(denom) * lr * g
-        updates += [_set_rows(mom, idx, m), _set_rows(var, idx, gather(var, idx) - m)]
+        updates += [set_rows(mom, idx, m), set_rows(var, idx, gather(var, idx) - m)]
         return group(*updates)
 
 
-def _set_rows(var: Variable, indices: Tensor, rows: Tensor) -> Tensor:
+def set_rows(var: Variable, indices: Tensor, rows: Tensor) -> Tensor:
     """var[indices] = rows (the indices are distinct: duplicates were summed first)."""
     return var.scatter_update(IndexedSlices(rows, indices))
