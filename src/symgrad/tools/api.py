@@ -113,7 +113,10 @@ TF1_ONLY = frozenset(
     random_uniform real reciprocal reset_default_graph reverse_v2 rint rsqrt scatter_add
     scatter_nd_update scatter_sub scatter_update segment_max segment_mean segment_min
     segment_prod segment_sum self_adjoint_eig self_adjoint_eigvals Session
-    set_random_seed squared_difference svd test.compute_gradient_error trace
+    set_random_seed squared_difference svd summary.Event summary.FileWriter
+    summary.FileWriterCache summary.merge summary.merge_all summary.Summary
+    summary.tensor_summary Summary SummaryMetadata Event HistogramProto
+    test.compute_gradient_error trace
     train.AdagradOptimizer train.AdamOptimizer train.create_global_step
     train.exponential_decay train.get_global_step train.get_or_create_global_step
     train.global_step train.GradientDescentOptimizer train.MomentumOptimizer
