@@ -329,7 +329,7 @@ def write_value(
 ) -> Tensor:
     """Write ``prepare(data)`` (data itself without ``prepare``) as a tensor summary under
     ``tag``, if a writer is in force and recording is on (``raw``: data are serialized
-    ``Summary`` messages, each written as it is).  A function ``data`` is called only then,
+    ``Summary`` messages, written as one event).  A function ``data`` is called only then,
     as TF makes a summary's tensor only then (its errors, such as an image's rank, too)."""
     if step is not None:
         step = _choose_step(step)
@@ -367,9 +367,11 @@ def _write_kernel(
         return np.asarray(False)
     if not isinstance(writer, _ResourceSummaryWriter):
         return np.asarray(False)  # a noop writer
-    if raw:
+    if raw:  # TF's WriteRawProtoSummary: the messages merged into one event
+        merged = Summary()
         for serialized in np.asarray(data, dtype=object).reshape(-1):
-            writer.write_summary(int(step), Summary.FromString(serialized))
+            merged.value.extend(Summary.FromString(serialized).value)
+        writer.write_summary(int(step), merged)
         return np.asarray(True)
     value = Value(tag=tag, tensor=tensor_proto(np.asarray(prepare(data) if prepare else data)))
     if metadata:
