@@ -17,6 +17,7 @@ from symgrad.tools import api
 _INTERNAL = "made by symgrad (tf.as_dtype, ops, the default graph), not by user code"
 _RAISED = "raised by symgrad with (message, op); TF's take (node_def, op, message)"
 _KERAS = "Keras 3's base class is (*args, **kwargs); symgrad's names its keywords"
+_MESSAGE = "a protobuf message: TF's has no Python signature; symgrad's takes keyword fields"
 _DISPATCH = "TF's is (*inputs, **kwargs) and accepts only the keywords symgrad names"
 
 ALLOWED: dict[str, str] = {
@@ -46,10 +47,11 @@ ALLOWED: dict[str, str] = {
     },
     "tf.compat.v1.device": "one tf.device: TF2's (device_name); no TF1 device functions",
     **{
-        f"tf.compat.v1.{m}": "a protocol message: a keyword argument per field (TF's "
-        "generated class has no Python signature)"
-        for m in "ConfigProto GPUOptions GraphOptions OptimizerOptions RunMetadata".split()
-        + ["RunOptions"]
+        f"tf.compat.v1.{m}": _MESSAGE
+        for m in ("Event", "HistogramProto", "Summary", "SummaryMetadata")
+        + ("summary.Event", "summary.Summary")
+        + ("ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions", "RunMetadata")
+        + ("RunOptions",)
     },
 }
 

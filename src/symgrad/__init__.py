@@ -279,6 +279,10 @@ from symgrad import data
 # Devices and data parallelism (issue 28).
 from symgrad import distribute
 
+# isort: split
+# tf.summary: TensorBoard event files (TF2's writers; TF1's under tf.compat.v1.summary).
+from symgrad import summary
+
 newaxis = None
 
 # TF's namespaces are modules one can import from (``from tensorflow.math import exp``); so

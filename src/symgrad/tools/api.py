@@ -114,7 +114,10 @@ TF1_ONLY = frozenset(
     random_uniform real reciprocal reset_default_graph reverse_v2 rint rsqrt scatter_add
     scatter_nd_update scatter_sub scatter_update segment_max segment_mean segment_min
     segment_prod segment_sum self_adjoint_eig self_adjoint_eigvals Session
-    set_random_seed squared_difference svd test.compute_gradient_error trace
+    set_random_seed squared_difference svd summary.Event summary.FileWriter
+    summary.FileWriterCache summary.merge summary.merge_all summary.Summary
+    summary.tensor_summary Summary SummaryMetadata Event HistogramProto
+    test.compute_gradient_error trace
     train.AdadeltaOptimizer train.AdagradDAOptimizer train.AdagradOptimizer
     train.AdamOptimizer train.create_global_step train.exponential_decay train.FtrlOptimizer
     train.get_global_step train.get_or_create_global_step train.global_step

@@ -13,6 +13,7 @@ from symgrad.keras.callbacks.gradients import GradientMonitor
 from symgrad.keras.callbacks.loggers import CSVLogger, LearningRateScheduler
 from symgrad.keras.callbacks.monitors import EarlyStopping, ModelCheckpoint, ReduceLROnPlateau
 from symgrad.keras.callbacks.progbar import ProgbarLogger
+from symgrad.keras.callbacks.tensorboard import TensorBoard
 
 __all__ = [
     "CSVLogger",
@@ -26,5 +27,6 @@ __all__ = [
     "ModelCheckpoint",
     "ProgbarLogger",
     "ReduceLROnPlateau",
+    "TensorBoard",
     "TerminateOnNaN",
 ]

@@ -25,6 +25,12 @@ NO_LOWERING = {
     "DatasetLoopGetNext": "it takes the next element of a Python iterator over a tf.data pipeline",
     "MakeIterator": "it starts a TF1 iterator's Python pass over a tf.data pipeline",
     "IteratorGetNext": "it takes the next element of a TF1 iterator's Python pass",
+    # Summaries write event files from Python; TF's XLA bridge leaves them on the host too.
+    **{
+        t: "it writes or serialises a TensorBoard summary (a file, or bytes)"
+        for t in "WriteSummary FlushSummaryWriter CloseSummaryWriter ScalarSummary".split()
+        + "HistogramSummary ImageSummary MergeSummary TensorSummaryV2".split()
+    },
 }
 
 _LOCK = threading.Lock()
