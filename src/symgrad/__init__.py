@@ -279,6 +279,10 @@ from symgrad import data
 # Devices and data parallelism (issue 28).
 from symgrad import distribute
 
+# isort: split
+# tf.get_logger: the "tensorflow" logger.
+from symgrad.compat.v1_logging import get_logger
+
 newaxis = None
 
 # TF's namespaces are modules one can import from (``from tensorflow.math import exp``); so

@@ -97,6 +97,13 @@ from symgrad.compat import v1_random as random  # noqa: F401
 
 # tf.compat.v1.test: TF1's (x, x_shape, y, y_shape) gradient checker (issue 17, point 7).
 from symgrad.compat import v1_test as test  # noqa: F401
+
+# isort: split
+# The utility namespaces TF1 programs start with: logging, flags and app.run, gfile; and
+# TF1's op aliases (to_float, div) and initializers.
+from symgrad.compat import v1_app as app  # noqa: F401
+from symgrad.compat import v1_flags as flags  # noqa: F401
+from symgrad.compat import v1_logging as logging  # noqa: F401
 from symgrad.compat.v1_config import (  # noqa: F401  (accepted by Session, unread)
     ConfigProto,
     GPUOptions,
