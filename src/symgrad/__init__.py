@@ -280,7 +280,8 @@ from symgrad import data
 from symgrad import distribute
 
 # isort: split
-# tf.get_logger: the "tensorflow" logger.
+# tf.io.gfile (TF's file API) and tf.get_logger (the "tensorflow" logger).
+from symgrad.api import io
 from symgrad.compat.v1_logging import get_logger
 
 newaxis = None
@@ -292,6 +293,7 @@ for _name, _module in {
     "debugging": debugging,
     "dtypes": dtypes,
     "errors": errors,
+    "io": io,
     "linalg": linalg,
     "math": math,
     "nest": nest,

@@ -103,6 +103,7 @@ from symgrad.compat import v1_test as test  # noqa: F401
 # TF1's op aliases (to_float, div) and initializers.
 from symgrad.compat import v1_app as app  # noqa: F401
 from symgrad.compat import v1_flags as flags  # noqa: F401
+from symgrad.compat import v1_gfile as gfile  # noqa: F401
 from symgrad.compat import v1_logging as logging  # noqa: F401
 from symgrad.compat.v1_config import (  # noqa: F401  (accepted by Session, unread)
     ConfigProto,

@@ -70,7 +70,7 @@ OWN_PATHS = frozenset(
 # the package's implementation modules).
 TF_NAMESPACES = frozenset(
     """activations app audio autograph bitwise compat config constraints data datasets debugging
-    distribute dtypes errors estimator experimental feature_column flags graph_util image
+    distribute dtypes errors estimator experimental feature_column flags gfile graph_util image
     initializers io keras layers linalg lite logging lookup losses manip math metrics
     mixed_precision models nest nn optimizers preprocessing profiler quantization queue
     ragged random raw_ops regularizers saved_model schedules sets signal sparse spectral
@@ -140,7 +140,10 @@ TF1_ONLY = frozenset(
     logging.FATAL logging.INFO logging.TaskLevelStatusMessage logging.WARN logging.debug
     logging.error logging.fatal logging.flush logging.get_verbosity logging.info logging.log
     logging.log_every_n logging.log_first_n logging.log_if logging.set_verbosity logging.vlog
-    logging.warn logging.warning""".split()
+    logging.warn logging.warning
+    gfile.Copy gfile.DeleteRecursively gfile.Exists gfile.FastGFile gfile.GFile gfile.Glob
+    gfile.IsDirectory gfile.ListDirectory gfile.MakeDirs gfile.MkDir gfile.Open gfile.Remove
+    gfile.Rename gfile.Stat gfile.Walk""".split()
 )
 
 
