@@ -143,7 +143,9 @@ TF1_ONLY = frozenset(
     logging.warn logging.warning
     gfile.Copy gfile.DeleteRecursively gfile.Exists gfile.FastGFile gfile.GFile gfile.Glob
     gfile.IsDirectory gfile.ListDirectory gfile.MakeDirs gfile.MkDir gfile.Open gfile.Remove
-    gfile.Rename gfile.Stat gfile.Walk""".split()
+    gfile.Rename gfile.Stat gfile.Walk
+    div initializers.uniform_unit_scaling orthogonal_initializer to_complex128 to_complex64
+    to_double to_float to_int32 to_int64 uniform_unit_scaling_initializer""".split()
 )
 
 
