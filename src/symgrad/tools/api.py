@@ -145,7 +145,10 @@ TF1_ONLY = frozenset(
     gfile.IsDirectory gfile.ListDirectory gfile.MakeDirs gfile.MkDir gfile.Open gfile.Remove
     gfile.Rename gfile.Stat gfile.Walk
     div initializers.uniform_unit_scaling orthogonal_initializer to_complex128 to_complex64
-    to_double to_float to_int32 to_int64 uniform_unit_scaling_initializer""".split()
+    to_double to_float to_int32 to_int64 uniform_unit_scaling_initializer
+    train.cosine_decay train.cosine_decay_restarts train.inverse_time_decay
+    train.linear_cosine_decay train.natural_exp_decay train.noisy_linear_cosine_decay
+    train.piecewise_constant_decay train.polynomial_decay""".split()
 )
 
 
