@@ -17,6 +17,10 @@ import tensorflow as tf
 
 from symgrad.tools import api
 
+# TF's tf.compat.v1.flags.FLAGS parses sys.argv (pytest's) at its first attribute lookup,
+# inspect's included; marked parsed, it answers introspection without parsing.
+tf.compat.v1.flags.FLAGS.mark_as_parsed()
+
 _EMPTY = inspect.Parameter.empty
 _VAR_POS, _VAR_KW = inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD
 

@@ -37,6 +37,7 @@ ALLOWED: dict[str, str] = {
         for e in ("NotFoundError", "OpError", "OutOfRangeError", "ResourceExhaustedError")
     },
     "tf.errors.UnimplementedError": _RAISED,
+    **{f"tf.errors.{e}": _RAISED for e in ("AlreadyExistsError", "PermissionDeniedError")},
     "tf.keras.optimizers.Optimizer": _KERAS,
     "tf.data.Dataset": "made by its sources (from_tensor_slices, range, ...), not by user code",
     "tf.data.Iterator": "made by iter(dataset), not by user code",

@@ -283,6 +283,11 @@ from symgrad import distribute
 # tf.summary: TensorBoard event files (TF2's writers; TF1's under tf.compat.v1.summary).
 from symgrad import summary
 
+# isort: split
+# tf.io.gfile (TF's file API) and tf.get_logger (the "tensorflow" logger).
+from symgrad.api import io
+from symgrad.compat.v1_logging import get_logger
+
 newaxis = None
 
 # TF's namespaces are modules one can import from (``from tensorflow.math import exp``); so
@@ -292,6 +297,7 @@ for _name, _module in {
     "debugging": debugging,
     "dtypes": dtypes,
     "errors": errors,
+    "io": io,
     "linalg": linalg,
     "math": math,
     "nest": nest,

@@ -132,7 +132,7 @@ def test_initializer_arguments():
     v1 = tf.compat.v1
     with pytest.raises(TypeError, match="Invalid type for initial value"):
         v1.constant_initializer(object())
-    with pytest.raises(ValueError, match="Expected floating point type"):
+    with pytest.raises(ValueError, match="Argument `dtype` is expected to be floating point"):
         v1.random_normal_initializer(dtype=tf.int32)
     with pytest.raises(ValueError, match="`mode` should be one of"):
         v1.variance_scaling_initializer(mode="fan_max")

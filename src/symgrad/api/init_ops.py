@@ -19,13 +19,16 @@ from symgrad.core import dtypes as dt
 from symgrad.core.graph import Tensor
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import constant
+from symgrad.ops.linalg.decomp import qr
+from symgrad.ops.linalg.diag import diag_part, eye
+from symgrad.ops.math import elementwise as math_ops
 from symgrad.ops.random import seeded as random
 
 
 def _float_dtype(dtype: Any) -> dt.DType:
     d = dt.as_dtype(dtype)
     if not d.is_floating:
-        raise ValueError(f"Expected floating point type, got {d.name}.")
+        raise ValueError(f"Argument `dtype` is expected to be floating point. Received: {d}.")
     return d
 
 
@@ -223,6 +226,93 @@ class GlorotNormal(VarianceScaling):
         return {"seed": self.seed, "dtype": self.dtype.name}
 
 
+class UniformUnitScaling(Initializer):
+    """Uniform in ±sqrt(3 / input size) · factor, the input size being the product of all
+    dimensions but the last (TF deprecates it for ``variance_scaling``)."""
+
+    def __init__(self, factor: float = 1.0, seed: int | None = None, dtype: Any = dt.float32):
+        self.factor, self.seed = factor, seed
+        self.dtype = _float_dtype(dtype)
+
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Tensor:
+        scale_shape = shape if partition_info is None else partition_info.full_shape
+        input_size = max(math.prod(float(d) for d in scale_shape[:-1]), 1.0)
+        max_val = math.sqrt(3 / input_size) * self.factor
+        return random.random_uniform(shape, -max_val, max_val, self._dtype(dtype), seed=self.seed)
+
+    def get_config(self) -> dict[str, Any]:
+        return {"factor": self.factor, "seed": self.seed, "dtype": self.dtype.name}
+
+
+def _two_d(shape: Any, ok: bool) -> None:
+    if not ok:
+        raise ValueError(
+            "The tensor to initialize, specified by argument `shape` must be at least "
+            f"two-dimensional. Received shape={shape}"
+        )
+
+
+class Orthogonal(Initializer):
+    """An orthogonal matrix (rows or columns, whichever are fewer), from the QR
+    decomposition of a normal draw with the signs of R's diagonal, times ``gain``; a shape
+    of rank > 2 is made as the matrix (product of all but the last, last) and reshaped."""
+
+    def __init__(self, gain: float = 1.0, seed: int | None = None, dtype: Any = dt.float32):
+        self.gain, self.seed = gain, seed
+        self.dtype = _float_dtype(dtype)
+
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Tensor:
+        _two_d(shape, len(shape) >= 2)
+        rows, cols = int(math.prod(shape[:-1])), int(shape[-1])
+        flat = (cols, rows) if rows < cols else (rows, cols)
+        a = random.random_normal(flat, dtype=self._dtype(dtype), seed=self.seed)
+        q, r = qr(a, full_matrices=False)
+        q = q * math_ops.sign(diag_part(r))
+        if rows < cols:
+            q = array.transpose(q)
+        return self.gain * array.reshape(q, shape)
+
+    def get_config(self) -> dict[str, Any]:
+        return {"gain": self.gain, "seed": self.seed, "dtype": self.dtype.name}
+
+
+class Identity(Initializer):
+    """``gain`` times the identity matrix (2-D shapes only)."""
+
+    def __init__(self, gain: float = 1.0, dtype: Any = dt.float32) -> None:
+        self.gain = gain
+        self.dtype = _float_dtype(dtype)
+
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Tensor:
+        full_shape = shape if partition_info is None else partition_info.full_shape
+        _two_d(shape, len(full_shape) == 2)
+        rows, cols = (int(d) for d in full_shape)
+        return self.gain * eye(rows, cols, dtype=self._dtype(dtype))
+
+    def get_config(self) -> dict[str, Any]:
+        return {"gain": self.gain, "dtype": self.dtype.name}
+
+
+def lecun_normal(seed: int | None = None) -> VarianceScaling:
+    """Truncated normal with stddev sqrt(1 / fan_in)."""
+    return VarianceScaling(scale=1.0, mode="fan_in", distribution="truncated_normal", seed=seed)
+
+
+def lecun_uniform(seed: int | None = None) -> VarianceScaling:
+    """Uniform in ±sqrt(3 / fan_in)."""
+    return VarianceScaling(scale=1.0, mode="fan_in", distribution="uniform", seed=seed)
+
+
+def he_normal(seed: int | None = None) -> VarianceScaling:
+    """Truncated normal with stddev sqrt(2 / fan_in)."""
+    return VarianceScaling(scale=2.0, mode="fan_in", distribution="truncated_normal", seed=seed)
+
+
+def he_uniform(seed: int | None = None) -> VarianceScaling:
+    """Uniform in ±sqrt(6 / fan_in)."""
+    return VarianceScaling(scale=2.0, mode="fan_in", distribution="uniform", seed=seed)
+
+
 # TF1's names (classes, called like functions: ``zeros_initializer()``).
 zeros_initializer = Zeros
 ones_initializer = Ones
@@ -233,6 +323,8 @@ truncated_normal_initializer = TruncatedNormal
 variance_scaling_initializer = VarianceScaling
 glorot_uniform_initializer = GlorotUniform
 glorot_normal_initializer = GlorotNormal
+orthogonal_initializer = Orthogonal
+uniform_unit_scaling_initializer = UniformUnitScaling
 
 # ``tf.compat.v1.initializers``.
 initializers = SimpleNamespace(
@@ -245,4 +337,11 @@ initializers = SimpleNamespace(
     variance_scaling=VarianceScaling,
     glorot_uniform=GlorotUniform,
     glorot_normal=GlorotNormal,
+    orthogonal=Orthogonal,
+    identity=Identity,
+    uniform_unit_scaling=UniformUnitScaling,
+    he_normal=he_normal,
+    he_uniform=he_uniform,
+    lecun_normal=lecun_normal,
+    lecun_uniform=lecun_uniform,
 )

@@ -97,6 +97,23 @@ from symgrad.compat import v1_random as random  # noqa: F401
 
 # tf.compat.v1.test: TF1's (x, x_shape, y, y_shape) gradient checker (issue 17, point 7).
 from symgrad.compat import v1_test as test  # noqa: F401
+
+# isort: split
+# The utility namespaces TF1 programs start with: logging, flags and app.run, gfile; and
+# TF1's op aliases (to_float, div) and initializers.
+from symgrad.compat import v1_app as app  # noqa: F401
+from symgrad.compat import v1_flags as flags  # noqa: F401
+from symgrad.compat import v1_gfile as gfile  # noqa: F401
+from symgrad.compat import v1_logging as logging  # noqa: F401
+from symgrad.compat.v1_aliases import (  # noqa: F401
+    div,
+    to_complex64,
+    to_complex128,
+    to_double,
+    to_float,
+    to_int32,
+    to_int64,
+)
 from symgrad.compat.v1_config import (  # noqa: F401  (accepted by Session, unread)
     ConfigProto,
     GPUOptions,
@@ -176,6 +193,8 @@ ones_initializer = _init_v1.Ones
 zeros_initializer = _init_v1.Zeros
 random_normal_initializer = _init_v1.RandomNormal
 random_uniform_initializer = _init_v1.RandomUniform
+orthogonal_initializer = _init_v1.Orthogonal
+uniform_unit_scaling_initializer = _init_v1.UniformUnitScaling
 
 
 def disable_eager_execution() -> None:

@@ -30,6 +30,14 @@ class NotFoundError(OpError):
     pass
 
 
+class AlreadyExistsError(OpError):
+    """What was to be created exists (a file ``tf.io.gfile.copy`` would overwrite)."""
+
+
+class PermissionDeniedError(OpError):
+    """Not allowed: a file without permission, or a GFile not open for reading/writing."""
+
+
 class UnimplementedError(OpError):
     pass
 

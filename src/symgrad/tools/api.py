@@ -69,15 +69,20 @@ OWN_PATHS = frozenset(
 # without ``__all__`` is walked when its name is one of these (other module attributes are
 # the package's implementation modules).
 TF_NAMESPACES = frozenset(
-    """activations audio autograph bitwise compat config constraints data datasets debugging
-    distribute dtypes errors estimator experimental feature_column graph_util image
+    """activations app audio autograph bitwise compat config constraints data datasets debugging
+    distribute dtypes errors estimator experimental feature_column flags gfile graph_util image
     initializers io keras layers linalg lite logging lookup losses manip math metrics
     mixed_precision models nest nn optimizers preprocessing profiler quantization queue
     ragged random raw_ops regularizers saved_model schedules sets signal sparse spectral
     special strings summary sysconfig test train types utils v1 v2 version xla""".split()
 )
 # Namespaces a walk does not enter again (TF's own cycles: tf.compat.v1.compat ...).
-_SKIP = ("tf.compat.v1.compat", "tf.compat.v2.compat", "tf.compat.v1.keras")
+_SKIP = (
+    "tf.compat.v1.compat",
+    "tf.compat.v2.compat",
+    "tf.compat.v1.keras",
+    "tf.compat.v1.app.flags",  # tf.compat.v1.flags
+)
 START, END = "<!-- api:start -->", "<!-- api:end -->"
 TF2, TF1, SYMGRAD = "TF 2.21", "TF1-only", "symgrad's own"
 
@@ -127,7 +132,26 @@ TF1_ONLY = frozenset(
     trainable_variables truncated_normal truncated_normal_initializer
     unsorted_segment_max unsorted_segment_mean unsorted_segment_min
     unsorted_segment_prod unsorted_segment_sqrt_n unsorted_segment_sum variable_scope
-    variables_initializer VariableScope variance_scaling_initializer zeta""".split()
+    variables_initializer VariableScope variance_scaling_initializer zeta
+    app.run flags.DEFINE flags.DEFINE_bool flags.DEFINE_boolean flags.DEFINE_enum
+    flags.DEFINE_float flags.DEFINE_integer flags.DEFINE_list flags.DEFINE_multi_float
+    flags.DEFINE_multi_integer flags.DEFINE_multi_string flags.DEFINE_string
+    flags.DuplicateFlagError flags.Error flags.FLAGS flags.FlagHolder flags.FlagValues
+    flags.IllegalFlagValueError flags.UnparsedFlagAccessError flags.UnrecognizedFlagError
+    flags.ValidationError flags.mark_flag_as_required flags.mark_flags_as_required
+    flags.register_validator flags.text_wrap flags.validator logging.DEBUG logging.ERROR
+    logging.FATAL logging.INFO logging.TaskLevelStatusMessage logging.WARN logging.debug
+    logging.error logging.fatal logging.flush logging.get_verbosity logging.info logging.log
+    logging.log_every_n logging.log_first_n logging.log_if logging.set_verbosity logging.vlog
+    logging.warn logging.warning
+    gfile.Copy gfile.DeleteRecursively gfile.Exists gfile.FastGFile gfile.GFile gfile.Glob
+    gfile.IsDirectory gfile.ListDirectory gfile.MakeDirs gfile.MkDir gfile.Open gfile.Remove
+    gfile.Rename gfile.Stat gfile.Walk
+    div initializers.uniform_unit_scaling orthogonal_initializer to_complex128 to_complex64
+    to_double to_float to_int32 to_int64 uniform_unit_scaling_initializer
+    train.cosine_decay train.cosine_decay_restarts train.inverse_time_decay
+    train.linear_cosine_decay train.natural_exp_decay train.noisy_linear_cosine_decay
+    train.piecewise_constant_decay train.polynomial_decay""".split()
 )
 
 

@@ -32,12 +32,20 @@ from symgrad.train.optimizers_v1_more import (
 )
 from symgrad.train.saver import Saver
 from symgrad.train.training_util import (
+    cosine_decay,
+    cosine_decay_restarts,
     create_global_step,
     exponential_decay,
     get_global_step,
     get_or_create_global_step,
     global_step,
+    inverse_time_decay,
+    linear_cosine_decay,
+    natural_exp_decay,
+    noisy_linear_cosine_decay,
     piecewise_constant,
+    piecewise_constant_decay,
+    polynomial_decay,
 )
 
 __all__ = [
@@ -58,13 +66,21 @@ __all__ = [
     "ProximalGradientDescentOptimizer",
     "RMSPropOptimizer",
     "Saver",
+    "cosine_decay",
+    "cosine_decay_restarts",
     "create_global_step",
     "exponential_decay",
     "get_global_step",
     "get_or_create_global_step",
     "global_step",
+    "inverse_time_decay",
     "latest_checkpoint",
+    "linear_cosine_decay",
     "list_variables",
     "load_variable",
+    "natural_exp_decay",
+    "noisy_linear_cosine_decay",
     "piecewise_constant",
+    "piecewise_constant_decay",
+    "polynomial_decay",
 ]
