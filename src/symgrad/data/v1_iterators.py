@@ -29,6 +29,7 @@ from symgrad.core.op_registry import apply_op, register_op
 from symgrad.core.shapes import TensorShape, as_shape
 from symgrad.data import structure
 from symgrad.data.base import DatasetBase, scoped
+from symgrad.data.batching import shape_leaves
 from symgrad.runtime.function import TensorSpec
 
 
@@ -130,7 +131,7 @@ class Iterator:
         shapes = (
             [TensorShape(None)] * len(types)
             if output_shapes is None
-            else [as_shape(s) for s in nest_leaves(output_types, output_shapes)]
+            else [as_shape(s) for s in shape_leaves(output_types, output_shapes)]
         )
         specs = [TensorSpec(s, dt.as_dtype(t)) for s, t in zip(shapes, types, strict=True)]
         return Iterator(structure.pack(output_types, specs))
@@ -202,12 +203,6 @@ class Iterator:
         if flat is None:
             raise OutOfRangeError("End of sequence")
         return tuple(np.asarray(a) for a in flat)
-
-
-def nest_leaves(types: Any, shapes: Any) -> list[Any]:
-    from symgrad.data.batching import shape_leaves
-
-    return shape_leaves(types, shapes)  # type: ignore[no-any-return]
 
 
 def _map(spec: Any, fn: Any) -> Any:
