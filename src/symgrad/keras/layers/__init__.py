@@ -39,6 +39,7 @@ from symgrad.keras.layers.core import (
     Masking,
     Reshape,
 )
+from symgrad.keras.layers.input_spec import InputSpec
 from symgrad.keras.layers.keras_tensor import Input, InputLayer
 from symgrad.keras.layers.layer import Layer
 from symgrad.keras.layers.merging import (
@@ -129,6 +130,7 @@ __all__ = [
     "Identity",
     "Input",
     "InputLayer",
+    "InputSpec",
     "Keras",
     "LSTMCell",
     "Lambda",

@@ -56,6 +56,7 @@ class BaseConvTranspose(BaseConv):
     @channels_last_build
     def build(self, input_shape: Any) -> None:
         channels = input_shape[-1]
+        self._channels_spec(channels)
         self.kernel = self.add_weight(
             name="kernel", shape=(*self.kernel_size, self.filters, channels),
             initializer=self.kernel_initializer, regularizer=self.kernel_regularizer,

@@ -10,6 +10,7 @@ from typing import Any
 
 from symgrad.keras import activations, constraints, initializers, regularizers
 from symgrad.keras.layers.channels import channels_last_build, channels_last_call, standardize
+from symgrad.keras.layers.input_spec import InputSpec
 from symgrad.keras.layers.layer import Layer
 from symgrad.ops.array import structure as array
 from symgrad.ops.math import elementwise as m
@@ -73,10 +74,17 @@ class BaseConv(Layer):
         self.bias_regularizer = regularizers.get(bias_regularizer)
         self.kernel_constraint = constraints.get(kernel_constraint)
         self.bias_constraint = constraints.get(bias_constraint)
+        self.input_spec = InputSpec(min_ndim=rank + 2)
+
+    def _channels_spec(self, channels: int) -> None:
+        """Keras's spec once built: the rank, and the channels on the data format's axis."""
+        axis = -1 if self.data_format == "channels_last" else 1
+        self.input_spec = InputSpec(min_ndim=self.rank + 2, axes={axis: channels})
 
     @channels_last_build
     def build(self, input_shape: Any) -> None:
         channels = input_shape[-1]
+        self._channels_spec(channels)
         if channels % self.groups:
             raise ValueError(
                 f"The number of input channels must be evenly divisible by the number of "
@@ -172,6 +180,7 @@ class BasePooling(Layer):
         self.padding = padding.lower()
         self.data_format = standardize(data_format)
         self._tf_format = _format(data_format, rank)
+        self.input_spec = InputSpec(ndim=rank + 2)
         self.built = True
 
     @channels_last_call
@@ -235,6 +244,7 @@ class GlobalPooling(Layer):
         self.data_format = standardize(data_format)
         _format(data_format, rank)
         self.supports_masking = rank == 1
+        self.input_spec = InputSpec(ndim=rank + 2)
         self.built = True
 
     @channels_last_call

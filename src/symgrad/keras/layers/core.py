@@ -11,6 +11,7 @@ from typing import Any
 from symgrad.core import dtypes as dt
 from symgrad.keras import activations, constraints, initializers, regularizers
 from symgrad.keras import random as krandom
+from symgrad.keras.layers.input_spec import InputSpec
 from symgrad.keras.layers.layer import Layer
 from symgrad.ops.array import structure as array
 from symgrad.ops.array.gather import gather
@@ -58,8 +59,10 @@ class Dense(Layer):
         self.kernel_constraint = constraints.get(kernel_constraint)
         self.bias_constraint = constraints.get(bias_constraint)
         self.supports_masking = True
+        self.input_spec = InputSpec(min_ndim=2)
 
     def build(self, input_shape: Any) -> None:
+        self.input_spec = InputSpec(min_ndim=2, axes={-1: input_shape[-1]})
         self.kernel = self.add_weight(
             name="kernel",
             shape=(input_shape[-1], self.units),
@@ -163,6 +166,7 @@ class Flatten(Layer):
     def __init__(self, data_format: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.data_format = data_format or "channels_last"
+        self.input_spec = InputSpec(min_ndim=1)
         self.built = True
 
     def call(self, inputs: Any) -> Any:

@@ -17,6 +17,7 @@ from symgrad.core import nest
 from symgrad.keras import backend, constraints, initializers, regularizers
 from symgrad.keras import random as krandom
 from symgrad.keras.layers import masks
+from symgrad.keras.layers.input_spec import assert_input_compatibility
 from symgrad.keras.layers.variables import make_variable, name_scope
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
@@ -154,6 +155,8 @@ class Layer:
     @property
     def input_dtype(self) -> str:
         return self._dtype_name
+
+    input_spec: Any = None  # an InputSpec (or a list of them) the first argument must meet
 
     # -- weights
     def add_weight(
@@ -312,6 +315,9 @@ class Layer:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         from symgrad.keras.layers import keras_tensor
 
+        spec = self.input_spec  # checked before the build, and again after it (Keras's)
+        if spec is not None and args:
+            assert_input_compatibility(spec, args[0], self.name)
         if _has_keras_tensor(args, kwargs, keras_tensor.KerasTensor):
             return keras_tensor.symbolic_call(self, args, kwargs)
         args = tuple(self._convert(a) for a in args)
@@ -319,6 +325,8 @@ class Layer:
             bound = self._bind(args, kwargs)
             with name_scope(self.name, caller=self):
                 self._maybe_build(bound)
+            if self.input_spec is not None and args:
+                assert_input_compatibility(self.input_spec, args[0], self.name)
         ctx = _CALL["ctx"]
         entry = ctx is None
         if entry:

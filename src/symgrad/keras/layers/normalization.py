@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad.keras import constraints, initializers, regularizers
+from symgrad.keras.layers.input_spec import InputSpec
 from symgrad.keras.layers.layer import Layer
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
@@ -58,6 +59,7 @@ class BatchNormalization(Layer):
         self.gamma = self.beta = None
 
     def build(self, input_shape: Any) -> None:
+        self.input_spec = InputSpec(ndim=len(input_shape), axes={self.axis: input_shape[self.axis]})
         shape = (input_shape[self.axis],)
         if self.scale:
             self.gamma = self.add_weight(

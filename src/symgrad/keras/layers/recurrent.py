@@ -17,6 +17,7 @@ from symgrad.control_flow.tensor_array import TensorArray
 from symgrad.control_flow.while_loop import while_loop
 from symgrad.core import dtypes as dt
 from symgrad.keras.layers.core import dynamic_shape
+from symgrad.keras.layers.input_spec import InputSpec
 from symgrad.keras.layers.layer import Layer, clone_layer
 from symgrad.keras.layers.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
 from symgrad.ops.array import structure as array
@@ -262,6 +263,7 @@ def _init_rnn(layer: Any, cell_class: type, cell_name: str, args: dict[str, Any]
     )
     RNN.__init__(layer, cell, activity_regularizer=activity, **rnn_args, **kwargs)
     layer.units = cell.units
+    layer.input_spec = InputSpec(ndim=3)  # (SimpleRNN, LSTM, GRU: Keras's; a plain RNN has none)
 
 
 class SimpleRNN(RNN):
