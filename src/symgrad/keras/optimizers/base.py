@@ -27,7 +27,7 @@ from symgrad.autodiff.tape import GradientTape
 from symgrad.core import dtypes as dt
 from symgrad.core.graph import Tensor, name_scope
 from symgrad.distribute.distribute_lib import replica_to_sync
-from symgrad.keras.optimizers import sparse
+from symgrad.keras.optimizers import schedules, sparse
 from symgrad.keras.optimizers.schedules import LearningRateSchedule
 from symgrad.ops.array import structure as array
 from symgrad.ops.array.joining import stack
@@ -383,7 +383,7 @@ class Optimizer:
     def get_config(self) -> dict[str, Any]:
         lr = self._learning_rate
         if isinstance(lr, LearningRateSchedule):
-            learning_rate: Any = {"class_name": type(lr).__name__, "config": lr.get_config()}
+            learning_rate: Any = schedules.serialize(lr)
         elif isinstance(lr, Variable):
             learning_rate = float(lr.numpy())
         else:
@@ -408,8 +408,6 @@ class Optimizer:
         first, as Keras's."""
         lr = config.get("learning_rate")
         if isinstance(lr, dict):
-            from symgrad.keras.optimizers import schedules
-
             config = {**config, "learning_rate": schedules.deserialize(lr, custom_objects)}
         return cls(**config)
 
