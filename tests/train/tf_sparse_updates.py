@@ -87,6 +87,11 @@ KERAS = {
     "rmsprop": lambda k: k.RMSprop(0.1),
     "rmsprop_momentum": lambda k: k.RMSprop(0.1, momentum=0.5),
     "rmsprop_centered": lambda k: k.RMSprop(0.1, momentum=0.5, centered=True),
+    "adadelta": lambda k: k.Adadelta(1.0),
+    "ftrl": lambda k: k.Ftrl(
+        0.1, l1_regularization_strength=0.01, l2_shrinkage_regularization_strength=0.1
+    ),
+    "lion": lambda k: k.Lion(0.05),
 }
 
 
@@ -110,6 +115,29 @@ def keras(key: str, shape: tuple[int, ...] = (5, 3)) -> Any:
         return {"kinds": tuple(kinds), "var": v.numpy(), **dict(sorted(slots.items()))}
 
     program.__name__ = f"keras_{key}" + ("_1d" if len(shape) == 1 else "")
+    return program
+
+
+def keras_adafactor(shape: tuple[int, ...]) -> Any:
+    """Adafactor: the squared slices densified before ε1 is added, the step's slices
+    scaled by an rms over the whole table; its variables by Keras's order (iteration,
+    learning rate, then r, c and the velocity, r and c int32 placeholders for a vector)."""
+
+    def program(tf: Any) -> Any:
+        v = tf.Variable(table(shape), name="emb")
+        w = tf.constant(weights(shape))
+        opt = tf.keras.optimizers.Adafactor(0.1)
+        kinds = []
+        for _ in range(3):
+            with tf.GradientTape() as tape:
+                loss = loss_of(tf, v, w)
+            grads = tape.gradient(loss, [v])
+            kinds.append(type(grads[0]).__name__)
+            opt.apply_gradients(zip(grads, [v]))
+        r, c, velocity = (s.numpy() for s in opt.variables[2:])
+        return {"kinds": tuple(kinds), "var": v.numpy(), "r": r, "c": c, "velocity": velocity}
+
+    program.__name__ = "keras_adafactor" + ("_1d" if len(shape) == 1 else "")
     return program
 
 
@@ -138,6 +166,8 @@ PROGRAMS = [
     *[v1_eager(k, (5,)) for k in ("adagrad", "rmsprop_centered")],
     *[v1_session(k) for k in ("gd", "adam", "rmsprop")],
     *[keras(k) for k in KERAS],
-    *[keras(k, (5,)) for k in ("adagrad", "rmsprop")],
+    *[keras(k, (5,)) for k in ("adagrad", "rmsprop", "adadelta", "ftrl", "lion")],
+    keras_adafactor((5, 3)),
+    keras_adafactor((5,)),
     keras_clipped,
 ]

@@ -1,5 +1,5 @@
-"""``tf.keras.optimizers``: Keras 3's SGD, Adam, AdamW, Adamax, Nadam, RMSprop and
-Adagrad, and their learning rate schedules (re-exports only)."""
+"""``tf.keras.optimizers``: Keras 3's SGD, Adam, AdamW, Adamax, Nadam, RMSprop, Adagrad,
+Adadelta, Ftrl, Lion and Adafactor, and their learning rate schedules (re-exports only)."""
 
 from __future__ import annotations
 
@@ -16,13 +16,18 @@ from symgrad.keras.optimizers.algorithms import (
     RMSprop,
 )
 from symgrad.keras.optimizers.base import Optimizer
+from symgrad.keras.optimizers.more_algorithms import Adadelta, Adafactor, Ftrl, Lion
 
 __all__ = [
     "SGD",
+    "Adadelta",
+    "Adafactor",
     "Adagrad",
     "Adam",
     "AdamW",
     "Adamax",
+    "Ftrl",
+    "Lion",
     "Nadam",
     "Optimizer",
     "RMSprop",
@@ -30,7 +35,10 @@ __all__ = [
     "schedules",
 ]
 
-_BY_NAME = {c.__name__.lower(): c for c in (SGD, Adagrad, Adam, AdamW, Adamax, Nadam, RMSprop)}
+_BY_NAME = {
+    c.__name__.lower(): c
+    for c in (SGD, Adadelta, Adafactor, Adagrad, Adam, AdamW, Adamax, Ftrl, Lion, Nadam, RMSprop)
+}
 
 
 def get(identifier: Any) -> Optimizer:
@@ -51,6 +59,7 @@ def get(identifier: Any) -> Optimizer:
 
 def __getattr__(name: str) -> Any:
     raise AttributeError(
-        f"symgrad implements tf.keras.optimizers SGD, Adam, AdamW, Adamax, Nadam, RMSprop "
-        f"and Adagrad (and their schedules), not tf.keras.optimizers.{name}"
+        f"symgrad implements tf.keras.optimizers SGD, Adam, AdamW, Adamax, Nadam, RMSprop, "
+        f"Adagrad, Adadelta, Ftrl, Lion and Adafactor (and their schedules), not "
+        f"tf.keras.optimizers.{name}"
     )

@@ -24,19 +24,6 @@ from symgrad.ops.control import group
 from symgrad.ops.math import elementwise as math
 from symgrad.ops.sparse.indexed_slices import dense
 
-_OPTIONS = (
-    "weight_decay",
-    "clipnorm",
-    "clipvalue",
-    "global_clipnorm",
-    "use_ema",
-    "ema_momentum",
-    "ema_overwrite_frequency",
-    "loss_scale_factor",
-    "gradient_accumulation_steps",
-    "name",
-)
-
 
 class SGD(Optimizer):
     """m = m · momentum - g · lr; var += m (Nesterov: var += m · momentum - g · lr);

@@ -27,7 +27,7 @@ from symgrad.autodiff.tape import GradientTape
 from symgrad.core import dtypes as dt
 from symgrad.core.graph import Tensor, name_scope
 from symgrad.distribute.distribute_lib import replica_to_sync
-from symgrad.keras.optimizers import sparse
+from symgrad.keras.optimizers import schedules, sparse
 from symgrad.keras.optimizers.schedules import LearningRateSchedule
 from symgrad.ops.array import structure as array
 from symgrad.ops.array.joining import stack
@@ -53,7 +53,7 @@ def _auto_name(cls_name: str) -> str:
 
 
 class Optimizer:
-    """Base of SGD, Adam, AdamW, RMSprop, Adagrad: subclasses write ``build`` and
+    """Base of Keras's optimizers: subclasses write ``build`` and
     ``update_step(gradient, variable, learning_rate)``."""
 
     def __init__(
@@ -165,12 +165,20 @@ class Optimizer:
         self, trainable_variables: Sequence[Any], name: Any, initializer: Any = "zeros"
     ) -> Any:
         """One variable per trainable variable and name, interleaved as Keras makes them;
-        a list for one name, a tuple of lists for several."""
+        a list for one name, a tuple of lists for several (with one initializer for all,
+        or a list of one per name)."""
         names = [name] if isinstance(name, str) else list(name)
+        several = not isinstance(name, str) and isinstance(initializer, list | tuple)
+        inits = list(initializer) if several else [initializer] * len(names)
+        if len(inits) != len(names):
+            raise ValueError(
+                "The number of provided names must match the number of provided "
+                f"initializers.  Received name='{name}', initializer='{initializer}'"
+            )
         out: tuple[list[Variable], ...] = tuple([] for _ in names)
         for v in trainable_variables:
-            for i, n in enumerate(names):
-                out[i].append(self.add_variable_from_reference(v, n, initializer))
+            for i, (n, init) in enumerate(zip(names, inits)):
+                out[i].append(self.add_variable_from_reference(v, n, init))
         return out[0] if isinstance(name, str) else out
 
     def build(self, variables: Sequence[Any]) -> None:
@@ -383,7 +391,7 @@ class Optimizer:
     def get_config(self) -> dict[str, Any]:
         lr = self._learning_rate
         if isinstance(lr, LearningRateSchedule):
-            learning_rate: Any = {"class_name": type(lr).__name__, "config": lr.get_config()}
+            learning_rate: Any = schedules.serialize(lr)
         elif isinstance(lr, Variable):
             learning_rate = float(lr.numpy())
         else:
@@ -408,8 +416,6 @@ class Optimizer:
         first, as Keras's."""
         lr = config.get("learning_rate")
         if isinstance(lr, dict):
-            from symgrad.keras.optimizers import schedules
-
             config = {**config, "learning_rate": schedules.deserialize(lr, custom_objects)}
         return cls(**config)
 
@@ -432,6 +438,26 @@ class Optimizer:
         if value is not None:
             check_values([(f"{self.name} variable {index}", v, value)])
             assign_values([(v, value)])  # in the variable's graph, even while tracing
+
+
+_OPTIONS = (
+    "weight_decay",
+    "clipnorm",
+    "clipvalue",
+    "global_clipnorm",
+    "use_ema",
+    "ema_momentum",
+    "ema_overwrite_frequency",
+    "loss_scale_factor",
+    "gradient_accumulation_steps",
+    "name",
+)
+
+
+def base_options(arguments: dict[str, Any]) -> dict[str, Any]:
+    """The keyword arguments every Keras optimizer passes on to ``Optimizer.__init__``,
+    picked out of a subclass constructor's ``locals()``."""
+    return {k: arguments[k] for k in _OPTIONS}
 
 
 def _keras_clip_by_global_norm(values: list[Tensor], clip_norm: float) -> list[Tensor]:

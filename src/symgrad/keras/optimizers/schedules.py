@@ -11,7 +11,7 @@ from symgrad.core.graph import Tensor, name_scope
 from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
 from symgrad.ops.math import elementwise as math
-from symgrad.ops.math.rounding import ceil
+from symgrad.ops.math.rounding import ceil, floor
 
 
 class LearningRateSchedule:
@@ -228,33 +228,114 @@ class CosineDecay(LearningRateSchedule):
         }
 
 
+class CosineDecayRestarts(LearningRateSchedule):
+    """Cosine decay with warm restarts (SGDR): period i lasts first_decay_steps · t_mulⁱ
+    steps and starts at m_mulⁱ times the initial rate.  With f = step / first_decay_steps,
+    i = ⌊f⌋ when t_mul is 1, else ⌊log(1 - f(1 - t_mul)) / log t_mul⌋, and f' the part of
+    period i done, the rate is initial · ((1 - alpha) · m_mulⁱ · ½(1 + cos(π f')) + alpha)."""
+
+    def __init__(
+        self,
+        initial_learning_rate: Any,
+        first_decay_steps: Any,
+        t_mul: Any = 2.0,
+        m_mul: Any = 1.0,
+        alpha: Any = 0.0,
+        name: str = "SGDRDecay",
+    ) -> None:
+        self.initial_learning_rate, self.first_decay_steps = (
+            initial_learning_rate,
+            first_decay_steps,
+        )
+        self._t_mul, self._m_mul, self.alpha, self.name = t_mul, m_mul, alpha, name
+        if first_decay_steps <= 0:
+            raise ValueError(
+                "Argument `first_decay_steps` must be > 0. "
+                f"Received: first_decay_steps={first_decay_steps}"
+            )
+
+    def __call__(self, step: Any) -> Tensor:
+        with name_scope(self.name):
+            lr = convert_to_tensor(self.initial_learning_rate)
+            d = lr.dtype
+            first_steps, alpha = array.cast(self.first_decay_steps, d), array.cast(self.alpha, d)
+            t_mul, m_mul = array.cast(self._t_mul, d), array.cast(self._m_mul, d)
+            fraction = array.cast(step, d) / first_steps
+            i_restart, fraction = cond(
+                math.equal(t_mul, 1.0),
+                lambda: _equal_periods(fraction),
+                lambda: _growing_periods(fraction, t_mul),
+            )
+            pi = convert_to_tensor(pymath.pi, dtype=d)
+            cosine = 0.5 * math.pow(m_mul, i_restart) * (1.0 + math.cos(pi * fraction))
+            return math.multiply(lr, math.add(math.multiply(1 - alpha, cosine), alpha))
+
+    def get_config(self) -> dict[str, Any]:
+        return {
+            "initial_learning_rate": self.initial_learning_rate,
+            "first_decay_steps": self.first_decay_steps,
+            "t_mul": self._t_mul,
+            "m_mul": self._m_mul,
+            "alpha": self.alpha,
+            "name": self.name,
+        }
+
+
+def _equal_periods(fraction: Tensor) -> tuple[Tensor, Tensor]:
+    """The period a fraction of the first falls in, and the part of it done."""
+    i_restart = floor(fraction)
+    return i_restart, fraction - i_restart
+
+
+def _growing_periods(fraction: Tensor, t_mul: Tensor) -> tuple[Tensor, Tensor]:
+    """As ``_equal_periods``, period i lasting t_mulⁱ first periods (geometric sums)."""
+    i_restart = floor(math.log(1.0 - fraction * (1.0 - t_mul)) / math.log(t_mul))
+    sum_r = math.divide(1.0 - math.pow(t_mul, i_restart), 1.0 - t_mul)
+    return i_restart, math.divide(math.subtract(fraction, sum_r), math.pow(t_mul, i_restart))
+
+
 def _check_decay_steps(decay_steps: Any) -> None:
     if decay_steps <= 0:
         raise ValueError(f"Argument `decay_steps` must be > 0. Received: decay_steps={decay_steps}")
 
 
 def serialize(learning_rate_schedule: LearningRateSchedule) -> dict[str, Any]:
-    schedule = learning_rate_schedule
-    return {"class_name": type(schedule).__name__, "config": schedule.get_config()}
+    """Keras's dict for a schedule: a built-in one by its public module, a user's subclass
+    by its own module (None for ``__main__``) and class name."""
+    cls = type(learning_rate_schedule)
+    module: str | None
+    if cls in _SCHEDULES:
+        module, registered_name = "keras.optimizers.schedules", None
+    else:
+        module = None if cls.__module__ == "__main__" else cls.__module__
+        registered_name = cls.__name__
+    return {
+        "module": module,
+        "class_name": cls.__name__,
+        "config": learning_rate_schedule.get_config(),
+        "registered_name": registered_name,
+    }
 
 
 def deserialize(config: dict[str, Any], custom_objects: Any = None) -> LearningRateSchedule:
-    classes = {
-        c.__name__: c
-        for c in (
-            CosineDecay,
-            ExponentialDecay,
-            InverseTimeDecay,
-            PiecewiseConstantDecay,
-            PolynomialDecay,
-        )
-    }
+    classes: dict[str, Any] = {c.__name__: c for c in _SCHEDULES}
     classes.update(custom_objects or {})
     return classes[config["class_name"]].from_config(config["config"])  # type: ignore
 
 
+_SCHEDULES = (
+    CosineDecay,
+    CosineDecayRestarts,
+    ExponentialDecay,
+    InverseTimeDecay,
+    PiecewiseConstantDecay,
+    PolynomialDecay,
+)
+
+
 __all__ = [
     "CosineDecay",
+    "CosineDecayRestarts",
     "ExponentialDecay",
     "InverseTimeDecay",
     "LearningRateSchedule",
@@ -267,7 +348,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     raise AttributeError(
-        f"symgrad implements tf.keras.optimizers.schedules CosineDecay, ExponentialDecay, "
-        f"InverseTimeDecay, PiecewiseConstantDecay and PolynomialDecay (and "
-        f"LearningRateSchedule to derive from), not {name}"
+        f"symgrad implements tf.keras.optimizers.schedules CosineDecay, CosineDecayRestarts, "
+        f"ExponentialDecay, InverseTimeDecay, PiecewiseConstantDecay and PolynomialDecay "
+        f"(and LearningRateSchedule to derive from), not {name}"
     )

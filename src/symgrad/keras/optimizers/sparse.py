@@ -9,7 +9,8 @@ densifies where it must, which decides the rounding of each update:
 * ``add`` / ``sub`` (a union): slices with a dense operand are densified first
   (UnsortedSegmentSum, so duplicate rows add up only there);
 * ``div``: slices over a scalar or a dense divisor (gathered) stay slices;
-* ``square``, ``sqrt``, ``cast``: applied to the values;
+* ``square``, ``sqrt``, ``negative``, ``cast``: applied to the values;
+* ``mean`` over all axes: the values' sum over the dense shape's size (dense);
 * ``assign*``: slices become ``scatter_update`` / ``scatter_add`` / ``scatter_sub`` of
   the touched rows (a duplicate index is applied once per occurrence).
 
@@ -23,6 +24,7 @@ from typing import Any
 from symgrad.ops.array import structure as array
 from symgrad.ops.array.gather import gather
 from symgrad.ops.math import elementwise as math
+from symgrad.ops.reduction import reduce as reduction
 from symgrad.ops.sparse.indexed_slices import IndexedSlices, dense
 from symgrad.ops.state.variables import Variable
 
@@ -84,6 +86,18 @@ def square(x: Any) -> Any:
 
 def sqrt(x: Any) -> Any:
     return _slices(math.sqrt(x.values), x) if isinstance(x, IndexedSlices) else math.sqrt(x)
+
+
+def negative(x: Any) -> Any:
+    return _slices(math.negative(x.values), x) if isinstance(x, IndexedSlices) else -x
+
+
+def mean(x: Any) -> Any:
+    """The mean of all elements: an untouched row counts as zeros."""
+    if isinstance(x, IndexedSlices):
+        total = reduction.reduce_sum(x.values)
+        return total / array.cast(reduction.reduce_prod(x.dense_shape), total.dtype)
+    return reduction.reduce_mean(x)
 
 
 def cast(x: Any, dtype: Any) -> Any:
