@@ -641,6 +641,33 @@ CONTROL = {
     "variable": Call(_variable, [("n", (3,))], order=1),
 }
 
+
+def _numpy_function(tf: Any, x: Any) -> Any:
+    y = tf.numpy_function(lambda a: np.sinh(a) * 2, [x], x.dtype)
+    y.set_shape(x.shape)  # unknown in a function: the Python function's shape is not seen
+    return y
+
+
+def _numpy_function_stateless(tf: Any, x: Any, k: Any) -> Any:
+    y = tf.numpy_function(lambda a, i: a[i], [x, k], x.dtype, stateful=False)
+    return tf.reshape(y, [3]) + x[0]
+
+
+def _py_func_v1(tf: Any, x: Any) -> Any:
+    ys = tf.compat.v1.py_func(lambda a: [np.cos(a), a.sum(0)], [x], [x.dtype, x.dtype])
+    ys[0].set_shape(x.shape)
+    ys[1].set_shape(x.shape[1:])
+    return ys
+
+
+SCRIPT = {
+    "numpy_function": Call(_numpy_function, [("n", (3, 4))], graph=True),
+    "numpy_function_stateless": Call(
+        _numpy_function_stateless, [("n", (4, 3)), ("i4", ())], graph=True
+    ),
+    "py_func_v1": Call(_py_func_v1, [("n", (2, 3))], graph=True),
+}
+
 CALLS: dict[str, Call] = {
     **UNARY,
     **BINARY,
@@ -652,4 +679,5 @@ CALLS: dict[str, Call] = {
     **COMPLEX,
     **RANDOM,
     **CONTROL,
+    **SCRIPT,
 }

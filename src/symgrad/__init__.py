@@ -268,6 +268,9 @@ from symgrad.ops.debug.assertion import Assert
 
 # tf.print: TF's name shadows the builtin inside this namespace, as in TF.
 from symgrad.ops.debug.printing import print_v2 as print
+
+# tf.numpy_function: a Python function of NumPy arrays as an op (PyFunc).
+from symgrad.ops.debug.script_ops import numpy_function
 from symgrad.ops.math.rounding import floor, round, scalar_mul
 from symgrad.ops.state.variable_enums import VariableAggregation, VariableSynchronization
 

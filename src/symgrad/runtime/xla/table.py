@@ -31,6 +31,9 @@ NO_LOWERING = {
         for t in "WriteSummary FlushSummaryWriter CloseSummaryWriter ScalarSummary".split()
         + "HistogramSummary ImageSummary MergeSummary TensorSummaryV2".split()
     },
+    # TF: "tf.numpy_function is not compatible with XLA" (an unsupported op).
+    "PyFunc": "it calls the user's Python function (tf.numpy_function)",
+    "PyFuncStateless": "it calls the user's Python function (tf.numpy_function)",
 }
 
 _LOCK = threading.Lock()
