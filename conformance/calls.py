@@ -660,12 +660,20 @@ def _py_func_v1(tf: Any, x: Any) -> Any:
     return ys
 
 
+def _py_function(tf: Any, x: Any, y: Any) -> Any:
+    z = tf.py_function(lambda a, b: tf.sin(a) * tf.reduce_sum(b * b) + a * a, [x, y], x.dtype)
+    z.set_shape(x.shape)
+    return z * y[0]
+
+
 SCRIPT = {
     "numpy_function": Call(_numpy_function, [("n", (3, 4))], graph=True),
     "numpy_function_stateless": Call(
         _numpy_function_stateless, [("n", (4, 3)), ("i4", ())], graph=True
     ),
     "py_func_v1": Call(_py_func_v1, [("n", (2, 3))], graph=True),
+    # Differentiable once, as TF's: a second order fails in TF (its tape_cache KeyError).
+    "py_function": Call(_py_function, [("n", (3, 4)), ("n", (4,))], order=1, graph=True),
 }
 
 CALLS: dict[str, Call] = {
