@@ -641,6 +641,41 @@ CONTROL = {
     "variable": Call(_variable, [("n", (3,))], order=1),
 }
 
+
+def _numpy_function(tf: Any, x: Any) -> Any:
+    y = tf.numpy_function(lambda a: np.sinh(a) * 2, [x], x.dtype)
+    y.set_shape(x.shape)  # unknown in a function: the Python function's shape is not seen
+    return y
+
+
+def _numpy_function_stateless(tf: Any, x: Any, k: Any) -> Any:
+    y = tf.numpy_function(lambda a, i: a[i], [x, k], x.dtype, stateful=False)
+    return tf.reshape(y, [3]) + x[0]
+
+
+def _py_func_v1(tf: Any, x: Any) -> Any:
+    ys = tf.compat.v1.py_func(lambda a: [np.cos(a), a.sum(0)], [x], [x.dtype, x.dtype])
+    ys[0].set_shape(x.shape)
+    ys[1].set_shape(x.shape[1:])
+    return ys
+
+
+def _py_function(tf: Any, x: Any, y: Any) -> Any:
+    z = tf.py_function(lambda a, b: tf.sin(a) * tf.reduce_sum(b * b) + a * a, [x, y], x.dtype)
+    z.set_shape(x.shape)
+    return z * y[0]
+
+
+SCRIPT = {
+    "numpy_function": Call(_numpy_function, [("n", (3, 4))], graph=True),
+    "numpy_function_stateless": Call(
+        _numpy_function_stateless, [("n", (4, 3)), ("i4", ())], graph=True
+    ),
+    "py_func_v1": Call(_py_func_v1, [("n", (2, 3))], graph=True),
+    # Differentiable once, as TF's: a second order fails in TF (its tape_cache KeyError).
+    "py_function": Call(_py_function, [("n", (3, 4)), ("n", (4,))], order=1, graph=True),
+}
+
 CALLS: dict[str, Call] = {
     **UNARY,
     **BINARY,
@@ -652,4 +687,5 @@ CALLS: dict[str, Call] = {
     **COMPLEX,
     **RANDOM,
     **CONTROL,
+    **SCRIPT,
 }

@@ -37,7 +37,10 @@ ALLOWED: dict[str, str] = {
         for e in ("NotFoundError", "OpError", "OutOfRangeError", "ResourceExhaustedError")
     },
     "tf.errors.UnimplementedError": _RAISED,
-    **{f"tf.errors.{e}": _RAISED for e in ("AlreadyExistsError", "PermissionDeniedError")},
+    **{
+        f"tf.errors.{e}": _RAISED
+        for e in ("AlreadyExistsError", "InternalError", "PermissionDeniedError", "UnknownError")
+    },
     "tf.keras.optimizers.Optimizer": _KERAS,
     "tf.data.Dataset": "made by its sources (from_tensor_slices, range, ...), not by user code",
     "tf.data.Iterator": "made by iter(dataset), not by user code",

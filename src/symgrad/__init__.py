@@ -20,6 +20,7 @@ from symgrad.autodiff.gradients import AggregationMethod, UnconnectedGradients
 from symgrad.autodiff.gradients import gradients_v2 as gradients
 from symgrad.autodiff.jacobians import hessian_vector_product
 from symgrad.autodiff.jacobians import hessians_v2 as hessians
+from symgrad.autodiff.py_function import py_function
 from symgrad.autodiff.tape import GradientTape
 from symgrad.control_flow.case import case
 from symgrad.control_flow.cond import cond, switch_case
@@ -268,6 +269,9 @@ from symgrad.ops.debug.assertion import Assert
 
 # tf.print: TF's name shadows the builtin inside this namespace, as in TF.
 from symgrad.ops.debug.printing import print_v2 as print
+
+# tf.numpy_function and tf.py_function: Python functions as ops (PyFunc, EagerPyFunc).
+from symgrad.ops.debug.script_ops import numpy_function
 from symgrad.ops.math.rounding import floor, round, scalar_mul
 from symgrad.ops.state.variable_enums import VariableAggregation, VariableSynchronization
 

@@ -43,6 +43,7 @@ from symgrad.core.graph import keep_eager_history as _keep_eager_history
 from symgrad.core.graph import set_top_level_eager as _set_top_level_eager
 from symgrad.ops.array.reverse import reverse as reverse_v2  # noqa: F401
 from symgrad.ops.debug.printing import print_v1 as Print  # noqa: F401  (TF1's identity that prints)
+from symgrad.ops.debug.script_ops import py_func  # noqa: F401  (TF1's numpy_function)
 from symgrad.ops.linalg.base import band_part as matrix_band_part  # noqa: F401
 from symgrad.ops.linalg.base import matrix_transpose as matrix_transpose
 from symgrad.ops.linalg.decomp import eigh as self_adjoint_eig  # noqa: F401

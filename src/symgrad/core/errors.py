@@ -46,6 +46,14 @@ class OutOfRangeError(OpError):
     """An index past the end of a sequence (a TensorArray read or write)."""
 
 
+class InternalError(OpError):
+    """The runtime met what it cannot handle (a py_func returned an unconvertible object)."""
+
+
+class UnknownError(OpError):
+    """An error of no other kind (a py_func's Python function raised, say, a KeyError)."""
+
+
 class InaccessibleTensorError(ValueError):
     """A tensor of a finished inner graph (a loop body, a branch) used outside it."""
 

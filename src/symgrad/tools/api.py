@@ -114,7 +114,7 @@ TF1_ONLY = frozenset(
     mod moving_average_variables multinomial nn.conv2d_backprop_filter
     nn.conv2d_backprop_input nn.conv3d_backprop_filter_v2 nn.depthwise_conv2d_native
     nn.fused_batch_norm nn.xw_plus_b NoGradient NotDifferentiable placeholder Print
-    placeholder_with_default polygamma qr random.get_seed random.multinomial
+    placeholder_with_default polygamma py_func qr random.get_seed random.multinomial
     random.set_random_seed random.stateless_multinomial random_normal random_shuffle
     random_uniform real reciprocal reset_default_graph reverse_v2 rint rsqrt scatter_add
     scatter_nd_update scatter_sub scatter_update segment_max segment_mean segment_min

@@ -31,6 +31,10 @@ NO_LOWERING = {
         for t in "WriteSummary FlushSummaryWriter CloseSummaryWriter ScalarSummary".split()
         + "HistogramSummary ImageSummary MergeSummary TensorSummaryV2".split()
     },
+    # TF: "tf.numpy_function/py_function is not compatible with XLA" (unsupported op).
+    "PyFunc": "it calls the user's Python function (tf.numpy_function)",
+    "PyFuncStateless": "it calls the user's Python function (tf.numpy_function)",
+    "EagerPyFunc": "it calls the user's Python function (tf.py_function)",
 }
 
 _LOCK = threading.Lock()
