@@ -134,7 +134,8 @@ def to_array(value: Any, dtype: dt.DType | None = None, what: str = "value") -> 
         src, dst = arr.dtype.kind, dtype.np.kind
         lossy = (src == "c" and dst != "c") or (
             src == "f"
-            and dst in "iub"  # (TF refuses any Python float: 1.0 is not an int32)
+            and dst in "iub"  # (TF refuses any Python float: 1.0 is not an int32; an empty
+            and arr.size > 0  # list has no float in it)
             and (not isinstance(value, np.ndarray | np.generic) or not np.all(np.mod(arr, 1) == 0))
         )
         if lossy or (src == "b" and dst != "b") or (dst == "b" and src != "b"):
