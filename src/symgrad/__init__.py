@@ -279,6 +279,10 @@ from symgrad import data
 # Devices and data parallelism (issue 28).
 from symgrad import distribute
 
+# isort: split
+# tf.image: resizing (TF's kernels and gradients), flips, crops, pads, colour adjustments.
+from symgrad.api import image
+
 newaxis = None
 
 # TF's namespaces are modules one can import from (``from tensorflow.math import exp``); so
@@ -288,6 +292,7 @@ for _name, _module in {
     "debugging": debugging,
     "dtypes": dtypes,
     "errors": errors,
+    "image": image,
     "linalg": linalg,
     "math": math,
     "nest": nest,
