@@ -39,6 +39,7 @@ from symgrad.keras.layers.core import (
     Masking,
     Reshape,
 )
+from symgrad.keras.layers.image_preprocessing import CenterCrop, RandomCrop, RandomFlip, Resizing
 from symgrad.keras.layers.keras_tensor import Input, InputLayer
 from symgrad.keras.layers.layer import Layer
 from symgrad.keras.layers.merging import (
@@ -98,6 +99,7 @@ __all__ = [
     "AvgPool3D",
     "BatchNormalization",
     "Bidirectional",
+    "CenterCrop",
     "Concatenate",
     "Conv1D",
     "Conv1DTranspose",
@@ -149,10 +151,13 @@ __all__ = [
     "Normalization",
     "PReLU",
     "Permute",
+    "RandomCrop",
+    "RandomFlip",
     "ReLU",
     "RepeatVector",
     "Rescaling",
     "Reshape",
+    "Resizing",
     "SeparableConv2D",
     "SimpleRNN",
     "SimpleRNNCell",
