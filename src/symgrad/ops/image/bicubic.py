@@ -1,15 +1,12 @@
-"""ResizeBicubic, ResizeBicubicGrad and ResizeArea, as TF's CPU kernels.
+"""ResizeBicubic and ResizeBicubicGrad, as TF's CPU kernels.
 
-Bicubic: four taps a side weighted from TF's 1025-entry float32 table of the cubic
-convolution kernel (Keys' ``a = -0.5`` with half-pixel centres, where taps outside the
-image get weight 0 and the rest are renormalised; ``a = -0.75`` in the legacy mode, where
-edge pixels repeat).  Rows are blended first, then columns, each as
+Four taps a side weighted from TF's 1025-entry float32 table of the cubic convolution
+kernel (Keys' ``a = -0.5`` with half-pixel centres, where taps outside the image get
+weight 0 and the rest are renormalised; ``a = -0.75`` in the legacy mode, where edge
+pixels repeat).  Rows are blended first, then columns, each as
 ``((v0*w0 + v1*w1) + v2*w2) + v3*w3`` in float32.  The gradient spreads each incoming
 gradient over the 16 taps in TF's order, in the image's dtype; its own gradient is the
 forward resize (TF registers none).
-
-Area: each output pixel averages the input area it covers, with TF's float32 weights for
-partly covered pixels; TF defines no gradient for it, and neither does symgrad.
 """
 
 from __future__ import annotations

@@ -1,0 +1,83 @@
+"""Keras 3's Resizing, CenterCrop, RandomFlip and RandomCrop against Keras-on-TF 2.21's
+outputs to the bit (tf_image_layers.py's programs: every interpolation, crop and pad to
+the aspect ratio, integer images, channels_first, seeded draws repeated, inference, a
+model with its gradient), and their configs and texts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from keras.tf_image_layers import PROGRAMS, X, run
+from keras.tf_image_layers_expected import EXPECTED
+
+import symgrad as tf
+
+L = tf.keras.layers
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=[p.__name__ for p in PROGRAMS])
+def test_outputs_are_keras_on_tensorflows(program) -> None:
+    got = run(tf, program)
+    want = EXPECTED[program.__name__]
+    assert len(got) == len(want)
+    for k, (g, (dtype, shape, values)) in enumerate(zip(got, want, strict=True)):
+        assert (g.dtype.name, g.shape) == (dtype, shape), f"output {k}"
+        np.testing.assert_array_equal(g, np.asarray(values, dtype).reshape(shape), f"output {k}")
+
+
+def _policy() -> dict:
+    return {"module": "keras", "class_name": "DTypePolicy", "config": {"name": "float32"},
+            "registered_name": None}  # fmt: skip
+
+
+def test_configs_are_kerases() -> None:
+    base = {"trainable": True, "dtype": _policy(), "data_format": "channels_last"}
+    configs = {
+        L.Resizing(4, 5): {**base, "height": 4, "width": 5, "interpolation": "bilinear",
+                           "crop_to_aspect_ratio": False, "pad_to_aspect_ratio": False,
+                           "fill_mode": "constant", "fill_value": 0.0, "antialias": False},
+        L.RandomFlip(seed=3): {**base, "seed": 3, "mode": "horizontal_and_vertical"},
+        L.CenterCrop(3, 4): {**base, "height": 3, "width": 4},
+        L.RandomCrop(3, 4, seed=2): {**base, "height": 3, "width": 4, "seed": 2},
+    }  # fmt: skip
+    for layer, want in configs.items():
+        got = layer.get_config()
+        snake = {"Resizing": "resizing", "RandomFlip": "random_flip"}
+        snake |= {"CenterCrop": "center_crop", "RandomCrop": "random_crop"}
+        assert got.pop("name").startswith(snake[type(layer).__name__])
+        assert got == want
+        again = type(layer).from_config(layer.get_config()).get_config()
+        assert {k: v for k, v in again.items() if k != "name"} == want
+
+
+def test_symbolic_shapes_are_kerases() -> None:
+    inp = tf.keras.Input((None, None, 3))
+    assert L.Resizing(8, 5)(inp).shape == (None, 8, 5, 3)
+    assert L.RandomFlip()(inp).shape == (None, None, None, 3)
+    assert L.CenterCrop(3, 4)(inp).shape == (None, 3, 4, 3)
+    inp = tf.keras.Input((9, 7, 3))
+    assert L.RandomCrop(3, 4)(inp).shape == (None, 3, 4, 3)
+    assert L.Resizing(8, 5, pad_to_aspect_ratio=True)(inp).shape == (None, 8, 5, 3)
+
+
+# Keras 3's texts (Keras wraps them in "Exception encountered when calling ...").
+ERRORS = [
+    (lambda: L.Resizing(3, 3, interpolation="foo")(X), ValueError,
+     "Invalid value for argument `interpolation`. Expected of one ('bilinear', 'nearest', "
+     "'lanczos3', 'lanczos5', 'bicubic', 'area'). Received: interpolation=foo"),
+    (lambda: L.Resizing(3, 3, crop_to_aspect_ratio=True, pad_to_aspect_ratio=True)(X),
+     ValueError, "Only one of `pad_to_aspect_ratio` & `crop_to_aspect_ratio` can be `True`."),
+    (lambda: L.RandomFlip(seed=1)(X[None]), ValueError,
+     "Expected image tensor to have rank 3 (single image) or 4 (batch of images). "
+     "Received: data.shape=(1, 2, 7, 5, 3)"),
+    (lambda: L.Resizing(3, 3)(X[0, 0]), IndexError, "tuple index out of range"),
+    (lambda: L.Resizing(3, 3, interpolation="lanczos3")(X), NotImplementedError,
+     "ScaleAndTranslate"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("call", "kind", "text"), ERRORS)
+def test_bad_arguments_raise_kerases_errors(call, kind, text) -> None:
+    with pytest.raises(kind) as info:
+        call()
+    assert text in str(info.value)
