@@ -129,12 +129,15 @@ def test_bilinear_gradient_is_not_differentiable_as_in_tensorflow() -> None:
     assert outer.gradient(g, x) is None  # TF: NotDifferentiable("ResizeBilinearGrad")
 
 
-@pytest.mark.parametrize("method", ["bilinear", "nearest", "bicubic", "area"])
+@pytest.mark.parametrize("method", ["bilinear", "nearest", "bicubic", "area", "contrast"])
 def test_jacobian_by_batching_rules_equals_the_loop(method: str) -> None:
     x = tf.constant(RNG.standard_normal((2, 3, 2, 2)).astype(np.float32))
     with tf.GradientTape(persistent=True) as tape:
         tape.watch(x)
-        y = tf.image.resize(x, [4, 3], method) * 2.0
+        if method == "contrast":
+            y = tf.image.adjust_contrast(x, 1.5) * 2.0
+        else:
+            y = tf.image.resize(x, [4, 3], method) * 2.0
     fast = tape.jacobian(y, x).numpy()
     slow = tape.jacobian(y, x, experimental_use_pfor=False).numpy()
     np.testing.assert_array_equal(fast, slow)

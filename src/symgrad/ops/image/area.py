@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from symgrad.core import dtypes as dt
+from symgrad.core.batching import Call
 from symgrad.core.cases import Case, fixed, ints, randn
 from symgrad.core.errors import InvalidArgumentError
 from symgrad.core.graph import Tensor
@@ -178,11 +179,17 @@ def _contrast_ref(x: np.ndarray, f: np.ndarray) -> np.ndarray:
     return mean + float(f) * (x - mean)
 
 
+def _contrast_batch(c: Call) -> list[Tensor]:
+    """K stacked images are more leading axes; a batched (per-example) factor declines."""
+    c.only_batched(0)
+    return c.apply(c.xs)
+
+
 ADJUST_CONTRAST = register_op(
     "AdjustContrastv2",
     _adjust_contrast_infer,
     _adjust_contrast,
-    batch="a per-image contrast factor is a scalar: batching it would need a factor per image",
+    batch=_contrast_batch,
     cases=[
         Case(
             [randn(2, 5, 3, 3), fixed(1.7, F32)],
