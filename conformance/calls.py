@@ -700,6 +700,16 @@ IMAGE = {
         note="standardization and grayscale compute in float32 whatever the input",
     ),
     "image_stateless": Call(_image_stateless, [("n", (2, 5, 4, 3))], graph=True),
+    "keras_random_zoom": Call(
+        lambda tf, x: [
+            tf.keras.layers.RandomZoom((-0.3, 0.2), seed=3, fill_mode="constant")(x),
+            tf.keras.layers.RandomZoom(0.4, 0.2, seed=5, interpolation="nearest")(x[0]),
+        ],
+        [("n", (2, 5, 4, 3))],
+        order=1,
+        dtypes=F32,
+        note="ImageProjectiveTransformV3; its TF gradient applies the inverse transform",
+    ),
 }
 
 CONTROL = {

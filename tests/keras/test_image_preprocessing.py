@@ -1,13 +1,14 @@
-"""Keras 3's Resizing, CenterCrop, RandomFlip and RandomCrop against Keras-on-TF 2.21's
-outputs to the bit (tf_image_layers.py's programs: every interpolation, crop and pad to
-the aspect ratio, integer images, channels_first, seeded draws repeated, inference, a
-model with its gradient), and their configs and texts."""
+"""Keras 3's Resizing, CenterCrop, RandomFlip, RandomCrop, RandomZoom and RandomRotation
+against Keras-on-TF 2.21's outputs (tf_image_layers.py's programs: every interpolation and
+fill mode, crop and pad to the aspect ratio, integer images, channels_first, seeded draws
+repeated, inference, a model with its gradient), to the bit but where sin/cos (rotation)
+or a 3x3 inverse (the transform's gradient) enter; and their configs and texts."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from keras.tf_image_layers import PROGRAMS, X, run
+from keras.tf_image_layers import ATOL, PROGRAMS, X, run
 from keras.tf_image_layers_expected import EXPECTED
 
 import symgrad as tf
@@ -20,9 +21,14 @@ def test_outputs_are_keras_on_tensorflows(program) -> None:
     got = run(tf, program)
     want = EXPECTED[program.__name__]
     assert len(got) == len(want)
+    atol = ATOL.get(program.__name__, 0.0)
     for k, (g, (dtype, shape, values)) in enumerate(zip(got, want, strict=True)):
         assert (g.dtype.name, g.shape) == (dtype, shape), f"output {k}"
-        np.testing.assert_array_equal(g, np.asarray(values, dtype).reshape(shape), f"output {k}")
+        expected = np.asarray(values, dtype).reshape(shape)
+        if atol:
+            np.testing.assert_allclose(g, expected, rtol=0, atol=atol, err_msg=f"output {k}")
+        else:
+            np.testing.assert_array_equal(g, expected, f"output {k}")
 
 
 def _policy() -> dict:
@@ -39,11 +45,22 @@ def test_configs_are_kerases() -> None:
         L.RandomFlip(seed=3): {**base, "seed": 3, "mode": "horizontal_and_vertical"},
         L.CenterCrop(3, 4): {**base, "height": 3, "width": 4},
         L.RandomCrop(3, 4, seed=2): {**base, "height": 3, "width": 4, "seed": 2},
+        L.RandomRotation(0.2, seed=1): {**base, "factor": (-0.2, 0.2), "fill_mode": "reflect",
+                                        "fill_value": 0.0, "interpolation": "bilinear", "seed": 1},
+        L.RandomZoom(0.3, seed=2): {**base, "height_factor": 0.3, "width_factor": None,
+                                    "fill_mode": "reflect", "interpolation": "bilinear",
+                                    "seed": 2, "fill_value": 0.0},
+        L.RandomZoom((-0.2, 0.4), (0.1, 0.2)): {**base, "height_factor": (-0.2, 0.4),
+                                                "width_factor": (0.1, 0.2),
+                                                "fill_mode": "reflect",
+                                                "interpolation": "bilinear", "seed": None,
+                                                "fill_value": 0.0},
     }  # fmt: skip
     for layer, want in configs.items():
         got = layer.get_config()
         snake = {"Resizing": "resizing", "RandomFlip": "random_flip"}
         snake |= {"CenterCrop": "center_crop", "RandomCrop": "random_crop"}
+        snake |= {"RandomRotation": "random_rotation", "RandomZoom": "random_zoom"}
         assert got.pop("name").startswith(snake[type(layer).__name__])
         assert got == want
         again = type(layer).from_config(layer.get_config()).get_config()
@@ -55,7 +72,9 @@ def test_symbolic_shapes_are_kerases() -> None:
     assert L.Resizing(8, 5)(inp).shape == (None, 8, 5, 3)
     assert L.RandomFlip()(inp).shape == (None, None, None, 3)
     assert L.CenterCrop(3, 4)(inp).shape == (None, 3, 4, 3)
+    assert L.RandomZoom(0.2)(inp).shape == (None, None, None, 3)
     inp = tf.keras.Input((9, 7, 3))
+    assert L.RandomRotation(0.2)(inp).shape == (None, 9, 7, 3)
     assert L.RandomCrop(3, 4)(inp).shape == (None, 3, 4, 3)
     assert L.Resizing(8, 5, pad_to_aspect_ratio=True)(inp).shape == (None, 8, 5, 3)
 
@@ -73,6 +92,17 @@ ERRORS = [
     (lambda: L.Resizing(3, 3)(X[0, 0]), IndexError, "tuple index out of range"),
     (lambda: L.Resizing(3, 3, interpolation="lanczos3")(X), NotImplementedError,
      "ScaleAndTranslate"),
+    (lambda: L.RandomRotation(1.5), ValueError,
+     "The `factor` argument should be a number (or a list of two numbers) in the range "
+     "[-1, 1]. Received: factor=1.5"),
+    (lambda: L.RandomRotation([0.1]), ValueError, "Received: factor=[0.1]"),
+    (lambda: L.RandomRotation(0.1, fill_mode="x"), NotImplementedError,
+     "Unknown `fill_mode` x. Expected of one ('reflect', 'wrap', 'constant', 'nearest')."),
+    (lambda: L.RandomZoom(1.5), ValueError,
+     "The `height_factor` and `width_factor` arguments should be a number (or a list of two "
+     "numbers) in the range (-1.0, 1.0]. Received: input_number=1.5"),
+    (lambda: L.RandomZoom(0.1, interpolation="bicubic"), NotImplementedError,
+     "Unknown `interpolation` bicubic. Expected of one ('nearest', 'bilinear')."),
 ]  # fmt: skip
 
 

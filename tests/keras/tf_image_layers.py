@@ -81,6 +81,45 @@ def random_crop(tf: Any) -> list[Any]:
     return out
 
 
+def random_zoom(tf: Any) -> list[Any]:
+    L = tf.keras.layers
+    out = []
+    for fill_mode in ("reflect", "wrap", "constant", "nearest"):
+        for interpolation in ("bilinear", "nearest"):
+            layer = L.RandomZoom(0.4, fill_mode=fill_mode, interpolation=interpolation, seed=3)
+            out += [layer(X), layer(X[1])]
+    layer = L.RandomZoom((-0.5, 0.2), (0.1, 0.6), fill_value=7.5, fill_mode="constant", seed=8)
+    out += [layer(X), layer(X), layer(X, training=False)]
+    out.append(L.RandomZoom(0.3, seed=2)(images((2, 7, 5, 3), "uint8")))
+    out.append(
+        L.RandomZoom(0.3, seed=2, data_format="channels_first")(np.transpose(X, (0, 3, 1, 2)))
+    )
+    return out
+
+
+def zoom_gradient(tf: Any) -> list[Any]:
+    """TF's gradient of ImageProjectiveTransformV3 inverts the 3x3 matrices (LAPACK's and
+    Eigen's inverses may differ by an ulp)."""
+    x = tf.constant(X / 255.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.keras.layers.RandomZoom(0.3, seed=4)(x)
+        loss = tf.reduce_sum(y * y)
+    return [y, tape.gradient(loss, x)]
+
+
+def random_rotation(tf: Any) -> list[Any]:
+    L = tf.keras.layers
+    out = []
+    for fill_mode in ("reflect", "wrap", "constant", "nearest"):
+        for interpolation in ("bilinear", "nearest"):
+            layer = L.RandomRotation(0.3, fill_mode, interpolation, seed=3)
+            out += [layer(X), layer(X[1])]
+    layer = L.RandomRotation((-0.1, 0.4), seed=1, data_format="channels_first")
+    out += [layer(np.transpose(X, (0, 3, 1, 2))), layer(X, training=False)]
+    return out
+
+
 def model(tf: Any) -> list[Any]:
     K = tf.keras
     inp = K.Input((7, 5, 3))
@@ -97,7 +136,11 @@ def model(tf: Any) -> list[Any]:
     return [out, tape.gradient(loss, x), m(x, training=False), m.predict(X, verbose=0)]
 
 
-PROGRAMS = [resizing, center_crop, random_flip, random_crop, model]
+PROGRAMS = [resizing, center_crop, random_flip, random_crop, random_zoom, zoom_gradient]
+PROGRAMS += [random_rotation, model]
+# The rotation matrix goes through sin and cos, whose float32 results may differ from TF's
+# by an ulp: those outputs (pixel values up to 255) within this absolute tolerance.
+ATOL = {"random_rotation": 1e-3, "zoom_gradient": 1e-6}
 
 
 def run(tf: Any, program: Any) -> list[np.ndarray]:

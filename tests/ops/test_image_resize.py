@@ -161,6 +161,40 @@ def test_xla_compiled_resizes_and_gradients_agree_with_the_numpy_path(method: st
         np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=2e-6, atol=2e-6)
 
 
+def test_projective_transform_gradient_is_tensorflows_inverse_transform() -> None:
+    """TF's rule (image_ops.py): the incoming gradient mapped by the inverse matrices."""
+    from symgrad.ops.image.transform import image_projective_transform_v3 as transform
+
+    x = tf.constant(RNG.standard_normal((2, 5, 4, 3)).astype(np.float32))
+    t = np.float32([[1.1, 0.2, -0.5, -0.1, 0.9, 0.3, 0.01, 0.0], [0.8, 0, 0.6, 0, 1.2, -0.4, 0, 0]])
+    u = RNG.standard_normal((2, 5, 4, 3)).astype(np.float32)
+    for mode in ("REFLECT", "WRAP", "CONSTANT", "NEAREST"):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = transform(x, t, [5, 4], 0.0, "BILINEAR", mode)
+        g = tape.gradient(y, x, output_gradients=u).numpy()
+        m = np.linalg.inv(np.concatenate([t, np.ones((2, 1), np.float32)], 1).reshape(2, 3, 3))
+        flat = m.reshape(2, 9)
+        inverse = (flat / flat[:, 8:9])[:, :8].astype(np.float32)
+        want = transform(u, inverse, [5, 4], 0.0, "BILINEAR", mode).numpy()
+        np.testing.assert_allclose(g, want, rtol=1e-5, atol=1e-5, err_msg=mode)
+
+
+def test_xla_compiled_projective_transform_agrees_with_the_numpy_path() -> None:
+    pytest.importorskip("jax")
+    x = tf.constant(RNG.uniform(0, 1, (2, 9, 7, 3)).astype(np.float32))
+    for mode in ("reflect", "wrap", "constant", "nearest"):
+        for interpolation in ("nearest", "bilinear"):
+
+            def f(x: Any, mode: str = mode, interpolation: str = interpolation) -> Any:
+                layer = tf.keras.layers.RandomRotation(0.3, mode, interpolation, seed=1)
+                return layer(x)
+
+            want = f(x).numpy()
+            got = tf.function(f, jit_compile=True)(x).numpy()
+            np.testing.assert_allclose(got, want, rtol=0, atol=1e-6, err_msg=mode + interpolation)
+
+
 # TF 2.21's texts, recorded with its Python (eagerly).
 ERRORS = [
     (lambda: tf.image.resize(np.ones((4, 5), np.float32), [3, 3]), ValueError,

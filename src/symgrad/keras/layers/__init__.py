@@ -39,6 +39,7 @@ from symgrad.keras.layers.core import (
     Masking,
     Reshape,
 )
+from symgrad.keras.layers.image_affine import RandomRotation, RandomZoom
 from symgrad.keras.layers.image_preprocessing import CenterCrop, RandomCrop, RandomFlip, Resizing
 from symgrad.keras.layers.keras_tensor import Input, InputLayer
 from symgrad.keras.layers.layer import Layer
@@ -153,6 +154,8 @@ __all__ = [
     "Permute",
     "RandomCrop",
     "RandomFlip",
+    "RandomRotation",
+    "RandomZoom",
     "ReLU",
     "RepeatVector",
     "Rescaling",

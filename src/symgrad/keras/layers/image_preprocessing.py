@@ -1,9 +1,10 @@
 # mypy: disable-error-code="override"
 # (Keras layers narrow build/call signatures as Keras 3 does.)
-"""Keras 3's image preprocessing layers Resizing, CenterCrop, RandomFlip and RandomCrop,
-computed as Keras on TensorFlow computes them (``tf.image.resize`` with half-pixel
-centres, slices, ``tf.reverse``) and drawing as Keras draws (``SeedGenerator`` state
-through ``tf.random.stateless_uniform``: TF's Philox bits).
+"""Keras 3's image preprocessing layers Resizing, CenterCrop, RandomFlip and RandomCrop
+(RandomRotation and RandomZoom are in ``image_affine``), computed as Keras on TensorFlow
+computes them (``tf.image.resize`` with half-pixel centres, slices, ``tf.reverse``) and
+drawing as Keras draws (``SeedGenerator`` state through ``tf.random.stateless_uniform``:
+TF's Philox bits).
 
 As Keras's ``BaseImagePreprocessingLayer``, each takes a 3-D image or a 4-D batch,
 ``training`` defaults to True when the layer is called directly (a model's ``predict``

@@ -17,6 +17,7 @@ import numpy as np
 from symgrad.ops.image import sampling as S
 from symgrad.ops.image.area import _area_plan, _cover
 from symgrad.ops.image.bicubic import cubic_plan
+from symgrad.ops.image.transform import project
 from symgrad.runtime.xla.host import static
 
 Table = dict[str, Callable[..., Any]]
@@ -162,6 +163,12 @@ def _adjust_contrast(ctx: Any, op: Any, images: Any, factor: Any) -> Any:
     return out.reshape(images.shape)
 
 
+def _projective(ctx: Any, op: Any, images: Any, transforms: Any, size: Any, fill: Any) -> Any:
+    """The NumPy kernel's own formulas on jax.numpy (``project``)."""
+    fill = fill.astype(F32).astype(images.dtype)
+    return project(jnp, images, transforms, _size(op, size), fill, op.attrs)
+
+
 def table() -> Table:
     return {
         "ResizeBilinear": _bilinear,
@@ -172,4 +179,5 @@ def table() -> Table:
         "ResizeBicubicGrad": _bicubic_grad,
         "ResizeArea": _area,
         "AdjustContrastv2": _adjust_contrast,
+        "ImageProjectiveTransformV3": _projective,
     }
