@@ -700,6 +700,13 @@ IMAGE = {
         note="standardization and grayscale compute in float32 whatever the input",
     ),
     "image_stateless": Call(_image_stateless, [("n", (2, 5, 4, 3))], graph=True),
+    "extract_patches": Call(
+        lambda tf, x: [
+            tf.image.extract_patches(x, [1, 2, 3, 1], [1, 1, 2, 1], [1, 2, 1, 1], "VALID"),
+            tf.image.extract_patches(x, [1, 3, 2, 1], [1, 2, 2, 1], [1, 1, 1, 1], "SAME"),
+        ],
+        [("n", (2, 5, 7, 2))],
+    ),
     "keras_random_zoom": Call(
         lambda tf, x: [
             tf.keras.layers.RandomZoom((-0.3, 0.2), seed=3, fill_mode="constant")(x),

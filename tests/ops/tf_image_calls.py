@@ -188,6 +188,22 @@ CALLS: dict[str, tuple[Any, list[Input]]] = {
         lambda tf, x: [tf.image.per_image_standardization(x), tf.image.adjust_gamma(x, 1.6)],
         [((4, 3, 3), U8)],
     ),
+    "extract_patches": (
+        lambda tf, x: [
+            tf.image.extract_patches(x, [1, 2, 3, 1], [1, 1, 2, 1], [1, 2, 1, 1], "VALID"),
+            tf.image.extract_patches(x, [1, 3, 2, 1], [1, 2, 2, 1], [1, 1, 1, 1], "SAME"),
+            tf.compat.v1.image.extract_image_patches(
+                x, [1, 4, 4, 1], [1, 3, 3, 1], [1, 1, 1, 1], "SAME"
+            ),
+        ],
+        [((2, 5, 7, 2), F32)],
+    ),
+    "extract_patches_grad": (
+        lambda tf, x: [
+            tf.image.extract_patches(x, [1, 3, 2, 1], [1, 1, 1, 1], [1, 1, 2, 1], "SAME")
+        ],
+        [((2, 5, 7, 2), F64)],
+    ),
     "random_stateful": (_stateful, [((2, 5, 4, 3), F32)]),
     "random_stateless": (_stateless, [((2, 5, 4, 3), F32)]),
 }

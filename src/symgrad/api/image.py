@@ -26,6 +26,7 @@ from symgrad.api.image_color import (
 from symgrad.api.image_ops import (
     central_crop,
     crop_to_bounding_box,
+    extract_patches,
     flip_left_right,
     flip_up_down,
     pad_to_bounding_box,
@@ -48,6 +49,7 @@ __all__ = [
     "central_crop",
     "convert_image_dtype",
     "crop_to_bounding_box",
+    "extract_patches",
     "flip_left_right",
     "flip_up_down",
     "grayscale_to_rgb",

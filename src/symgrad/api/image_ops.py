@@ -23,6 +23,7 @@ from symgrad.ops.array.reverse import reverse
 from symgrad.ops.array.slicing import pad, slice
 from symgrad.ops.core import convert_to_tensor, identity
 from symgrad.ops.debug.assertion import Assert
+from symgrad.ops.image.patches import extract_image_patches
 from symgrad.ops.math import elementwise as math
 from symgrad.ops.math.rounding import round as round_
 from symgrad.ops.random.seeded import random_uniform
@@ -390,3 +391,28 @@ def resize_with_crop_or_pad(image: Any, target_height: Any, target_width: Any) -
         if resized.shape.rank is None:
             raise ValueError("resized contains no shape.")
         return _unbatched(resized, is_batch)
+
+
+def extract_patches(
+    images: Any, sizes: Any, strides: Any, rates: Any, padding: str, name: str | None = None
+) -> Tensor:
+    """Each ``sizes`` window of ``images`` (dilated by ``rates``, every ``strides``) as a
+    depth vector ``(row, column, channel)`` (op type ``ExtractImagePatches``)."""
+    return extract_image_patches(images, sizes, strides, rates, padding, name=name)
+
+
+def extract_image_patches_v1(
+    images: Any,
+    ksizes: Any = None,
+    strides: Any = None,
+    rates: Any = None,
+    padding: Any = None,
+    name: str | None = None,
+    sizes: Any = None,
+) -> Tensor:
+    """TF1's name and signature of ``extract_patches`` (``ksizes``, or ``sizes``)."""
+    if sizes is not None and ksizes is not None:
+        raise ValueError("Cannot specify both 'sizes' and 'ksizes'")
+    return extract_image_patches(
+        images, ksizes if sizes is None else sizes, strides, rates, padding, name=name
+    )

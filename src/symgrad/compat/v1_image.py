@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad.api import image as _image
+from symgrad.api.image_ops import extract_image_patches_v1 as extract_image_patches
 from symgrad.api.image_ops import resize_with_crop_or_pad as resize_image_with_crop_or_pad
 from symgrad.api.image_ops import transpose as transpose_image
 from symgrad.api.image_resize import ResizeMethodV1 as ResizeMethod
@@ -34,6 +35,7 @@ _NOT_INHERITED = frozenset(
 
 __all__ = [
     "ResizeMethod",
+    "extract_image_patches",
     "resize",
     "resize_area",
     "resize_bicubic",

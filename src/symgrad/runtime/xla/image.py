@@ -17,6 +17,7 @@ import numpy as np
 from symgrad.ops.image import sampling as S
 from symgrad.ops.image.area import _area_plan, _cover
 from symgrad.ops.image.bicubic import cubic_plan
+from symgrad.ops.image.patches import _taps
 from symgrad.ops.image.transform import project
 from symgrad.runtime.xla.host import static
 
@@ -169,6 +170,20 @@ def _projective(ctx: Any, op: Any, images: Any, transforms: Any, size: Any, fill
     return project(jnp, images, transforms, _size(op, size), fill, op.attrs)
 
 
+def _patches(ctx: Any, op: Any, images: Any) -> Any:
+    """Gather the windows by the kernel's tap plan; zeros where they leave the image."""
+    a = op.attrs
+    b, h, w, c = images.shape
+    rows = _taps(h, a["ksizes"][1], a["strides"][1], a["rates"][1], a["padding"])
+    cols = _taps(w, a["ksizes"][2], a["strides"][2], a["rates"][2], a["padding"])
+    r, q = rows[:, None, :, None], cols[None, :, None, :]
+    inside = (r >= 0) & (r < h) & (q >= 0) & (q < w)
+    got = images[:, np.clip(r, 0, h - 1), np.clip(q, 0, w - 1)]
+    got = jnp.where(inside[None, ..., None], got, jnp.zeros((), images.dtype))
+    depth = a["ksizes"][1] * a["ksizes"][2] * c
+    return got.reshape(b, rows.shape[0], cols.shape[0], depth)
+
+
 def table() -> Table:
     return {
         "ResizeBilinear": _bilinear,
@@ -180,4 +195,5 @@ def table() -> Table:
         "ResizeArea": _area,
         "AdjustContrastv2": _adjust_contrast,
         "ImageProjectiveTransformV3": _projective,
+        "ExtractImagePatches": _patches,
     }
