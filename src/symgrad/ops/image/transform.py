@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from symgrad.core import dtypes as dt
+from symgrad.core.batching import Call, NotVectorizable
 from symgrad.core.cases import Case, fixed, ints, randn
 from symgrad.core.errors import InvalidArgumentError
 from symgrad.core.graph import Tensor
@@ -167,12 +168,28 @@ def _ref(x: np.ndarray, t: np.ndarray, size: np.ndarray, fill: np.ndarray) -> np
     return out
 
 
+def _transform_batch(c: Call) -> list[Tensor]:
+    """K stacked batches of images (and of transforms) as one batch of K * n."""
+    if c.batched[2] or c.batched[3]:
+        raise NotVectorizable(c.op, "a batched output size or fill value")
+    n, h, w, ch = c.dims(0)
+    images = array.reshape(c.full(0), [c.k * n, h, w, ch])
+    m = c.dims(1)[0]
+    t = c.xs[1]
+    if c.batched[1]:
+        t = array.reshape(array.broadcast_to(t, [c.k, n, 8]), [c.k * n, 8])
+    elif m != 1:
+        t = array.tile(t, [c.k, 1])
+    out = apply_op1(c.op.type, [images, t, c.xs[2], c.xs[3]], dict(c.op.attrs))
+    return [array.reshape(out, [c.k, *c.out_dims(0)])]
+
+
 _SHIFT = fixed([[1.0, 0.0, 0.4, 0.0, 1.0, 0.7, 0.0, 0.0]], F32)
 IMAGE_PROJECTIVE_TRANSFORM = register_op(
     "ImageProjectiveTransformV3",
     _transform_infer,
     _transform,
-    batch=S.fold_batch([0]),
+    batch=_transform_batch,
     cases=[
         Case(
             [randn(2, 4, 5, 2), _SHIFT, ints([4, 5]), fixed(0.0, F32)],
