@@ -615,6 +615,110 @@ RANDOM = {
     ),
 }
 
+
+def _image_geometry(tf: Any, x: Any) -> Any:
+    return [
+        tf.image.flip_left_right(x) * x,
+        tf.image.flip_up_down(x[0]),
+        [  # the reshapes give the graph build its static shapes (rot90 is a case on k)
+            tf.reshape(tf.image.rot90(x, k), [2, 4, 5, 3] if k % 2 else [2, 5, 4, 3])
+            for k in (1, 2, 3)
+        ],
+        tf.image.transpose(x[1]),
+        tf.image.central_crop(x, 0.6),
+        tf.image.crop_to_bounding_box(x, 1, 2, 3, 2),
+        tf.image.pad_to_bounding_box(x[0], 1, 0, 7, 6),
+        tf.image.resize_with_crop_or_pad(x, 3, 7),
+    ]
+
+
+def _image_values(tf: Any, x: Any) -> Any:
+    return [
+        tf.image.per_image_standardization(x),
+        tf.image.adjust_brightness(x, 0.25),
+        tf.image.rgb_to_grayscale(x),
+        tf.image.grayscale_to_rgb(x[..., :1]),
+        tf.image.convert_image_dtype(x, tf.float16),
+        tf.image.adjust_gamma(tf.abs(x), 0.7, 1.3),
+    ]
+
+
+def _image_stateless(tf: Any, x: Any) -> Any:
+    return [
+        tf.image.stateless_random_flip_left_right(x, (3, 4)),
+        tf.image.stateless_random_flip_up_down(x[0], (1, 2)),
+        tf.image.stateless_random_crop(x, [2, 3, 4, 3], (5, 6)),
+        tf.image.stateless_random_brightness(x, 0.3, (7, 8)),
+    ]
+
+
+IMAGE = {
+    "resize_bilinear": Call(
+        lambda tf, x: [tf.image.resize(x, [5, 7]), tf.image.resize(x[0], [2, 3])],
+        [("n", (2, 3, 4, 2))],
+    ),
+    "resize_nearest": Call(
+        lambda tf, x: tf.image.resize(x, [5, 3], "nearest") * 2.0,
+        [("n", (2, 3, 4, 2))],
+        order=1,
+        note="TF registers no gradient for ResizeNearestNeighborGrad (symgrad's is the resize)",
+    ),
+    "resize_bicubic": Call(
+        lambda tf, x: tf.image.resize(x, [7, 5], "bicubic"),
+        [("n", (1, 4, 3, 2))],
+        order=1,
+        note="TF registers no gradient for ResizeBicubicGrad (symgrad's is the resize)",
+    ),
+    "resize_area": Call(
+        lambda tf, x: [tf.image.resize(x, [3, 2], "area"), tf.image.resize(x, [9, 7], "area")],
+        [("n", (2, 5, 4, 3))],
+        order=0,
+        note="TF defines no gradient for ResizeArea",
+    ),
+    "resize_v1": Call(
+        lambda tf, x: [
+            tf.compat.v1.image.resize_images(x, [5, 7], align_corners=True),
+            tf.compat.v1.image.resize_bicubic(x, [2, 6]),
+            tf.compat.v1.image.resize_nearest_neighbor(x, [6, 2], align_corners=True),
+            tf.image.resize_with_pad(x, 6, 9),
+        ],
+        [("n", (2, 3, 4, 2))],
+        order=1,
+    ),
+    "adjust_contrast": Call(
+        lambda tf, x: [tf.image.adjust_contrast(x, 1.7), tf.image.adjust_contrast(x[0], 0.3)],
+        [("n", (2, 4, 3, 3))],
+        order=0,
+        dtypes=F32,
+        note="TF defines no gradient for AdjustContrastv2 and has a float32 CPU kernel only",
+    ),
+    "image_geometry": Call(_image_geometry, [("n", (2, 5, 4, 3))]),
+    "image_values": Call(
+        _image_values,
+        [("n", (2, 5, 4, 3))],
+        dtypes=F32,
+        note="standardization and grayscale compute in float32 whatever the input",
+    ),
+    "image_stateless": Call(_image_stateless, [("n", (2, 5, 4, 3))], graph=True),
+    "extract_patches": Call(
+        lambda tf, x: [
+            tf.image.extract_patches(x, [1, 2, 3, 1], [1, 1, 2, 1], [1, 2, 1, 1], "VALID"),
+            tf.image.extract_patches(x, [1, 3, 2, 1], [1, 2, 2, 1], [1, 1, 1, 1], "SAME"),
+        ],
+        [("n", (2, 5, 7, 2))],
+    ),
+    "keras_random_zoom": Call(
+        lambda tf, x: [
+            tf.keras.layers.RandomZoom((-0.3, 0.2), seed=3, fill_mode="constant")(x),
+            tf.keras.layers.RandomZoom(0.4, 0.2, seed=5, interpolation="nearest")(x[0]),
+        ],
+        [("n", (2, 5, 4, 3))],
+        order=1,
+        dtypes=F32,
+        note="ImageProjectiveTransformV3; its TF gradient applies the inverse transform",
+    ),
+}
+
 CONTROL = {
     "while": Call(_while_sum, [("n", (3,))], graph=True),
     "cond": Call(_cond, [("n", (3,)), ("n", (3,))], graph=True),
@@ -686,6 +790,7 @@ CALLS: dict[str, Call] = {
     **NN,
     **COMPLEX,
     **RANDOM,
+    **IMAGE,
     **CONTROL,
     **SCRIPT,
 }

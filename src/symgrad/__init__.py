@@ -292,6 +292,10 @@ from symgrad import summary
 from symgrad.api import io
 from symgrad.compat.v1_logging import get_logger
 
+# isort: split
+# tf.image: resizing (TF's kernels and gradients), flips, crops, pads, colour adjustments.
+from symgrad.api import image
+
 newaxis = None
 
 # TF's namespaces are modules one can import from (``from tensorflow.math import exp``); so
@@ -302,6 +306,7 @@ for _name, _module in {
     "dtypes": dtypes,
     "errors": errors,
     "io": io,
+    "image": image,
     "linalg": linalg,
     "math": math,
     "nest": nest,

@@ -82,6 +82,8 @@ from symgrad.ops.sparse.indexed_slices import (  # noqa: F401
 # isort: split
 # TF1's signatures where TF2 changed them (issue 23).
 from symgrad.api import init_ops as _init_v1
+from symgrad.api.image_color import random_crop as random_crop
+from symgrad.api.image_ops import extract_image_patches_v1 as extract_image_patches  # noqa: F401
 from symgrad.api.variable_scope import AUTO_REUSE, GraphKeys, get_variable, variable_scope  # noqa: F401
 from symgrad.autodiff.gradients import gradients as gradients
 from symgrad.autodiff.jacobians import hessians as hessians
@@ -89,6 +91,7 @@ from symgrad.compat import v1_data as data  # noqa: F401  (TF1's graph iterators
 
 # tf.compat.v1.debugging and TF1's assert_* (data= before summarize), check_numerics.
 from symgrad.compat import v1_debugging as debugging  # noqa: F401
+from symgrad.compat import v1_image as image  # noqa: F401  (TF1's resize_images...)
 from symgrad.compat import v1_linalg as linalg  # noqa: F401
 from symgrad.compat import v1_losses as losses  # noqa: F401
 from symgrad.compat import v1_math as math  # noqa: F401

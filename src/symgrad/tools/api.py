@@ -101,6 +101,10 @@ TF1_ONLY = frozenset(
     floordiv floormod get_collection get_collection_ref get_default_graph
     get_default_session get_seed get_variable get_variable_scope global_norm
     global_variables global_variables_initializer glorot_normal_initializer
+    extract_image_patches image.extract_image_patches
+    image.resize_area image.resize_bicubic image.resize_bilinear
+    image.resize_image_with_crop_or_pad image.resize_image_with_pad image.resize_images
+    image.resize_nearest_neighbor image.transpose_image random_crop
     glorot_uniform_initializer GraphKeys imag initialize_all_variables
     InteractiveSession is_finite is_inf is_nan lgamma lin_space local_variables
     local_variables_initializer log log1p log_sigmoid logical_xor

@@ -39,6 +39,8 @@ from symgrad.keras.layers.core import (
     Masking,
     Reshape,
 )
+from symgrad.keras.layers.image_affine import RandomRotation, RandomZoom
+from symgrad.keras.layers.image_preprocessing import CenterCrop, RandomCrop, RandomFlip, Resizing
 from symgrad.keras.layers.input_spec import InputSpec
 from symgrad.keras.layers.keras_tensor import Input, InputLayer
 from symgrad.keras.layers.layer import Layer
@@ -99,6 +101,7 @@ __all__ = [
     "AvgPool3D",
     "BatchNormalization",
     "Bidirectional",
+    "CenterCrop",
     "Concatenate",
     "Conv1D",
     "Conv1DTranspose",
@@ -151,10 +154,15 @@ __all__ = [
     "Normalization",
     "PReLU",
     "Permute",
+    "RandomCrop",
+    "RandomFlip",
+    "RandomRotation",
+    "RandomZoom",
     "ReLU",
     "RepeatVector",
     "Rescaling",
     "Reshape",
+    "Resizing",
     "SeparableConv2D",
     "SimpleRNN",
     "SimpleRNNCell",

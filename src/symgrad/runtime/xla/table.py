@@ -43,10 +43,19 @@ _DONE = False
 
 def lowerings() -> dict[str, object]:
     """Every family's table, merged (later families refine earlier ones)."""
-    from symgrad.runtime.xla import control, elementwise, host, linalg, spmd, structural, windowed
+    from symgrad.runtime.xla import (
+        control,
+        elementwise,
+        host,
+        image,
+        linalg,
+        spmd,
+        structural,
+        windowed,
+    )
 
     table: dict[str, object] = {}
-    for family in (elementwise, structural, windowed, linalg, control, host, spmd):
+    for family in (elementwise, structural, windowed, linalg, image, control, host, spmd):
         table.update(family.table())
     return table
 
