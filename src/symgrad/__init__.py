@@ -290,7 +290,7 @@ from symgrad import summary
 # isort: split
 # tf.io.gfile (TF's file API) and tf.get_logger (the "tensorflow" logger).
 from symgrad.api import io
-from symgrad.compat.v1_logging import get_logger
+from symgrad.compat.tf1_app.tf_logging import get_logger
 
 # isort: split
 # tf.image: resizing (TF's kernels and gradients), flips, crops, pads, colour adjustments.

@@ -6,7 +6,7 @@ import logging
 import pytest
 
 import symgrad as tf
-from symgrad.compat import v1_logging
+from symgrad.compat.tf1_app import tf_logging as v1_logging
 
 log = tf.compat.v1.logging
 
@@ -55,10 +55,10 @@ def test_records_name_the_caller(caplog):
         ("tensorflow", 20, "v"),
         ("tensorflow", 30, "l x"),
     ]
-    # fatal's record names the library's file, as TF's names tf_logging.py (the stdlib's
+    # fatal's record names the library's file, tf_logging.py, as TF's does (the stdlib's
     # Logger.fatal adds a frame to TF's caller search).
     files = [r.filename for r in caplog.records]
-    assert files == ["test_tf1_logging.py"] * 3 + ["v1_logging.py"] + ["test_tf1_logging.py"] * 3
+    assert files == ["test_tf1_logging.py"] * 3 + ["tf_logging.py"] + ["test_tf1_logging.py"] * 3
     assert caplog.records[0].funcName == "test_records_name_the_caller"
 
 

@@ -105,10 +105,10 @@ from symgrad.compat import v1_test as test  # noqa: F401
 # isort: split
 # The utility namespaces TF1 programs start with: logging, flags and app.run, gfile; and
 # TF1's op aliases (to_float, div) and initializers.
-from symgrad.compat import v1_app as app  # noqa: F401
-from symgrad.compat import v1_flags as flags  # noqa: F401
 from symgrad.compat import v1_gfile as gfile  # noqa: F401
-from symgrad.compat import v1_logging as logging  # noqa: F401
+from symgrad.compat.tf1_app import app as app
+from symgrad.compat.tf1_app import flags as flags
+from symgrad.compat.tf1_app import tf_logging as logging  # noqa: F401
 from symgrad.compat.v1_aliases import (  # noqa: F401
     div,
     to_complex64,

@@ -2,7 +2,7 @@
 flags parser), without absl.
 
 ``run(main=None, argv=None)``: the first time, installs absl's logging handler on the root
-logger (:mod:`symgrad.compat._absl_logging`) and defines ``--help`` (``-?``),
+logger (:mod:`symgrad.compat.tf1_app.absl_logging`) and defines ``--help`` (``-?``),
 ``--helpshort`` and ``--helpfull``; parses ``argv`` (``sys.argv`` when None) with
 ``FLAGS(argv, known_only=True)``, as TF's ``run`` does, so unknown flags stay in the list
 ``main`` gets; stops with exit status 0 after parsing under ``--only_check_args``; sets
@@ -18,10 +18,10 @@ import contextlib
 import sys
 from typing import Any
 
-from symgrad.compat import _absl_logging
-from symgrad.compat import v1_flags as flags
-from symgrad.compat._absl_flag import Flag, _BoolParser
-from symgrad.compat._absl_help import text_wrap
+from symgrad.compat.tf1_app import absl_logging as _absl_logging
+from symgrad.compat.tf1_app import flags as flags
+from symgrad.compat.tf1_app.flag import Flag, _BoolParser
+from symgrad.compat.tf1_app.help_text import text_wrap
 
 __all__ = ["flags", "run"]
 

@@ -14,7 +14,7 @@ logging and app modules define (``--verbosity``/``-v``, ``--logtostderr``,
 ``--only_check_args`` ...) are defined too; ``--flagfile`` and absl's other modules'
 flags are not.
 
->>> from symgrad.compat import v1_flags as flags
+>>> from symgrad.compat.tf1_app import flags as flags
 >>> fv = flags.FlagValues()
 >>> _ = flags.DEFINE_integer("steps", 10, "Steps.", flag_values=fv)
 >>> _ = flags.DEFINE_boolean("fast", False, "Fast.", flag_values=fv)
@@ -30,8 +30,8 @@ import sys
 import warnings
 from typing import Any
 
-from symgrad.compat import _absl_logging
-from symgrad.compat._absl_flag import (
+from symgrad.compat.tf1_app import absl_logging as _absl_logging
+from symgrad.compat.tf1_app.flag import (
     DuplicateFlagError,
     Error,
     Flag,
@@ -49,8 +49,8 @@ from symgrad.compat._absl_flag import (
     _Validator,
     _VerbosityFlag,
 )
-from symgrad.compat._absl_flagvalues import FlagValues, _FlagValuesWrapper
-from symgrad.compat._absl_help import text_wrap
+from symgrad.compat.tf1_app.flagvalues import FlagValues, _FlagValuesWrapper
+from symgrad.compat.tf1_app.help_text import text_wrap
 
 __all__ = [
     "DEFINE",

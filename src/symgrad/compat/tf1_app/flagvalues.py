@@ -1,5 +1,5 @@
 """absl's ``FlagValues`` without absl: the registry ``FLAGS`` is, its parsing of a command
-line, validation and help (see :mod:`symgrad.compat.v1_flags`); TF's wrapper of it."""
+line, validation and help (see :mod:`symgrad.compat.tf1_app.flags`); TF's wrapper of it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from symgrad.compat._absl_flag import (
+from symgrad.compat.tf1_app.flag import (
     DuplicateFlagError,
     Error,
     Flag,
@@ -16,7 +16,7 @@ from symgrad.compat._absl_flag import (
     UnrecognizedFlagError,
     ValidationError,
 )
-from symgrad.compat._absl_help import usage_lines as _usage_lines
+from symgrad.compat.tf1_app.help_text import usage_lines as _usage_lines
 
 
 class FlagValues:

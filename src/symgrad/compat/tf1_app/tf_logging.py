@@ -3,7 +3,7 @@
 
 TF logs through Python's ``logging`` with the logger named "tensorflow" (absl is not
 involved until ``app.run`` installs its handler on the root logger, see
-:mod:`symgrad.compat._absl_logging`).  The first ``get_logger()`` configures it as TF
+:mod:`symgrad.compat.tf1_app.absl_logging`).  The first ``get_logger()`` configures it as TF
 does: when the root logger has no handler, the "tensorflow" logger gets its own stream
 handler with ``logging.BASIC_FORMAT``, so ``warning("x")`` prints ``WARNING:tensorflow:x``
 to stderr (to stdout and at INFO in an interactive session).  The level is the logger's

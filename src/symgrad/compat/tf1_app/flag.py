@@ -1,5 +1,5 @@
 """absl's flag classes, without absl: the errors, the parsers of a flag's text, ``Flag``
-and validators (see :mod:`symgrad.compat.v1_flags`); texts and rules are absl's."""
+and validators (see :mod:`symgrad.compat.tf1_app.flags`); texts and rules are absl's."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import csv
 import itertools
 from typing import TYPE_CHECKING, Any
 
-from symgrad.compat import _absl_logging
+from symgrad.compat.tf1_app import absl_logging as _absl_logging
 
 if TYPE_CHECKING:
-    from symgrad.compat._absl_flagvalues import FlagValues
+    from symgrad.compat.tf1_app.flagvalues import FlagValues
 
 
 class Error(Exception):

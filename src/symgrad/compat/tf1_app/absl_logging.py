@@ -70,7 +70,7 @@ class AbslHandler(logging.Handler):
     warned = False
 
     def emit(self, record: logging.LogRecord) -> None:
-        from symgrad.compat.v1_flags import FLAGS
+        from symgrad.compat.tf1_app.flags import FLAGS
 
         fv = FLAGS.__dict__["__wrapped"]
         if not fv.is_parsed() and not AbslHandler.warned:
