@@ -14,9 +14,16 @@ from ops.script_programs import NP_PROGRAMS, assert_same, plain
 import symgrad as tf
 from symgrad.core.op_registry import OPS
 
+# Programs whose own NumPy arithmetic mixes a float32 array with a 0-d array or a Python
+# number: NumPy 1's value-based casting gives another dtype than NumPy 2's rules, which
+# TF's literals were recorded under (TF would return NumPy 1's dtypes with NumPy 1 too).
+_NUMPY2_PROMOTION = {"np_eager", "np_in_function", "np_in_control_flow", "np_dataset"}
+
 
 @pytest.mark.parametrize("program", NP_PROGRAMS, ids=lambda p: p.__name__)
 def test_matches_tensorflow(program):
+    if program.__name__ in _NUMPY2_PROMOTION and np.lib.NumpyVersion(np.__version__) < "2.0.0":
+        pytest.skip("the program's NumPy arithmetic promotes by NumPy 1's value-based rules")
     assert_same(plain(program(tf)), EXPECTED[program.__name__], program.__name__)
 
 
@@ -61,10 +68,11 @@ def test_the_function_gets_copies_it_may_write():
 
 
 def test_jit_compile_refuses_it():
+    pytest.importorskip("jax")  # (without it, jit_compile=True refuses at decoration)
+
     @tf.function(jit_compile=True)
     def g(x):
         return tf.numpy_function(lambda a: a, [x], tf.float32)
 
-    pytest.importorskip("jax")
     with pytest.raises(Exception, match="PyFunc"):
         g(tf.constant(1.0))
