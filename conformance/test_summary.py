@@ -1,7 +1,7 @@
 """TensorBoard event files: symgrad's hold what TensorFlow 2.21's hold for the same
 programs, and TensorFlow's and TensorBoard's own readers read them.
 
-The programs are ``tests/summary/programs.py`` (TF2 summaries eagerly and in
+The programs are ``tests/summary/summary_programs.py`` (TF2 summaries eagerly and in
 ``tf.function``, TF1's merged summary ops with a ``FileWriter``, Keras 3's ``TensorBoard``
 callback in ``fit``); ``describe`` says what a log directory holds (images by their
 pixels).  TF 2.21 takes its summary ops from TensorBoard, which ``.ci/conformance``
@@ -21,7 +21,7 @@ import symgrad
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "summary"))
 from describe import assert_same, describe, without_graphs
-from programs import PROGRAMS
+from summary_programs import PROGRAMS
 
 event_accumulator = pytest.importorskip("tensorboard.backend.event_processing.event_accumulator")
 

@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from describe import describe
-from programs import PROGRAMS
+from summary_programs import PROGRAMS
 
 
 def main() -> None:
@@ -29,7 +29,7 @@ def main() -> None:
             logdir = str(Path(tmp) / program.__name__)
             program(tf, logdir)
             out[program.__name__] = describe(logdir)
-    print('"""What TF 2.21 wrote for tests/summary/programs.py (made by record_tf.py)."""\n')
+    print('"""What TF 2.21 wrote for tests/summary/summary_programs.py (record_tf.py)."""\n')
     print("# fmt: off")
     print("FILES = " + pprint.pformat(out, width=100, compact=True, sort_dicts=False))
 

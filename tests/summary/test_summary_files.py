@@ -12,7 +12,7 @@ import pytest
 
 import symgrad as tf
 from tests.summary.describe import assert_same, describe, without_graphs
-from tests.summary.programs import PROGRAMS
+from tests.summary.summary_programs import PROGRAMS
 from tests.summary.tf_files import FILES
 
 

@@ -1,4 +1,4 @@
-"""What TF 2.21 wrote for tests/summary/programs.py (made by record_tf.py)."""
+"""What TF 2.21 wrote for tests/summary/summary_programs.py (record_tf.py)."""
 
 # fmt: off
 FILES = {'tf2_eager': {'events.out.tfevents.T.HOST.PID.N.v2': [['first', True, 'brain.Event:2',
