@@ -347,7 +347,7 @@ VAR_HANDLE = register_op(
     source=True,
     batch="no inputs and no outputs: never depends on the batched seed",
     no_cases="no inputs and no outputs, nothing for a row to compare; "
-    "tests/test_variable_updates.py reads its name, type and attrs",
+    "tests/test_variable_handle.py reads its name, type and graph entry",
 )
 VAR_HANDLE.no_gradient()
 
