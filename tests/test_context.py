@@ -221,6 +221,42 @@ def test_capture_of_a_plain_graph_refuses_other_graphs_tensors():
             tf.add(outer, outer)
 
 
+def test_current_name_scope_is_tf2s_eagerly_and_the_graphs_in_a_trace():
+    """TF 2.21's ``tf.get_current_name_scope()`` (tests/test_context.py's program run on
+    TF): eagerly no scope is made unique, a loop's scope is the same each time; in a
+    function or a TF1 graph the second entry is ``s_1``.  The eager ops' names stay
+    unique (TF1's ``s_1/...``), as the top level is also TF1's default graph."""
+    seen = []
+    for _ in range(2):
+        with tf.name_scope("train"):
+            with tf.name_scope("inner"):
+                seen.append(tf.get_current_name_scope())
+                c = tf.constant(1.0, name="c")
+        with tf.name_scope("abs/"):
+            seen.append(tf.get_current_name_scope())
+            with tf.name_scope(""):
+                seen.append(tf.get_current_name_scope())
+    assert seen == ["train/inner", "abs", "", "train/inner", "abs", ""]
+    assert c.op.name == "train_1/inner/c" and tf.get_current_name_scope() == ""
+    traced = []
+
+    @tf.function
+    def f(x):
+        for _ in range(2):
+            with tf.name_scope("s"):
+                traced.append(tf.get_current_name_scope())
+        return x
+
+    f(tf.constant(1.0))
+    assert traced == ["s", "s_1"]
+    with tf.Graph().as_default():
+        graph = []
+        for _ in range(2):
+            with tf.name_scope("s"):
+                graph.append(tf.get_current_name_scope())
+    assert graph == ["s", "s_1"]
+
+
 def test_name_scope_reenters_exact_scopes_and_restores():
     with tf.Graph().as_default() as g:
         assert g.get_name_scope() == ""

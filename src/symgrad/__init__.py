@@ -13,6 +13,7 @@ from symgrad.api import config, math, nn, random
 from symgrad.api import linalg as linalg
 from symgrad.api import testing as test
 from symgrad.api.user_ops import custom_op
+from symgrad.api.variable_scope import get_current_name_scope
 from symgrad.api.variable_scope import name_scope_v2 as name_scope
 from symgrad.autodiff.custom_gradient import custom_gradient
 from symgrad.autodiff.forward import ForwardAccumulator

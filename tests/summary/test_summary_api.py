@@ -55,6 +55,22 @@ def test_return_values_and_errors_are_tfs(tmp_path: Any) -> None:
         tf.summary.create_file_writer(None)
 
 
+def test_a_loops_name_scope_gives_one_tag(tmp_path: Any) -> None:
+    """A training loop's ``tf.name_scope("train")`` is the same scope each step eagerly, so
+    its summaries share one tag, as on TF 2.21 (TensorBoard's tags there: ['train/loss'])."""
+    writer = tf.summary.create_file_writer(str(tmp_path))
+    with writer.as_default():
+        for step in range(3):
+            with tf.name_scope("train"):
+                tf.summary.scalar("loss", 1.0 / (step + 1), step=step)
+    writer.close()
+    (path,) = [p for p in tmp_path.rglob("events.*")]
+    tags = [
+        (e.step, v.tag) for e in read_events(path) if e.HasField("summary") for v in e.summary.value
+    ]
+    assert tags == [(0, "train/loss"), (1, "train/loss"), (2, "train/loss")]
+
+
 def test_default_step_set_as_default_and_noop_writer(tmp_path: Any) -> None:
     noop = tf.summary.create_noop_writer()
     with noop.as_default():

@@ -473,3 +473,13 @@ def _create(
 def name_scope_v2(name: str) -> Any:
     """``tf.name_scope(name)`` (TF2's signature; ``tf.compat.v1.name_scope`` is TF1's)."""
     return name_scope(name)
+
+
+def get_current_name_scope() -> str:
+    """``tf.get_current_name_scope()``: the name scope in force, without a trailing "/"
+    (``""`` at the root).  At the eager top level TF2's, no name made unique (a loop's
+    ``name_scope("train")`` is ``train`` each time), while the ops' names in it stay TF1's
+    (``train_1/...``: the top level is also TF1's default graph); in a graph or a
+    function, the graph's (``train_1`` the second time)."""
+    graph = get_default_graph()
+    return graph._scopes.path if graph.eager else graph.get_name_scope()  # type: ignore[no-any-return]

@@ -231,7 +231,9 @@ def enable_eager_execution(
 # Names not defined here resolve in tf (the API walk lists them too), but for these TF2
 # names that TF1 does not have.
 _FALLBACK = "symgrad"
-_NOT_INHERITED = frozenset({"optimizers", "inside_function", "distribute"})
+_NOT_INHERITED = frozenset(
+    {"optimizers", "inside_function", "distribute", "get_current_name_scope"}
+)
 
 
 def __getattr__(name: str) -> Any:

@@ -77,6 +77,7 @@ class GraphScopes(threading.local):
 
     def __init__(self) -> None:
         self.name = ""  # the current name scope, without a trailing "/"
+        self.path = ""  # an eager graph's: TF2's scope, each name as entered (NameScope)
         self.override: dict[str, str] = {}
         self.control_deps: list[Operation] = []
 

@@ -731,29 +731,28 @@ def keep_eager_history(keep: bool = True) -> None:
 
 
 class NameScope:
-    """What ``Graph.name_scope`` returns (``with g.name_scope("layer") as scope:``)."""
+    """``Graph.name_scope``'s; an eager graph's also keeps TF2's (``GraphScopes.path``)."""
 
-    __slots__ = ("_old", "graph", "name")
+    __slots__ = ("_old", "_path", "graph", "name")
 
     def __init__(self, graph: Graph, name: str | None) -> None:
-        self.graph = graph
-        self.name = name
+        self.graph, self.name = graph, name
 
     def __enter__(self) -> str:
-        name = self.name
-        if not name:
-            new = ""
-        elif name[-1] == "/":
-            new = name[:-1]
-        else:
-            if not _VALID_NAME.match(name):
-                raise ValueError(f"'{name}' is not a valid scope name")
-            new = self.graph.unique_name(name)
+        name, scopes = self.name, self.graph._scopes
+        if not name or name[-1] == "/":
+            new = path = name[:-1] if name else ""
+        elif not _VALID_NAME.match(name):
+            raise ValueError(f"'{name}' is not a valid scope name")
+        else:  # TF1's name made unique; TF2's eager path as entered
+            new, path = self.graph.unique_name(name), f"{scopes.path}/{name}".lstrip("/")
+        self._path, scopes.path = scopes.path, path if self.graph.eager else ""
         self._old = self.graph.set_name_scope(new)
         return new + "/" if new else ""
 
     def __exit__(self, *exc: object) -> None:
         self.graph.set_name_scope(self._old)
+        self.graph._scopes.path = self._path
 
 
 set_top_level_graph(Graph(eager=True))

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.api.variable_scope import get_current_name_scope
 from symgrad.core import dtypes as dt
 from symgrad.core.graph import Operation, Tensor, get_default_graph
 from symgrad.core.op_registry import Spec, apply_op, constant_value, register_op
@@ -304,7 +305,7 @@ def summary_scope(
     relaxes the op name's rules for tags)."""
     name = name or default_name
     graph = get_default_graph()
-    current_scope = graph.get_name_scope()
+    current_scope = get_current_name_scope()  # TF2's: at the top level, as entered
     tag = f"{current_scope}/{name}" if current_scope else name
     with graph.name_scope(_INVALID_SCOPE_CHARACTERS.sub("", name) or default_name) as scope:
         yield tag, scope
