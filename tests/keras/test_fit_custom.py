@@ -144,3 +144,60 @@ def test_subclassed_model_built_by_fit_traces_once_per_shape() -> None:
     assert len(model._step_functions["train"]._cache) == 1  # 100 = 4 batches of 25
     model.fit(x[:90], y[:90], batch_size=25, epochs=2, shuffle=False, verbose=0)
     assert len(model._step_functions["train"]._cache) == 2  # plus the last batch of 15
+
+
+class _Autoencoder(keras.Model):
+    """An unsupervised ``train_step`` (a VAE's shape): ``fit(x)`` hands it the batch itself."""
+
+    def __init__(self):
+        super().__init__()
+        self.enc = keras.Sequential(
+            [keras.layers.Dense(8, activation="relu"), keras.layers.Dense(4)]
+        )
+        self.dec = keras.Sequential(
+            [keras.layers.Dense(8, activation="relu"), keras.layers.Dense(6)]
+        )
+        self.loss_tracker = keras.metrics.Mean(name="loss")
+        self.seen = []
+
+    @property
+    def metrics(self):
+        return [self.loss_tracker]
+
+    def call(self, x):
+        return self.dec(self.enc(x)[:, :2])
+
+    def train_step(self, data):
+        self.seen.append(type(data).__name__)
+        x = data
+        with tf.GradientTape() as tape:
+            h = self.enc(x)
+            mu, logvar = h[:, :2], h[:, 2:]
+            z = mu + tf.exp(0.5 * logvar) * (tf.ones_like(mu) * 0.5)
+            kl = -0.5 * tf.reduce_mean(
+                tf.reduce_sum(1 + logvar - tf.square(mu) - tf.exp(logvar), axis=1)
+            )
+            loss = tf.reduce_mean(tf.square(self.dec(z) - x)) + kl
+        grads = tape.gradient(loss, self.trainable_weights)
+        self.optimizer.apply_gradients(zip(grads, self.trainable_weights))
+        self.loss_tracker.update_state(loss)
+        return {"loss": self.loss_tracker.result()}
+
+
+def test_fit_without_targets_hands_the_step_the_batch_itself() -> None:
+    """Keras's ``pack_x_y_sample_weight``: ``fit(x)`` gives ``train_step`` the batch, not
+    ``(x,)`` (a tuple there broke ``x = data``; TF 2.21's program below prints these)."""
+    keras.utils.set_random_seed(0)
+    x = np.linspace(-1, 1, 60, dtype=np.float32).reshape(10, 6)
+    m = _Autoencoder()
+    m.compile(optimizer=keras.optimizers.Adam(0.01))
+    h = m.fit(x, epochs=3, batch_size=5, verbose=0, shuffle=False)
+    assert set(m.seen) == {"Tensor"}
+    check_history(h.history, {"loss": [1.445321798324585, 1.1227807998657227, 0.8788149356842041]})
+    want = [
+        [-0.01244407333433628, 0.05430125072598457, -0.015872906893491745, -0.0192740298807621,
+         0.035565074533224106, -0.1063537448644638],
+        [-0.02325735241174698, 0.044763240963220596, -0.017162684351205826, -0.008726264350116253,
+         0.021884039044380188, -0.1084475964307785],
+    ]  # fmt: skip
+    np.testing.assert_allclose(m(x[:2]).numpy(), want, rtol=RTOL, atol=1e-7)

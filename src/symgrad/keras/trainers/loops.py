@@ -66,9 +66,18 @@ def _check_compiled(model: Any, method: str) -> None:
 def _run_step(model: Any, kind: str, batch: Any) -> dict[str, Any]:
     """The step's own output (nested as it returned it, values as NumPy)."""
     model._prepare(batch, training=kind == "train")
-    x, y, sw = batch
-    data = (x,) if y is None and sw is None else (x, y) if sw is None else (x, y, sw)
-    return nest.map_structure(np.asarray, model._step_function(kind)(data))
+    return nest.map_structure(
+        np.asarray, model._step_function(kind)(pack_x_y_sample_weight(*batch))
+    )
+
+
+def pack_x_y_sample_weight(x: Any, y: Any = None, sample_weight: Any = None) -> Any:
+    """What a step is handed (Keras's rule): ``x`` alone unless it is a tuple, else
+    ``(x, y)`` or ``(x, y, sample_weight)``, so a custom ``train_step``'s ``data`` is the
+    batch itself when ``fit`` has no targets."""
+    if y is None and sample_weight is None:
+        return (x,) if isinstance(x, tuple) else x
+    return (x, y) if sample_weight is None else (x, y, sample_weight)
 
 
 def _metrics_result_or_logs(model: Any, logs: dict[str, Any]) -> dict[str, Any]:
@@ -182,7 +191,9 @@ def predict(model: Any, a: dict[str, Any]) -> Any:
             break
         batch = unpack(batch) if isinstance(batch, tuple) else (batch, None, None)
         model._prepare(batch, training=False)
-        out = nest.map_structure(np.asarray, model._step_function("predict")((batch[0],)))
+        out = nest.map_structure(
+            np.asarray, model._step_function("predict")(pack_x_y_sample_weight(batch[0]))
+        )
         outputs.append(out)
         callbacks.on_predict_batch_end(step, logs={"outputs": out})
     callbacks.on_predict_end()
