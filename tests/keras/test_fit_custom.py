@@ -201,3 +201,27 @@ def test_fit_without_targets_hands_the_step_the_batch_itself() -> None:
          0.021884039044380188, -0.1084475964307785],
     ]  # fmt: skip
     np.testing.assert_allclose(m(x[:2]).numpy(), want, rtol=RTOL, atol=1e-7)
+
+
+def test_a_two_input_models_steps_get_tuples() -> None:
+    """Keras makes the inputs' lists tuples before packing: ``predict([a, b])`` hands
+    ``predict_step`` ``((a, b),)`` and ``fit([a, b], y)`` hands ``train_step`` ``((a, b),
+    y)`` (what TF 2.21's Keras hands the same overrides)."""
+    seen = []
+
+    class TwoInputs(keras.Model):
+        def predict_step(self, data):
+            seen.append(("predict", type(data).__name__, len(data), type(data[0]).__name__))
+            return super().predict_step(data)
+
+        def train_step(self, data):
+            seen.append(("train", type(data).__name__, len(data), type(data[0]).__name__))
+            return super().train_step(data)
+
+    a, b = keras.Input((2,)), keras.Input((2,))
+    m = TwoInputs([a, b], keras.layers.Add()([a, b]))
+    m.compile("sgd", "mse")
+    x = [np.ones((4, 2), np.float32), np.full((4, 2), 2.0, np.float32)]
+    np.testing.assert_array_equal(m.predict(x, verbose=0), np.full((4, 2), 3.0))
+    m.fit(x, np.ones((4, 2)), verbose=0)
+    assert seen == [("predict", "tuple", 1, "tuple"), ("train", "tuple", 2, "tuple")]

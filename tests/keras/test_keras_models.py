@@ -65,7 +65,7 @@ def _small_model() -> tf.keras.Sequential:
 def test_summary_is_keras_table() -> None:
     tf.keras.backend.clear_session()
     lines: list[str] = []
-    _small_model().summary(print_fn=lines.append)
+    _small_model().summary(print_fn=lambda text: lines.extend(text.splitlines()))
     assert lines == [
         'Model: "sequential"',
         "┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━┓",
@@ -89,7 +89,7 @@ def test_summary_after_calls_and_fit_reads_as_keras() -> None:
 
     def rows(model: tf.keras.Model) -> list[str]:
         lines: list[str] = []
-        model.summary(print_fn=lines.append)
+        model.summary(print_fn=lambda text: lines.extend(text.splitlines()))
         return [line for line in lines if "Dense" in line or "params" in line]
 
     tf.keras.backend.clear_session()
@@ -121,7 +121,9 @@ def test_summary_of_a_graph_has_connected_to() -> None:
     shared = layers.Dense(4)
     x = layers.Add()([shared(a), shared(b)])
     lines: list[str] = []
-    tf.keras.Model([a, b], layers.Dense(2)(x)).summary(print_fn=lines.append)
+    tf.keras.Model([a, b], layers.Dense(2)(x)).summary(
+        print_fn=lambda text: lines.extend(text.splitlines())
+    )
     assert lines == [
         'Model: "functional"',
         "┏━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━┓",

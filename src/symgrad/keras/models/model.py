@@ -92,7 +92,16 @@ class Model(Trainer, Layer):
         show_trainable: bool = False,
         layer_range: Any = None,
     ) -> None:
-        summary_lib.summary(self, self._summary_layers(), print_fn)
+        summary_lib.summary(
+            self,
+            self._summary_layers(),
+            print_fn,
+            line_length,
+            positions,
+            expand_nested,
+            show_trainable,
+            layer_range,
+        )
 
     def _summary_layers(self) -> list[Layer]:
         return self.layers

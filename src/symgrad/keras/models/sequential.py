@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symgrad.keras.backend import auto_name
 from symgrad.keras.layers.keras_tensor import InputLayer, KerasTensor
 from symgrad.keras.layers.layer import Layer
 from symgrad.keras.layers.variables import name_scope
@@ -71,6 +72,7 @@ class Sequential(Model):
         with name_scope(self.name, caller=self):
             for layer in self.layers:
                 x = layer(x)
+        auto_name("Functional")  # Keras builds a Functional here: it takes that name
         self.built = True
 
     @property

@@ -72,9 +72,11 @@ def _run_step(model: Any, kind: str, batch: Any) -> dict[str, Any]:
 
 
 def pack_x_y_sample_weight(x: Any, y: Any = None, sample_weight: Any = None) -> Any:
-    """What a step is handed (Keras's rule): ``x`` alone unless it is a tuple, else
-    ``(x, y)`` or ``(x, y, sample_weight)``, so a custom ``train_step``'s ``data`` is the
-    batch itself when ``fit`` has no targets."""
+    """What a step is handed (Keras's rule, its lists made tuples first): ``x`` alone
+    unless it is a tuple, else ``(x, y)`` or ``(x, y, sample_weight)``, so a custom
+    ``train_step``'s ``data`` is the batch itself when ``fit`` has no targets, and
+    ``((a, b),)`` for a two-input model's ``predict([a, b])``."""
+    x, y, sample_weight = _tuples(x), _tuples(y), _tuples(sample_weight)
     if y is None and sample_weight is None:
         return (x,) if isinstance(x, tuple) else x
     return (x, y) if sample_weight is None else (x, y, sample_weight)
@@ -219,3 +221,12 @@ def on_batch(
     model.reset_metrics()
     logs = pythonify_logs(_run_step(model, kind, (x, y, sw)))
     return logs if return_dict else flatten_in_order(model, logs)
+
+
+def _tuples(data: Any) -> Any:
+    """Keras's ``tree.lists_to_tuples``: every list in ``data`` a tuple."""
+    if isinstance(data, (list, tuple)):
+        return tuple(_tuples(d) for d in data)
+    if isinstance(data, dict):
+        return {k: _tuples(v) for k, v in data.items()}
+    return data
