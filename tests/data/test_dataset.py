@@ -302,3 +302,15 @@ def test_tape_loop_matches_tensorflow():
     np.testing.assert_allclose(order, want_order, rtol=1e-6)
     np.testing.assert_allclose(w, want_w, rtol=1e-5)
     np.testing.assert_allclose(b, want_b, rtol=1e-5, atol=1e-6)
+
+
+def test_a_shape_listing_an_int64_element_takes_its_dtype():
+    """``tf.fill([x % 3 + 1], x)`` for an int64 element: the list packs as int64 (the
+    int32 hint yields to a tensor's dtype, TF's auto-packing), and the padded batches are
+    TF 2.21's."""
+    ds = tf.data.Dataset.range(6).map(lambda x: tf.fill([x % 3 + 1], x))
+    got = list(ds.padded_batch(3, padded_shapes=[4], padding_values=tf.constant(-1, tf.int64)))
+    np.testing.assert_array_equal(got[0], [[0, -1, -1, -1], [1, 1, -1, -1], [2, 2, 2, -1]])
+    np.testing.assert_array_equal(got[1], [[3, -1, -1, -1], [4, 4, -1, -1], [5, 5, 5, -1]])
+    dims = tf.convert_to_tensor([tf.constant(2, tf.int64), 3], dtype_hint=tf.int32)
+    assert dims.dtype == tf.int64 and dims.numpy().tolist() == [2, 3]

@@ -70,6 +70,30 @@ CASES = [
         "window_size",
     ),
     ("cache_file", lambda: D.range(3).cache("f"), NotImplementedError, "in memory only"),
+    (
+        "rebatch_scalars",
+        lambda: D.range(3).rebatch(2),
+        ValueError,
+        "Invalid `batch_sizes`. Expected dataset with rank of >= 1 but found a dataset with",
+    ),
+    (
+        "cardinality_more",
+        lambda: list(D.range(5).apply(tf.data.experimental.assert_cardinality(3))),
+        E.FailedPreconditionError,
+        "Input dataset was expected to contain 3 elements but contained at least 4 elements.",
+    ),
+    (
+        "cardinality_fewer",
+        lambda: list(D.range(5).apply(tf.data.experimental.assert_cardinality(7))),
+        E.FailedPreconditionError,
+        "Input dataset was expected to contain 7 elements but contained only 5 elements.",
+    ),
+    (
+        "cardinality_infinite",
+        lambda: list(D.range(1).apply(tf.data.experimental.assert_cardinality(-1))),
+        E.FailedPreconditionError,
+        "an infinite number of elements but contained only 1 element.",
+    ),
 ]
 
 
@@ -95,3 +119,19 @@ def test_len_of_infinite_and_unknown_datasets():
     with pytest.raises(TypeError, match="unknown"):
         len(D.range(3).filter(lambda x: tf.equal(x, 1)))
     assert tf.data.experimental.cardinality(D.range(3).repeat()) == tf.data.INFINITE_CARDINALITY
+
+
+def test_assert_cardinality_sets_what_cardinality_reads():
+    """TF 2.21: a filter's cardinality is unknown (-2); asserted, it reads 5, and the
+    elements pass through."""
+    ds = D.range(5).filter(lambda x: x < 10)
+    assert int(ds.cardinality()) == -2
+    asserted = ds.apply(tf.data.experimental.assert_cardinality(5))
+    assert int(asserted.cardinality()) == 5 and list(asserted.as_numpy_iterator()) == [
+        0,
+        1,
+        2,
+        3,
+        4,
+    ]
+    assert int(ds.apply(tf.data.experimental.assert_cardinality(-1)).cardinality()) == -1

@@ -112,6 +112,12 @@ def _unbatched_card(ds: Any) -> int:
 def rebatch(ds: Any, batch_size: Any, drop_remainder: bool) -> Any:
     """``rebatch(n)``: the batches' rows regrouped into batches of ``n``."""
     size = as_int(batch_size, "batch_size")
+    if any(s.shape.rank == 0 for s in structure.flatten(ds.element_spec)):
+        raise ValueError(
+            "Invalid `batch_sizes`. Expected dataset with rank of >= 1 but found a dataset "
+            "with scalar elements. Fix the issue by adding the `batch` transformation to "
+            "the dataset."
+        )
     rows = unbatch(ds)
     out = batch(rows, size, drop_remainder)
     out._card = UNKNOWN if ds._card != INFINITE else INFINITE

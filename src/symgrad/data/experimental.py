@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symgrad.core.errors import FailedPreconditionError
 from symgrad.data.base import AUTOTUNE, INFINITE, UNKNOWN
 from symgrad.data.options import (
     AutoShardPolicy,
@@ -25,6 +26,7 @@ __all__ = [
     "DistributeOptions",
     "OptimizationOptions",
     "ThreadingOptions",
+    "assert_cardinality",
     "cardinality",
 ]
 
@@ -32,3 +34,36 @@ __all__ = [
 def cardinality(dataset: Any) -> Any:
     """The number of elements of ``dataset`` as an int64 scalar (-1 infinite, -2 unknown)."""
     return dataset.cardinality()
+
+
+def assert_cardinality(expected_cardinality: Any) -> Any:
+    """``dataset.apply(assert_cardinality(n))``: the dataset, its cardinality ``n`` (or
+    infinite, ``INFINITE_CARDINALITY``), and iterating it raises TF's
+    ``FailedPreconditionError`` once it has more or fewer elements."""
+    n = int(expected_cardinality)
+
+    def apply(dataset: Any) -> Any:
+        def produce() -> Any:
+            count = 0
+            for element in dataset._iterate():
+                count += 1
+                if n != INFINITE and count > n:
+                    raise FailedPreconditionError(
+                        f"Input dataset was expected to contain {_elements(n)} but "
+                        f"contained at least {_elements(count)}."
+                    )
+                yield element
+            if count != n:
+                want = "an infinite number of elements" if n == INFINITE else _elements(n)
+                raise FailedPreconditionError(
+                    f"Input dataset was expected to contain {want} but contained only "
+                    f"{_elements(count)}."
+                )
+
+        return type(dataset)(dataset.element_spec, n, produce)
+
+    return apply
+
+
+def _elements(n: int) -> str:
+    return "1 element" if n == 1 else f"{n} elements"

@@ -240,7 +240,8 @@ def convert_to_tensor(
     if type(value) in _SCALARS and name is None and dtype_hint is None:
         return _eager_scalar(value, d)
     if isinstance(value, list | tuple) and _holds_tensor(value):
-        return _autopack(value, d or (dt.as_dtype(dtype_hint) if dtype_hint else None), name)
+        hint = dt.as_dtype(dtype_hint) if dtype_hint else None  # only where no tensor has
+        return _autopack(value, d or _first_dtype(value) or hint, name)  # one (TF's rule)
     if d is None and dtype_hint is not None and not isinstance(value, np.ndarray | np.generic):
         try:
             return constant(value, dt.as_dtype(dtype_hint), name=name or "Const")
