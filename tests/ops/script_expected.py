@@ -330,7 +330,7 @@ EXPECTED = {
             "or NumPy arrays should be returned; to return the value of a "
             "variable, make sure to obtain the Tensor backing it by "
             "calling `.read_value()` on the variable in question: "
-            "<tf.Variable 'v:0' shape=() dtype=float32, numpy=1.0> ... "
+            "<tf.Variable 'returned_from_py:0' shape=() dtype=float32, numpy=1.0> ... "
             "[Op:EagerPyFunc] name:",
         ),
         "one tensor as inp": (

@@ -484,7 +484,10 @@ def py_eager_errors(tf: Any) -> Any:
         ),
         "raises": attempt(lambda: tf.py_function(lambda a: 1 / 0, [x], tf.float32), tokens),
         "a variable": attempt(
-            lambda: tf.py_function(lambda a: tf.Variable(1.0, name="v"), [x], tf.float32), tokens
+            lambda: tf.py_function(
+                lambda a: tf.Variable(1.0, name="returned_from_py"), [x], tf.float32
+            ),
+            tokens,
         ),
         "one tensor as inp": attempt(lambda: tf.py_function(lambda a: a, x, tf.float32), tokens),
         "an inner op fails": kind(lambda: tf.py_function(lambda a, b: a + b, [1.0, 2], tf.float32)),

@@ -429,7 +429,7 @@ def test_reshape_family_errors():
         tf.reshape(x, [4, -1])
     with pytest.raises(ValueError, match=r"Transpose op .*perm \[0, 2\] is not a permutation"):
         tf.transpose(x, [0, 2])
-    with pytest.raises(ValueError, match=r"ExpandDims op .*axis 3 is out of range"):
+    with pytest.raises(ValueError, match=r"ExpandDims op .*Tried to expand dim index 3 for tensor"):
         tf.expand_dims(x, 3)
     with pytest.raises(ValueError, match=r"Squeeze op .*Can not squeeze dim\[0\]"):
         tf.squeeze(x, 0)

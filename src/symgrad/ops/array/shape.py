@@ -209,6 +209,10 @@ def _expand_dims_infer(inputs: Sequence[Tensor]) -> Spec:
     if len(axis) != 1:
         raise ShapeError(f"axis must be a scalar, got {axis}")
     dims = list(x.shape.dims)
+    if not -len(dims) - 1 <= axis[0] <= len(dims):  # TF's text (the input's rank)
+        raise ShapeError(
+            f"Tried to expand dim index {axis[0]} for tensor with {len(dims)} dimensions."
+        )
     i = normalize_axis(axis[0], len(dims) + 1)
     return TensorShape(dims[:i] + [1] + dims[i:]), x.dtype
 

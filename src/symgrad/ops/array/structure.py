@@ -22,6 +22,7 @@ import numpy as np
 from symgrad.core import dtypes as dt
 from symgrad.core.batching import Call, const
 from symgrad.core.cases import Case, fixed, ints, randn
+from symgrad.core.errors import InvalidArgumentError
 from symgrad.core.gradient_registry import array_rule
 from symgrad.core.graph import Tensor, get_default_graph
 from symgrad.core.op_registry import (
@@ -166,7 +167,9 @@ def _filled(shape: Any, value: int, dtype: Any, name: str) -> Tensor:
     sizes = [] if isinstance(static, TensorShape) else np.ravel(static).tolist()
     for n in sizes:
         if isinstance(n, int) and n < 0:
-            raise ValueError(f"Dimension {n} must be >= 0 ({name}: argument `shape` = {sizes})")
+            raise InvalidArgumentError(  # TF's eager error (a ValueError here too)
+                f"Dimension {n} must be >= 0 ({name}: argument `shape` = {sizes})"
+            )
     dims = as_shape(static).as_list()
     if None in dims:
         raise ValueError(f"{name}: the shape must be fully defined, got {dims}")

@@ -533,7 +533,7 @@ def softmax_cross_entropy_with_logits(
             perm = [i for i in range(n) if i != ax] + [ax]
             px, y = array.transpose(px, perm), array.transpose(y, perm)
         if not px.shape.is_compatible_with(y.shape):
-            raise ValueError(
+            raise InvalidArgumentError(
                 f"logits and labels must be broadcastable: logits_size="
                 f"{_tf_list(px.shape)} labels_size={_tf_list(y.shape)}"
             )
