@@ -6,6 +6,7 @@ and asserts what symgrad gives instead.
 from __future__ import annotations
 
 import threading
+import warnings
 
 import numpy as np
 import pytest
@@ -110,6 +111,23 @@ def test_float32_transcendentals_are_numpys_a_few_ulps_from_tfs(fn, x, tf_value)
     assert got == getattr(np, fn.__name__)(np.float32(x))  # NumPy's float32 function
     # A few ulps from TF's; how many (0 included) depends on the CPU NumPy's SIMD code picks.
     assert_ulp(got, want, ulps=6)
+
+
+def test_half_precision_rounds_intermediates_apart_from_tf():
+    """float16 softmax and mean: TF 2.21's Eigen kernels and NumPy round the intermediate
+    halves at other steps, so results are a few half ulps apart (each within a few ulps
+    of the exact value).  A value too large for float16 is inf silently, as in TF."""
+    got = tf.nn.softmax(tf.constant([1.0, 2.0, 3.0], tf.float16)).numpy()
+    exact = np.exp([1.0, 2.0, 3.0]) / np.exp([1.0, 2.0, 3.0]).sum()
+    tf_softmax = np.array([0.09002685546875, 0.24462890625, 0.6650390625], np.float16)
+    assert_ulp(got, tf_softmax, ulps=2)
+    assert_ulp(got, exact.astype(np.float16), ulps=2)
+    mean = tf.reduce_mean(tf.constant([0.1] * 1000, tf.float16)).numpy()
+    assert_ulp(mean, np.float16(0.0997314453125), ulps=4)  # TF's: 4 half ulps below 0.1
+    assert_ulp(mean, np.float16(0.1), ulps=4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isinf(tf.constant(1e5, tf.float16).numpy())
 
 
 @pytest.fixture

@@ -147,7 +147,8 @@ def to_array(value: Any, dtype: dt.DType | None = None, what: str = "value") -> 
                     f"Cannot convert {what} {value!r} to a tensor of dtype "
                     f"{dtype.name}: out of its range [{info.min}, {info.max}]"
                 )
-        arr = arr.astype(dtype.np)
+        with np.errstate(over="ignore"):  # 1e5 as float16 is inf, silently, as in TF
+            arr = arr.astype(dtype.np)
     return arr
 
 
