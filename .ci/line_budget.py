@@ -9,7 +9,7 @@ from pathlib import Path
 
 CORE = ["core/graph.py", "core/context.py", "core/op_registry.py", "core/gradient_registry.py",
         "autodiff/backprop.py", "autodiff/gradients.py"]
-BUDGET = 1770  # 1,671 when set (2026-11-23); raise only with a reason in the commit
+BUDGET = 1776  # 1,671 when set (2026-11-23); raise only with a reason in the commit
 
 src = Path(__file__).resolve().parents[1] / "src" / "symgrad"
 total = 0

@@ -9,6 +9,7 @@ import weakref
 
 import numpy as np
 import pytest
+from ulp import assert_ulp
 
 import symgrad as tf
 
@@ -367,3 +368,64 @@ def test_eager_values_outlive_reset_default_graph():
         tape.watch(y)
         z = tf.reduce_sum(y * x)
     np.testing.assert_allclose(tape.gradient(z, y).numpy(), [[1.0, 2.0], [3.0, 4.0]])
+
+
+def test_graph_collection_methods_and_finalize():
+    """TF 2.21's ``Graph`` collection methods and ``finalize`` (the same program run on TF:
+    a finalized graph takes no new op, with TF's RuntimeError)."""
+    g = tf.Graph()
+    with g.as_default():
+        w = tf.compat.v1.get_variable("w", initializer=tf.constant([[1.0], [2.0]]))
+        c = tf.constant(1.0, name="c")
+    g.add_to_collection("mine", c)
+    g.add_to_collections(["a", "b"], 3)
+    assert g.get_collection("mine") == [c] and g.get_collection_ref("a") == [3]
+    assert g.get_collection(tf.compat.v1.GraphKeys.GLOBAL_VARIABLES) == [w]
+    assert g.get_collection("mine", scope="x") == [] and g.get_collection("nothing") == []
+    assert set(g.get_all_collection_keys()) == {
+        "mine",
+        "a",
+        "b",
+        "variables",
+        "trainable_variables",
+    }
+    g.clear_collection("a")
+    assert g.get_collection("a") == [] and "a" not in g.get_all_collection_keys()
+    assert not g.finalized
+    g.finalize()
+    assert g.finalized
+    with (
+        g.as_default(),
+        pytest.raises(RuntimeError, match="^Graph is finalized and cannot be modified.$"),
+    ):
+        tf.constant(2.0)
+    with tf.compat.v1.Session(graph=g) as sess:
+        sess.run(w.initializer)  # running is not modifying
+        np.testing.assert_array_equal(sess.run(w), [[1.0], [2.0]])
+
+
+def test_a_finalized_graph_still_trains_saves_and_restores(tmp_path):
+    """TF's Saver makes its restore ops when it is made, and a variable's read exists with
+    it: a graph finalized after building them still runs, saves and restores (TF 2.21's
+    losses and restored values for this program)."""
+    tf1 = tf.compat.v1
+    g = tf.Graph()
+    with g.as_default():
+        x = tf1.placeholder(tf.float32, [None, 2])
+        w = tf1.get_variable("w", initializer=tf.constant([[1.0], [2.0]]))
+        loss = tf.reduce_sum(tf.matmul(x, w) ** 2)
+        gs = tf1.train.get_or_create_global_step()
+        train = tf1.train.AdamOptimizer(0.1).minimize(loss, global_step=gs)
+        init = tf1.global_variables_initializer()
+        saver = tf1.train.Saver()
+    g.finalize()
+    with tf1.Session(graph=g) as s:
+        s.run(init)
+        losses = [s.run([loss, train], {x: [[1, 1]]})[0] for _ in range(3)]
+        path = saver.save(s, str(tmp_path / "m"), global_step=gs)
+        s.run(init)
+        saver.restore(s, path)
+        restored, step = s.run(w), s.run(gs)
+    assert_ulp(losses, np.float32([9.0, 7.8399997, 6.7624893]), ulps=4)
+    assert_ulp(restored.ravel(), np.float32([0.7009039, 1.7009038]), ulps=4)
+    assert path.endswith("m-3") and step == 3

@@ -90,7 +90,10 @@ def _variables_of(graph: Graph, key: str) -> list[Any] | None:
 def get_collection_ref(key: str) -> list[Any]:
     """The default graph's list for ``key`` itself (appending to it adds to the collection);
     the variable collections are read from the graph's variables and cannot be held so."""
-    graph = get_default_graph()
+    return _collection_ref(get_default_graph(), key)
+
+
+def _collection_ref(graph: Graph, key: str) -> list[Any]:
     if _variables_of(graph, key) is not None:
         raise ValueError(
             f"get_collection_ref({key!r}): symgrad keeps this collection from the "
@@ -102,7 +105,10 @@ def get_collection_ref(key: str) -> list[Any]:
 def get_collection(key: str, scope: str | None = None) -> list[Any]:
     """A copy of the collection ``key``; with ``scope``, the items whose name matches it
     from the start (``re.match``), as TF filters."""
-    graph = get_default_graph()
+    return _collection(get_default_graph(), key, scope)
+
+
+def _collection(graph: Graph, key: str, scope: str | None = None) -> list[Any]:
     items = _variables_of(graph, key)
     if items is None:
         items = list(graph.collections.get(key, ()))
@@ -128,13 +134,49 @@ def local_variables(scope: str | None = None) -> list[Any]:
 
 
 def add_to_collection(name: str, value: Any) -> None:
-    if _variables_of(get_default_graph(), name) is None:
-        get_collection_ref(name).append(value)
+    _add(get_default_graph(), name, value)
 
 
 def add_to_collections(names: Any, value: Any) -> None:
+    _add_all(get_default_graph(), names, value)
+
+
+def _add(graph: Graph, name: str, value: Any) -> None:
+    if _variables_of(graph, name) is None:
+        _collection_ref(graph, name).append(value)
+
+
+def _add_all(graph: Graph, names: Any, value: Any) -> None:
     for name in [names] if isinstance(names, str) else set(names):
-        add_to_collection(name, value)
+        _add(graph, name, value)
+
+
+def _all_keys(graph: Graph) -> list[str]:
+    """TF's ``get_all_collection_keys``: the keys of the graph's collections, the variable
+    collections among them once the graph has variables."""
+    keys = [k for k in graph.collections if isinstance(k, str)]
+    for key in (GraphKeys.GLOBAL_VARIABLES, GraphKeys.TRAINABLE_VARIABLES):
+        if _variables_of(graph, key) and key not in keys:
+            keys.append(key)
+    return keys
+
+
+def _clear(graph: Graph, name: str) -> None:
+    _collection_ref(graph, name)  # (the variable collections cannot be cleared so)
+    graph.collections.pop(name, None)
+
+
+# ``Graph``'s collection methods (TF's), installed here beside the functions of the
+# default graph (as the ops install Tensor's operators).
+for _name, _method in {
+    "get_collection": _collection,
+    "get_collection_ref": _collection_ref,
+    "add_to_collection": _add,
+    "add_to_collections": _add_all,
+    "get_all_collection_keys": _all_keys,
+    "clear_collection": _clear,
+}.items():
+    setattr(Graph, _name, _method)
 
 
 # -------------------------------------------------------------------------------------

@@ -432,6 +432,7 @@ class Graph:
     def __init__(self, *, eager: bool = False) -> None:
         self.eager = eager
         self.building_function = False
+        self.finalized = False  # finalize()
         self._ops: list[Operation] | None = None if eager else []
         # name -> op; in the eager graph name -> weak reference (ops live only while used)
         self._by_name: dict[str, Any] = {}
@@ -530,6 +531,8 @@ class Graph:
             if len(live) >= self._sweep_at:
                 self.sweep()
             return
+        if self.finalized and op.type != "ReadVariableOp":  # (TF's are made with the variable)
+            raise RuntimeError("Graph is finalized and cannot be modified.")
         with self._lock:
             self._ops.append(op)
             self._by_name[op.name] = op
@@ -698,7 +701,10 @@ class Graph:
             scopes.control_deps = old
 
     def finalize(self) -> None:
-        pass
+        """No op may be added after this (the eager graph's still run, as they are made)."""
+        for v in self.variables:  # (an initializer is made when first asked for: now)
+            v.initializer  # noqa: B018
+        self.finalized = True
 
     def __repr__(self) -> str:
         kind = "eager" if self.eager else "graph"

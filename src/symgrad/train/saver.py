@@ -19,7 +19,7 @@ from symgrad.core.graph import get_default_graph
 from symgrad.ops.state.variables import Variable, global_variables
 from symgrad.train import checkpoint_format as fmt
 from symgrad.train.optimizer_v1 import var_name
-from symgrad.train.variable_io import assign_values, outermost
+from symgrad.train.variable_io import assign_values, outermost, prepare_restore
 
 
 def _var_dict(var_list: Any) -> dict[str, Variable]:
@@ -63,6 +63,7 @@ class Saver:
         self._vars = _var_dict(variables)
         if not self._vars and not allow_empty:
             raise ValueError("No variables to save")
+        prepare_restore(list(self._vars.values()))  # TF's Saver makes its restore ops now
         self._max_to_keep = max_to_keep
         self._pad = pad_step_number
         self._last_checkpoints: list[str] = []

@@ -7,6 +7,7 @@ values are checked first, so a bad value changes no variable.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -47,21 +48,48 @@ def check_values(pairs: Sequence[tuple[str, Variable, np.ndarray]]) -> None:
 def assign_values(pairs: Sequence[tuple[Variable, np.ndarray]], session: Any = None) -> None:
     """Set each variable to its value: directly at top level, by a Session run of one group
     of assigns in a graph."""
-    by_graph: dict[int, list[tuple[Variable, np.ndarray]]] = {}
-    for v, value in pairs:
-        by_graph.setdefault(id(v.graph), []).append((v, value))
-    for items in by_graph.values():
+    for items in _by_graph(pairs):
         graph = items[0][0].graph
-        with graph.as_default():
-            if graph.eager:
+        if graph.eager:
+            with graph.as_default():
                 for v, value in items:
                     v.assign(value)
-                continue
-            feeds, ops = {}, []
-            for v, value in items:
-                p = placeholder(v.dtype, v.shape)
-                feeds[p] = value
-                ops.append(v.assign(p).op)
-            restore = group(*ops, name="restore_all")
+            continue
+        holders, restore = restore_ops(graph, [v for v, _ in items])
+        feeds = {p: value for p, (_, value) in zip(holders, items)}
         sess = session if session is not None and session.graph is graph else Session(graph=graph)
         sess.run(restore, feed_dict=feeds)
+
+
+def _by_graph(pairs: Sequence[tuple[Variable, Any]]) -> list[list[tuple[Variable, Any]]]:
+    by_graph: dict[int, list[tuple[Variable, Any]]] = {}
+    for v, value in pairs:
+        by_graph.setdefault(id(v.graph), []).append((v, value))
+    return list(by_graph.values())
+
+
+def prepare_restore(variables: Sequence[Variable]) -> None:
+    """Make the restore ops of the graph variables among ``variables`` now (``Saver``)."""
+    for items in _by_graph([(v, None) for v in variables]):
+        if not items[0][0].graph.eager:
+            restore_ops(items[0][0].graph, [v for v, _ in items])
+
+
+_RESTORES: weakref.WeakKeyDictionary[Graph, dict[tuple[int, ...], Any]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def restore_ops(graph: Graph, variables: Sequence[Variable]) -> tuple[list[Any], Any]:
+    """The placeholders and the ``restore_all`` group that set ``variables`` in ``graph``,
+    made once per set of variables (as TF's Saver makes its restore ops when it is made,
+    so a finalized graph can still restore)."""
+    made = _RESTORES.setdefault(graph, {})
+    key = tuple(id(v) for v in variables)
+    if key not in made:
+        with graph.as_default():
+            holders = [placeholder(v.dtype, v.shape) for v in variables]
+            ops = [v.assign(p).op for v, p in zip(variables, holders)]
+            made[key] = holders, group(*ops, name="restore_all"), list(variables)
+    holders, restore, _ = made[key]  # (the variables held: their ids stay theirs)
+    return holders, restore
