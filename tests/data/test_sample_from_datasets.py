@@ -102,6 +102,16 @@ def test_random_dataset_spec_and_cardinality():
     assert int(ds.cardinality()) == tf.data.INFINITE_CARDINALITY
 
 
+def test_cardinality_is_tensorflows():
+    """Infinite when an input is (TF's DirectedInterleave), else unknown."""
+    d = tf.data.Dataset
+    c = d.from_tensor_slices(tf.constant([0, 1], tf.int64))
+    assert int(d.choose_from_datasets([d.range(3).repeat(), d.range(2)], c).cardinality()) == -1
+    assert int(d.choose_from_datasets([d.range(3), d.range(2)], c.repeat()).cardinality()) == -2
+    assert int(d.sample_from_datasets([d.range(3), d.range(2).repeat()]).cardinality()) == -1
+    assert int(d.sample_from_datasets([d.range(3), d.range(2)]).cardinality()) == -2
+
+
 def test_errors_are_tensorflows():
     sample = tf.data.Dataset.sample_from_datasets
     with pytest.raises(ValueError, match="`datasets` should not be empty"):

@@ -307,4 +307,6 @@ def choose_from_datasets(
                 continue
             yield flat
 
-    return cls(spec, UNKNOWN, produce)
+    # TF's DirectedInterleave: infinite if an input is, else unknown
+    card = INFINITE if any(d._card == INFINITE for d in datasets) else UNKNOWN
+    return cls(spec, card, produce)
