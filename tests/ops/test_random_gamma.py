@@ -279,6 +279,16 @@ def test_errors():
     assert tf.random.gamma([3], tf.zeros([0]), seed=1).shape == (3, 0)  # TF: no error
 
 
+def test_degenerate_parameters_are_tfs():
+    """NaN and negative alpha give NaN (TF's loop accepts a NaN v), alpha 0 the dtype's
+    smallest normal; rates at or below 0 give 0 (TF 2.21's values)."""
+    g = tf.random.gamma([3], [float("nan"), 0.0, -1.0, 1e-3], seed=3).numpy()
+    tiny = np.finfo(np.float32).tiny
+    np.testing.assert_array_equal(g, np.tile([np.nan, tiny, np.nan, tiny], (3, 1)))
+    p = tf.random.poisson([3], [-1.0, 0.0, 1e-4], seed=3).numpy()
+    np.testing.assert_array_equal(p, np.zeros((3, 3)))
+
+
 def test_graph_session_streams():
     """In a graph, each Session run continues the op's stream, as TF's."""
     with tf.Graph().as_default():

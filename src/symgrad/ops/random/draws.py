@@ -94,7 +94,7 @@ def gamma(key: int, counter: int, alpha: np.ndarray, per_alpha: int) -> np.ndarr
     while active.size:
         x = normals.take(active, fill.normal)
         v = 1 + c[active] * x
-        ok = v > 0
+        ok = ~(v <= 0)  # TF redraws only when v <= 0: a NaN v goes on (to a NaN draw)
         rows, x, v = active[ok], x[ok], v[ok]
         v = v * v * v
         u = uniforms.take(rows, fill.uniform)
