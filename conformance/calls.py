@@ -613,6 +613,17 @@ RANDOM = {
     "stateless_categorical": Call(
         lambda tf, x: tf.random.stateless_categorical(x, 6, seed=[2, 9]), [("n", (2, 4))], order=0
     ),
+    "stateless_gamma": Call(
+        lambda tf, a: tf.random.stateless_gamma([5, 3], [4, 7], a, beta=2.0, dtype=a.dtype),
+        [("p", (3,))],
+        order=1,
+        note="the gradient in alpha is TF's implicit one (RandomGammaGrad)",
+    ),
+    "stateless_poisson": Call(
+        lambda tf, x: tf.random.stateless_poisson([4, 3], [5, 1], x * 8.0, dtype=x.dtype),
+        [("p", (3,))],
+        order=0,
+    ),
 }
 
 

@@ -22,7 +22,7 @@ def generate(seed: int) -> tuple[str, list[Step]]:
     batched = False
     for _ in range(rng.randint(2, 6)):
         options = ["shuffle", "map", "filter", "repeat", "take", "skip", "shard", "cache"]
-        options += ["choose"]
+        options += ["choose", "sample"]
         options += ["unbatch", "rebatch"] if batched else ["batch", "window", "interleave"]
         kind = rng.choice(options)
         steps.append((kind, _args(rng, kind)))
@@ -50,6 +50,10 @@ def _args(rng: random.Random, kind: str) -> tuple[Any, ...]:
         return (rng.randint(1, 3), rng.randint(1, 3))
     if kind == "choose":  # a choice pattern over the input and its map, and when to stop
         return (tuple(rng.randint(0, 1) for _ in range(rng.randint(1, 20))), rng.random() < 0.5)
+    if kind == "sample":  # weights (None, or one may be 0), seed, when to stop, rerandomize
+        weights = rng.choice([None, (0.5, 0.5), (0.2, 0.8), (0.0, 1.0), (3.0, 1.0)])
+        seed = rng.choice([None, rng.randint(0, 99)])
+        return (weights, seed, rng.random() < 0.5, rng.choice([None, True, False]))
     return ()
 
 
@@ -120,6 +124,11 @@ def _apply(tf: Any, ds: Any, kind: str, args: tuple[Any, ...]) -> Any:
         other = _apply(tf, ds, "map", ())
         choice = d.from_tensor_slices(np.array(pattern, np.int64))
         return d.choose_from_datasets([ds, other], choice, stop_on_empty_dataset=stop)
+    if kind == "sample":
+        weights, seed, stop, rerandomize = args
+        other = _apply(tf, ds, "map", ())
+        return d.sample_from_datasets([ds, other], None if weights is None else list(weights),
+                                      seed, stop, rerandomize)  # fmt: skip
     raise ValueError(kind)
 
 

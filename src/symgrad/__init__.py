@@ -159,6 +159,8 @@ from symgrad.ops.math.elementwise import (
 )
 from symgrad.ops.math.safe_math import truncatediv
 from symgrad.ops.math.trig import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
+from symgrad.ops.random.gamma_poisson import random_gamma
+from symgrad.ops.random.gamma_poisson import random_poisson_v1 as random_poisson
 from symgrad.ops.random.seeded import (
     get_seed,
     multinomial,

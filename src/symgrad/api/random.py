@@ -11,6 +11,10 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from symgrad.core import missing as _missing
+from symgrad.ops.random.gamma_poisson import random_gamma as gamma
+from symgrad.ops.random.gamma_poisson import random_poisson as poisson
+from symgrad.ops.random.gamma_poisson import stateless_random_gamma as stateless_gamma
+from symgrad.ops.random.gamma_poisson import stateless_random_poisson as stateless_poisson
 from symgrad.ops.random.generator import (
     Algorithm,
     Generator,
@@ -56,18 +60,22 @@ __all__ = [
     "create_rng_state",
     "experimental",
     "fold_in",
+    "gamma",
     "get_global_generator",
     "get_seed",
     "multinomial",
     "normal",
+    "poisson",
     "set_global_generator",
     "set_random_seed",
     "set_seed",
     "shuffle",
     "split",
     "stateless_categorical",
+    "stateless_gamma",
     "stateless_multinomial",
     "stateless_normal",
+    "stateless_poisson",
     "stateless_truncated_normal",
     "stateless_uniform",
     "truncated_normal",

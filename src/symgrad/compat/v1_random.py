@@ -6,6 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad.api import random as _random
+from symgrad.ops.random.gamma_poisson import random_poisson_v1 as poisson
+
+__all__ = ["poisson"]  # TF1's takes (lam, shape, ...): the rate first
 
 _FALLBACK = "symgrad.api.random"
 _NOT_INHERITED = frozenset({"set_seed"})

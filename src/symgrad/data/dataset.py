@@ -7,7 +7,7 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-from symgrad.data import batching, shuffle, sources, traced_datasets, transforms, windows
+from symgrad.data import batching, sampling, shuffle, sources, traced_datasets, transforms, windows
 from symgrad.data.base import DatasetBase, passthrough
 from symgrad.data.options import Options
 
@@ -74,6 +74,24 @@ class Dataset(DatasetBase):
         return transforms.choose_from_datasets(  # type: ignore[no-any-return]
             Dataset, datasets, choice_dataset, stop_on_empty_dataset
         )
+
+    @staticmethod
+    def sample_from_datasets(
+        datasets: Any,
+        weights: Any = None,
+        seed: Any = None,
+        stop_on_empty_dataset: bool = False,
+        rerandomize_each_iteration: Any = None,
+    ) -> Dataset:
+        return sampling.sample_from_datasets(  # type: ignore[no-any-return]
+            Dataset, datasets, weights, seed, stop_on_empty_dataset, rerandomize_each_iteration
+        )
+
+    @staticmethod
+    def random(
+        seed: Any = None, rerandomize_each_iteration: Any = None, name: str | None = None
+    ) -> Dataset:
+        return sampling.random(Dataset, seed, rerandomize_each_iteration)  # type: ignore[no-any-return]
 
     # -- element-wise -------------------------------------------------------------
     def map(

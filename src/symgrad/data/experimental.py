@@ -28,6 +28,8 @@ __all__ = [
     "ThreadingOptions",
     "assert_cardinality",
     "cardinality",
+    "choose_from_datasets",
+    "sample_from_datasets",
 ]
 
 
@@ -67,3 +69,22 @@ def assert_cardinality(expected_cardinality: Any) -> Any:
 
 def _elements(n: int) -> str:
     return "1 element" if n == 1 else f"{n} elements"
+
+
+def sample_from_datasets(
+    datasets: Any, weights: Any = None, seed: Any = None, stop_on_empty_dataset: bool = False
+) -> Any:
+    """``Dataset.sample_from_datasets`` (TF's experimental alias)."""
+    from symgrad.data.dataset import Dataset
+
+    return Dataset.sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset)
+
+
+def choose_from_datasets(
+    datasets: Any, choice_dataset: Any, stop_on_empty_dataset: bool = False
+) -> Any:
+    """``Dataset.choose_from_datasets``, but not stopping at an empty input by default
+    (TF's experimental alias)."""
+    from symgrad.data.dataset import Dataset
+
+    return Dataset.choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)

@@ -269,7 +269,8 @@ def choose_from_datasets(
     cls: Any, datasets: Any, choice_dataset: Any, stop_on_empty_dataset: bool
 ) -> Any:
     """The next element of ``datasets[i]`` for each ``i`` of ``choice_dataset`` (int64
-    scalars); an exhausted input ends it (``stop_on_empty_dataset``) or is skipped."""
+    scalars); an exhausted input ends it (``stop_on_empty_dataset``) or is skipped, and
+    the last one exhausted ends it (TF's ``DirectedInterleaveDataset``)."""
     datasets = list(datasets)
     if not datasets:
         raise ValueError("Invalid `datasets`. `datasets` should not be empty.")
@@ -301,7 +302,11 @@ def choose_from_datasets(
                 if stop_on_empty_dataset:
                     return
                 empty[i] = True
+                if all(empty):  # TF's kernel ends once no input is left
+                    return
                 continue
             yield flat
 
-    return cls(spec, UNKNOWN, produce)
+    # TF's DirectedInterleave: infinite if an input is, else unknown
+    card = INFINITE if any(d._card == INFINITE for d in datasets) else UNKNOWN
+    return cls(spec, card, produce)

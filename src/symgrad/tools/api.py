@@ -119,7 +119,8 @@ TF1_ONLY = frozenset(
     nn.conv2d_backprop_input nn.conv3d_backprop_filter_v2 nn.depthwise_conv2d_native
     nn.fused_batch_norm nn.xw_plus_b NoGradient NotDifferentiable placeholder Print
     placeholder_with_default polygamma py_func qr random.get_seed random.multinomial
-    random.set_random_seed random.stateless_multinomial random_normal random_shuffle
+    random.set_random_seed random.stateless_multinomial random_gamma random_normal
+    random_poisson random_shuffle
     random_uniform real reciprocal reset_default_graph reverse_v2 rint rsqrt scatter_add
     scatter_nd_update scatter_sub scatter_update segment_max segment_mean segment_min
     segment_prod segment_sum self_adjoint_eig self_adjoint_eigvals Session

@@ -170,6 +170,12 @@ HOST_REASONS = {
     "RandomUniform": "draws from symgrad's per-op Philox stream, in program order",
     "RandomUniformInt": "draws from symgrad's per-op Philox stream, in program order",
     "TruncatedNormal": "draws from symgrad's per-op Philox stream, in program order",
+    "RandomGamma": "draws from symgrad's per-op Philox stream, in program order",
+    "RandomPoissonV2": "draws from symgrad's per-op Philox stream, in program order",
+    "RandomGammaGrad": "Eigen's per-element series or continued fraction with its stopping "
+    "rules, as the NumPy kernel",
+    "StatelessRandomGammaV3": "TF's rejection sampler on Philox, as the NumPy kernel",
+    "StatelessRandomPoisson": "TF's rejection sampler on Philox, as the NumPy kernel",
     "StatelessRandomNormalV2": "a run-time seed: Philox bits from the NumPy kernel "
     "(a constant seed is folded at compile time)",
     "StatelessRandomUniformV2": "a run-time seed: Philox bits from the NumPy kernel "
@@ -191,6 +197,8 @@ EFFECTS = {
     "RandomUniform",
     "RandomUniformInt",
     "TruncatedNormal",
+    "RandomGamma",
+    "RandomPoissonV2",
     "Print",
     "PrintV2",
 }
