@@ -106,7 +106,7 @@ def compile_config(model: Any) -> Any:
             return {k: ser(v, module) for k, v in obj.items()}
         return module.serialize(obj)
 
-    optimizer = model.optimizer
+    optimizer = args.get("optimizer") or model.optimizer  # as passed: not the loss-scale wrapper
     return {
         "optimizer": {
             "module": "keras.optimizers",
