@@ -155,3 +155,33 @@ def test_mixed_model_file_keeps_policies_and_the_passed_optimizer(
     assert again.layers[0].compute_dtype == "float16"
     assert type(again.optimizer).__name__ == "Adam"  # as Keras: compile_config holds Adam
     np.testing.assert_array_equal(again.predict(X[:2], verbose=0), want)
+
+
+def test_normalization_layers_compute_in_float32_under_mixed_float16(mixed: None) -> None:
+    """BatchNormalization and LayerNormalization widen float16 to float32 inside (their
+    weights unautocast) and return float16: TF's bits."""
+    rs = np.random.RandomState(0)
+    x = rs.uniform(-1, 1, (2, 5, 4)).astype(np.float32)
+    bn, ln = layers.BatchNormalization(), layers.LayerNormalization()
+    for layer in (bn, ln):
+        layer.build(x.shape)
+        layer.set_weights([rs.uniform(0.5, 1, w.shape).astype(np.float32) for w in layer.weights])
+    y = bn(x, training=True)
+    assert y.dtype == tf.float16 and bn.moving_mean.dtype == tf.float32
+    np.testing.assert_array_equal(
+        y.numpy().ravel()[:6],
+        [0.89794921875, 1.1015625, 1.021484375, 0.281494140625, 0.60546875, 0.79931640625],
+    )
+    np.testing.assert_array_equal(
+        bn.moving_mean.numpy()[:2], [0.6515594720840454, 0.678119957447052]
+    )
+    np.testing.assert_array_equal(
+        bn.moving_variance.numpy()[:2], [0.9876179695129395, 0.546591579914093]
+    )
+    y = ln(x)
+    assert y.dtype == tf.float16
+    np.testing.assert_array_equal(
+        y.numpy().ravel()[:6],
+        [-0.054473876953125, 1.552734375, 0.82666015625, 0.05718994140625, -0.1829833984375,
+         0.70654296875],
+    )  # fmt: skip
