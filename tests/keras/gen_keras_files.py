@@ -3,6 +3,7 @@
 Run with TensorFlow 2.21 / Keras 3 (the TF venv), from the repository root:
     TF_CPP_MIN_LOG_LEVEL=3 /work/main/.venv-tf/bin/python tests/keras/gen_keras_files.py
 It saves a compiled, trained Sequential model and a two-input, two-output functional model,
+a Sequential model holding an adapted tf_idf IntegerLookup,
 and prints the outputs the test holds as literals.
 """
 
@@ -36,6 +37,12 @@ def main() -> None:
     print("sequential", m.predict(X, verbose=0).tolist())
     print("optimizer", [v.numpy().tolist() for v in m.optimizer.variables])
     print("functional", [y.tolist() for y in f.predict([X, X[:, :2]], verbose=0)])
+    lookup = layers.IntegerLookup(output_mode="tf_idf", max_tokens=5, name="lk")
+    lookup.adapt(np.array([[12, 1138, 42], [42, 1000, 36], [36, 36, 7]]))
+    keras.utils.set_random_seed(4)
+    p = keras.Sequential([keras.Input((3,), dtype="int64"), lookup, layers.Dense(2, name="d")])
+    p.save(data / "tf_integer_lookup.keras")  # the adapted vocabulary is an asset file
+    print("integer_lookup", p(np.array([[12, 36, 99]])).numpy().tolist())
 
 
 if __name__ == "__main__":

@@ -40,6 +40,16 @@ EXTRA: list[str] = [
     "layers.RNN(layers.SimpleRNNCell(3), return_sequences=True)",
     "layers.Cropping1D((1, 2))",
     "layers.UpSampling1D(3)",
+    "layers.AdditiveAttention(use_scale=False, dropout=0.2, seed=3)",
+    "layers.GaussianDropout(0.3)",
+    "layers.GaussianNoise(0.2, seed=4)",
+    "layers.AlphaDropout(0.1, noise_shape=(2, 1), seed=3)",
+    "layers.CategoryEncoding(3, output_mode='binary')",
+    "layers.Discretization(num_bins=5, epsilon=0.05, output_mode='count')",
+    "layers.IntegerLookup(max_tokens=6, num_oov_indices=2, oov_token=-7)",
+    "layers.IntegerLookup(vocabulary=[3, 1], output_mode='tf_idf', idf_weights=[0.5, 0.25])",
+    "layers.IntegerLookup(vocabulary=[3, 1], invert=True, mask_token=0)",
+    "layers.StackedRNNCells([layers.LSTMCell(2), layers.GRUCell(3)])",
 ]
 
 

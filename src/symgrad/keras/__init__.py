@@ -18,6 +18,7 @@ from symgrad.keras import (
     layers,
     losses,
     metrics,
+    mixed_precision,
     models,
     ops,
     optimizers,
@@ -26,10 +27,12 @@ from symgrad.keras import (
     regularizers,
     utils,
 )
+from symgrad.keras.dtype_policies import DTypePolicy
 from symgrad.keras.layers import Input, Layer
 from symgrad.keras.models import Model, Sequential
 
 __all__ = [
+    "DTypePolicy",
     "Input",
     "Layer",
     "Model",
@@ -42,6 +45,7 @@ __all__ = [
     "layers",
     "losses",
     "metrics",
+    "mixed_precision",
     "models",
     "ops",
     "optimizers",

@@ -92,6 +92,11 @@ def save_weights(model: Layer, filepath: Any, overwrite: bool = True) -> None:
         write_weights(model, f)
 
 
+def walk_layers(model: Layer) -> Iterator[tuple[str, Layer]]:
+    """(path, layer) for every layer of ``model``, as Keras names their places in a file."""
+    return _walk(model, "", set())
+
+
 def write_weights(model: Layer, f: Any) -> None:
     """Every layer's variables into the open h5 file ``f`` (Keras's layout)."""
     for where, layer in _walk(model, "", set()):
@@ -99,6 +104,11 @@ def write_weights(model: Layer, f: Any) -> None:
         group.attrs["name"] = layer.name
         for i, v in enumerate(_own_variables(layer)):
             group.create_dataset(str(i), data=v.numpy())
+        if hasattr(layer, "save_own_variables"):  # a layer's own named arrays (Keras's hook)
+            store: dict[str, Any] = {}
+            layer.save_own_variables(store)
+            for name, value in store.items():
+                group.create_dataset(name, data=np.asarray(value))
 
 
 def load_weights(model: Layer, filepath: Any, skip_mismatch: bool = False) -> None:
@@ -119,6 +129,9 @@ def read_weights(model: Layer, f: Any, skip_mismatch: bool = False) -> None:
         key = f"{where}/vars" if where else "vars"
         own = _own_variables(layer)
         stored = f.get(key, {})
+        if hasattr(layer, "load_own_variables"):
+            layer.load_own_variables({k: np.asarray(stored[k]) for k in stored})
+            continue
         if len(stored) != len(own):
             if skip_mismatch:
                 continue

@@ -55,6 +55,10 @@ def save_model(
         z.writestr("metadata.json", json.dumps(metadata))
         z.writestr("config.json", json.dumps(model_config(model)))
         z.writestr("model.weights.h5", weights.getvalue())
+        for where, layer in saving.walk_layers(model):
+            files = layer.save_assets() if hasattr(layer, "save_assets") else None
+            for name, text in (files or {}).items():
+                z.writestr(f"assets/{where}/{name}", text)
 
 
 def _check_serializable(model: Any) -> None:
@@ -102,7 +106,7 @@ def compile_config(model: Any) -> Any:
             return {k: ser(v, module) for k, v in obj.items()}
         return module.serialize(obj)
 
-    optimizer = model.optimizer
+    optimizer = args.get("optimizer") or model.optimizer  # as passed: not the loss-scale wrapper
     return {
         "optimizer": {
             "module": "keras.optimizers",
@@ -161,6 +165,7 @@ def load_model(
     with zipfile.ZipFile(path, "r") as z:
         config = json.loads(z.read("config.json"))
         weights = z.read("model.weights.h5")
+        assets = {n: z.read(n).decode() for n in z.namelist() if n.startswith("assets/")}
     model = deserialize_layer(config, custom_objects)
     build_from_config(model, config.get("build_config"))
     compiled = config.get("compile_config")
@@ -170,6 +175,11 @@ def load_model(
         saving.read_weights(model, f, skip_mismatch=False)
         if compile and compiled:
             _read_optimizer(model, f)
+    for where, layer in saving.walk_layers(model):  # after the variables, as Keras
+        prefix = f"assets/{where}/"
+        files = {n[len(prefix) :]: t for n, t in assets.items() if n.startswith(prefix)}
+        if files and hasattr(layer, "load_assets"):
+            layer.load_assets(files)
     return model
 
 

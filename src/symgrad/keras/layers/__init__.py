@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from symgrad.keras.layers.activation_layers import ELU, LeakyReLU, PReLU, ReLU, Softmax
-from symgrad.keras.layers.attention import Attention, EinsumDense, MultiHeadAttention
+from symgrad.keras.layers.attention import (
+    AdditiveAttention,
+    Attention,
+    EinsumDense,
+    MultiHeadAttention,
+)
+from symgrad.keras.layers.categorical import CategoryEncoding, Discretization, IntegerLookup
 from symgrad.keras.layers.conv_variants import (
     Conv1DTranspose,
     Conv2DTranspose,
@@ -62,7 +68,8 @@ from symgrad.keras.layers.normalization import (
     UnitNormalization,
 )
 from symgrad.keras.layers.recurrent import GRU, LSTM, RNN, Bidirectional, SimpleRNN, TimeDistributed
-from symgrad.keras.layers.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell
+from symgrad.keras.layers.recurrent_cells import GRUCell, LSTMCell, SimpleRNNCell, StackedRNNCells
+from symgrad.keras.layers.regularization import AlphaDropout, GaussianDropout
 from symgrad.keras.layers.reshaping import (
     Cropping1D,
     Cropping2D,
@@ -91,6 +98,8 @@ __all__ = [
     "Activation",
     "ActivityRegularization",
     "Add",
+    "AdditiveAttention",
+    "AlphaDropout",
     "Attention",
     "Average",
     "AveragePooling1D",
@@ -101,6 +110,7 @@ __all__ = [
     "AvgPool3D",
     "BatchNormalization",
     "Bidirectional",
+    "CategoryEncoding",
     "CenterCrop",
     "Concatenate",
     "Conv1D",
@@ -112,12 +122,14 @@ __all__ = [
     "Cropping2D",
     "Dense",
     "DepthwiseConv2D",
+    "Discretization",
     "Dot",
     "Dropout",
     "EinsumDense",
     "Embedding",
     "Flatten",
     "GRUCell",
+    "GaussianDropout",
     "GaussianNoise",
     "GlobalAveragePooling1D",
     "GlobalAveragePooling2D",
@@ -134,6 +146,7 @@ __all__ = [
     "Input",
     "InputLayer",
     "InputSpec",
+    "IntegerLookup",
     "Keras",
     "LSTMCell",
     "Lambda",
@@ -169,6 +182,7 @@ __all__ = [
     "Softmax",
     "SpatialDropout1D",
     "SpatialDropout2D",
+    "StackedRNNCells",
     "Subtract",
     "TimeDistributed",
     "UnitNormalization",

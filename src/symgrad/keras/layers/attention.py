@@ -1,6 +1,7 @@
 # mypy: disable-error-code="override"
 # (Keras layers narrow build/call signatures as Keras 3 does.)
-"""EinsumDense, MultiHeadAttention and Attention as Keras 3 computes them on TensorFlow.
+"""EinsumDense, MultiHeadAttention, Attention and AdditiveAttention as Keras 3 computes them
+on TensorFlow.
 
 MultiHeadAttention takes Keras's two paths: without dropout and without returned scores it
 is ``ops.dot_product_attention`` (logits ``einsum * scale``, masked to -0.7 * float32 max,
@@ -408,3 +409,28 @@ class Attention(Layer):
         if mask is None or mask[0] is None:
             return None
         return mask[0]
+
+
+class AdditiveAttention(Attention):
+    """Bahdanau attention: ``scores = sum(scale * tanh(q[..., None, :] + k[..., None, :, :]))``
+    with a trainable ``scale`` of shape ``(dim,)`` (glorot_uniform) when ``use_scale``."""
+
+    def __init__(self, use_scale: bool = True, dropout: Any = 0.0, **kwargs: Any) -> None:
+        super().__init__(use_scale=use_scale, dropout=dropout, **kwargs)
+
+    def get_config(self) -> dict[str, Any]:
+        return {**super().get_config(), "seed": self.seed}  # Keras's: Attention's, less score_mode
+
+    def build(self, input_shape: Any) -> None:
+        self.scale = None
+        if self.use_scale:
+            self.scale = self.add_weight(
+                name="scale", shape=(input_shape[0][-1],), initializer="glorot_uniform"
+            )
+        self.built = True
+
+    def _scores(self, q: Any, k: Any) -> Any:
+        s = m.tanh(m.add(array.expand_dims(q, -2), array.expand_dims(k, -3)))
+        if self.scale is not None:
+            s = m.multiply(self.scale, s)
+        return reduce_sum(s, axis=-1)

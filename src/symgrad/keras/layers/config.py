@@ -154,7 +154,9 @@ def _standard(name: str, value: Any) -> Any:
 
 
 def layer_config(layer: Any) -> dict[str, Any]:
-    base = {"name": layer.name, "trainable": layer.trainable, "dtype": dtype_policy(layer.dtype)}
+    policy = getattr(layer, "dtype_policy", None)
+    name = policy.name if policy is not None else layer.dtype
+    base = {"name": layer.name, "trainable": layer.trainable, "dtype": dtype_policy(name)}
     if type(layer).__name__ in _PLAIN:
         base = {"name": layer.name, "dtype": layer.dtype}
     return {**base, **constructor_config(layer)}

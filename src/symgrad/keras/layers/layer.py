@@ -9,12 +9,13 @@ that a functional ``Model`` replays on real tensors (see :mod:`.keras_tensor`).
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import weakref
 from typing import Any
 
 from symgrad.core import nest
-from symgrad.keras import backend, constraints, initializers, regularizers
+from symgrad.keras import backend, constraints, dtype_policies, initializers, regularizers
 from symgrad.keras import random as krandom
 from symgrad.keras.layers import masks
 from symgrad.keras.layers.input_spec import assert_input_compatibility
@@ -95,9 +96,7 @@ class Layer:
             self._input_shape_arg = None if input_shape is None else (None, *input_shape)
         self.name = name if name is not None else backend.auto_name(type(self).__name__)
         self._trainable = bool(trainable)
-        self._dtype_name = (
-            backend.standardize_dtype(dtype) if dtype is not None else backend.floatx()
-        )
+        self._dtype_policy = dtype_policies.get(dtype)
         self.autocast = autocast
         self.activity_regularizer = regularizers.get(activity_regularizer)
         self.built = False
@@ -141,20 +140,29 @@ class Layer:
 
     # -- dtype
     @property
+    def dtype_policy(self) -> Any:
+        return self._dtype_policy
+
+    @dtype_policy.setter
+    def dtype_policy(self, value: Any) -> None:
+        self._dtype_policy = dtype_policies.get(value)
+
+    @property
     def dtype(self) -> str:
-        return self._dtype_name
+        """The variables' dtype (Keras 3: an alias of ``variable_dtype``)."""
+        return self.variable_dtype
 
     @property
     def variable_dtype(self) -> str:
-        return self._dtype_name
+        return str(self._dtype_policy.variable_dtype)
 
     @property
     def compute_dtype(self) -> str:
-        return self._dtype_name
+        return str(self._dtype_policy.compute_dtype)
 
     @property
     def input_dtype(self) -> str:
-        return self._dtype_name
+        return self.compute_dtype
 
     input_spec: Any = None  # an InputSpec (or a list of them) the first argument must meet
 
@@ -193,6 +201,7 @@ class Layer:
             self.name, self, shape, initializers.get(initializer), dtype, trainable,
             regularizers.get(regularizer), constraints.get(constraint), name or "variable",
         )  # fmt: skip
+        variable._autocast = bool(autocast)
         (self._trainable_variables if trainable else self._non_trainable_variables).append(variable)
         return variable
 
@@ -365,7 +374,8 @@ class Layer:
         elif previous_mask is None and first is not None:
             previous_mask = masks.get_mask(first)
         try:
-            with name_scope(self.name, caller=self):
+            autocast = dtype_policies.scope_for(self)
+            with name_scope(self.name, caller=self), autocast or contextlib.nullcontext():
                 outputs = self.call(*args, **kwargs)
                 self.built = True
                 if getattr(self, "_output_shape_seen", None) is None:  # Keras: as first built

@@ -65,21 +65,23 @@ class BatchNormalization(Layer):
             self.gamma = self.add_weight(
                 shape=shape, name="gamma", initializer=self.gamma_initializer,
                 regularizer=self.gamma_regularizer, constraint=self.gamma_constraint,
+                autocast=False,
             )  # fmt: skip
         if self.center:
             self.beta = self.add_weight(
                 shape=shape, name="beta", initializer=self.beta_initializer,
-                regularizer=self.beta_regularizer, constraint=self.beta_constraint,
+                regularizer=self.beta_regularizer, constraint=self.beta_constraint, autocast=False,
             )  # fmt: skip
         self.moving_mean = self.add_weight(
             shape=shape,
             name="moving_mean",
             initializer=self.moving_mean_initializer,
             trainable=False,
+            autocast=False,
         )
         self.moving_variance = self.add_weight(
             shape=shape, name="moving_variance", initializer=self.moving_variance_initializer,
-            trainable=False,
+            trainable=False, autocast=False,
         )  # fmt: skip
         rank = len(input_shape)
         self._axis = self.axis % rank
@@ -87,6 +89,7 @@ class BatchNormalization(Layer):
         self.built = True
 
     def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
+        inputs = array.cast(inputs, at_least_float32(inputs.dtype))  # Keras: no float16 BN
         moving_mean = array.cast(self.moving_mean, inputs.dtype)
         moving_variance = array.cast(self.moving_variance, inputs.dtype)
         if training and self.trainable:
@@ -102,14 +105,21 @@ class BatchNormalization(Layer):
             )
         else:
             mean, variance = moving_mean, moving_variance
-        gamma, beta = self.gamma, self.beta
+        gamma = None if self.gamma is None else array.cast(self.gamma, inputs.dtype)
+        beta = None if self.beta is None else array.cast(self.beta, inputs.dtype)
         if self._axis != inputs.shape.rank - 1:
             shape = [1] * inputs.shape.rank
             shape[self._axis] = -1
             mean, variance = array.reshape(mean, shape), array.reshape(variance, shape)
             gamma = None if gamma is None else array.reshape(gamma, shape)
             beta = None if beta is None else array.reshape(beta, shape)
-        return batch_normalization(inputs, mean, variance, beta, gamma, self.epsilon)
+        out = batch_normalization(inputs, mean, variance, beta, gamma, self.epsilon)
+        return array.cast(out, self.compute_dtype)
+
+
+def at_least_float32(dtype: Any) -> Any:
+    """Keras's ``result_type(dtype, "float32")`` for a float dtype: half precisions widen."""
+    return "float32" if dtype.name in ("float16", "bfloat16") else dtype
 
 
 class LayerNormalization(Layer):
@@ -138,6 +148,7 @@ class LayerNormalization(Layer):
         self.beta_constraint = constraints.get(beta_constraint)
         self.gamma_constraint = constraints.get(gamma_constraint)
         self.supports_masking = True
+        self.autocast = False  # Keras: inputs and weights as they are; computed in float32+
         self.gamma = self.beta = None
 
     def build(self, input_shape: Any) -> None:
@@ -147,15 +158,17 @@ class LayerNormalization(Layer):
             self.gamma = self.add_weight(
                 name="gamma", shape=shape, initializer=self.gamma_initializer,
                 regularizer=self.gamma_regularizer, constraint=self.gamma_constraint,
+                autocast=False,
             )  # fmt: skip
         if self.center:
             self.beta = self.add_weight(
                 name="beta", shape=shape, initializer=self.beta_initializer,
-                regularizer=self.beta_regularizer, constraint=self.beta_constraint,
+                regularizer=self.beta_regularizer, constraint=self.beta_constraint, autocast=False,
             )  # fmt: skip
         self.built = True
 
     def call(self, inputs: Any) -> Any:
+        inputs = array.cast(inputs, at_least_float32(inputs.dtype))  # ops.layer_normalization
         rank = inputs.shape.rank
         axes = sorted(a % rank for a in (self.axis if isinstance(self.axis, list) else [self.axis]))
         bshape = [1] * rank
@@ -169,13 +182,16 @@ class LayerNormalization(Layer):
 
         mean, variance = moments(inputs, axes, keepdims=True)
         inv = m.rsqrt(m.add(variance, self.epsilon))
-        gamma, beta = broadcast(self.gamma), broadcast(self.beta)
+        gamma, beta = (
+            None if v is None else broadcast(array.cast(v, inputs.dtype))
+            for v in (self.gamma, self.beta)
+        )
         if gamma is not None:
             inv = m.multiply(inv, gamma)
         res = m.multiply(m.negative(mean), inv)
         if beta is not None:
             res = m.add(res, beta)
-        return m.add(m.multiply(inputs, inv), res)
+        return array.cast(m.add(m.multiply(inputs, inv), res), self.compute_dtype)
 
 
 class GroupNormalization(Layer):

@@ -16,6 +16,7 @@ from typing import Any
 from symgrad.control_flow.tensor_array import TensorArray
 from symgrad.control_flow.while_loop import while_loop
 from symgrad.core import dtypes as dt
+from symgrad.core import nest
 from symgrad.keras.layers.core import dynamic_shape
 from symgrad.keras.layers.input_spec import InputSpec
 from symgrad.keras.layers.layer import Layer, clone_layer
@@ -122,6 +123,9 @@ class RNN(Layer):
         self.supports_masking = True
         size = cell.state_size
         self.state_size = [size] if isinstance(size, int) else list(size)
+        # a StackedRNNCells' state_size nests (one entry per cell); the loop runs on the
+        # flat list and the cell sees (and return_state gives) Keras's nesting
+        self._flat_state_size = nest.flatten(self.state_size)
         self.states: Any = None  # a stateful layer's state variables (not weights)
         self._expected_batch_size: Any = None
 
@@ -149,7 +153,9 @@ class RNN(Layer):
         from symgrad.ops.state.variables import Variable
 
         with init_scope():
-            initial = [array.zeros([batch_size, d], dtype=self.dtype) for d in self.state_size]
+            initial = [
+                array.zeros([batch_size, d], dtype=self.dtype) for d in self._flat_state_size
+            ]
             self.states = [
                 Variable(v, trainable=False, name=f"{self.name}/rnn_state") for v in initial
             ]
@@ -170,7 +176,8 @@ class RNN(Layer):
             state = fn(batch_size=batch_size)
             return list(state) if isinstance(state, (list, tuple)) else [state]
         return [
-            array.zeros([batch_size, d], dtype=self.cell.compute_dtype) for d in self.state_size
+            array.zeros([batch_size, d], dtype=self.cell.compute_dtype)
+            for d in self._flat_state_size
         ]
 
     def call(
@@ -191,15 +198,18 @@ class RNN(Layer):
         self._check_stateful_batch(sequences)
         if not isinstance(initial_state, (list, tuple)):
             initial_state = [initial_state]
-        states = [array.cast(s, self.cell.compute_dtype) for s in initial_state]
+        states = [array.cast(s, self.cell.compute_dtype) for s in nest.flatten(initial_state)]
+        nested = len(self._flat_state_size) != len(self.state_size)
         self._config_dropout_masks(sequences, states)
         cell_kwargs = {"training": training} if "training" in _params(self.cell.call) else {}
 
         def step(x_t: Any, states: list[Any]) -> Any:
+            if nested:
+                states = nest.pack_sequence_as(self.state_size, states)
             output, new_states = self.cell(x_t, states, **cell_kwargs)
             if not isinstance(new_states, (list, tuple)):
                 new_states = [new_states]
-            return output, list(new_states)
+            return output, nest.flatten(new_states)
 
         run = run_rnn if sequences.shape.as_list()[1] is not None else run_rnn_loop
         try:
@@ -214,7 +224,8 @@ class RNN(Layer):
                 variable.assign(value)
         output = outputs if self.return_sequences else last
         if self.return_state:
-            return [output, *states]
+            final = nest.pack_sequence_as(self.state_size, states) if nested else states
+            return [output, *final]
         return output
 
     def _check_stateful_batch(self, sequences: Any) -> None:

@@ -339,3 +339,92 @@ class GRUCell(_Cell):
             recurrent_h = matmul(m.multiply(r, h_h), self.recurrent_kernel[:, 2 * u :])
         hh = self.activation(m.add(x_h, recurrent_h))
         return m.add(m.multiply(z, h_tm1), m.multiply(m.subtract(1.0, z), hh))
+
+
+class StackedRNNCells(Layer):
+    """Cells run one after another in each step (Keras's ``StackedRNNCells``): each cell's
+    output is the next one's input; the states nest one entry per cell."""
+
+    def __init__(self, cells: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        for cell in cells:
+            if "call" not in dir(cell):
+                raise ValueError(
+                    "All cells must have a `call` method. "
+                    f"Received cell without a `call` method: {cell}"
+                )
+            if "state_size" not in dir(cell):
+                raise ValueError(
+                    "All cells must have a `state_size` attribute. "
+                    f"Received cell without a `state_size`: {cell}"
+                )
+        self.cells = list(cells)
+
+    @property
+    def state_size(self) -> list[Any]:
+        return [c.state_size for c in self.cells]
+
+    @property
+    def output_size(self) -> Any:
+        return _output_size(self.cells[-1])
+
+    def get_initial_state(self, batch_size: Any = None) -> list[Any]:
+        states = []
+        for cell in self.cells:
+            fn = getattr(cell, "get_initial_state", None)
+            if fn is not None:
+                states.append(fn(batch_size=batch_size))
+            else:
+                sizes = cell.state_size
+                zeros = [
+                    array.zeros([batch_size, d], dtype=self.compute_dtype)
+                    for d in (sizes if isinstance(sizes, (list, tuple)) else [sizes])
+                ]
+                states.append(zeros if isinstance(sizes, (list, tuple)) else zeros[0])
+        return states
+
+    def call(self, inputs: Any, states: Any, training: Any = False) -> Any:
+        new_states = []
+        for cell, state in zip(self.cells, states):
+            is_list = isinstance(state, (list, tuple))
+            state = list(state) if is_list else [state]
+            kwargs = {"training": training} if "training" in _call_params(cell) else {}
+            inputs, state = cell(inputs, state, **kwargs)
+            if not isinstance(state, (list, tuple)):
+                state = [state]
+            new_states.append(state[0] if len(state) == 1 and not is_list else list(state))
+        return inputs, new_states[0] if len(new_states) == 1 else new_states
+
+    def build(self, input_shape: Any) -> None:
+        for cell in self.cells:
+            if isinstance(cell, Layer) and not cell.built:
+                cell.build(input_shape)
+                cell.built = True
+            input_shape = (input_shape[0], _output_size(cell))
+        self.built = True
+
+    def get_config(self) -> dict[str, Any]:
+        from symgrad.keras.layers.config import serialize_layer
+
+        return {**super().get_config(), "cells": [serialize_layer(c) for c in self.cells]}
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> Any:
+        from symgrad.keras.layers.config import deserialize_layer, from_config
+
+        config = dict(config)
+        cells = [deserialize_layer(c) for c in config.pop("cells")]
+        return from_config(cls, {**config, "cells": cells})
+
+
+def _output_size(cell: Any) -> Any:
+    if getattr(cell, "output_size", None) is not None:
+        return cell.output_size
+    size = cell.state_size
+    return size[0] if isinstance(size, (list, tuple)) else size
+
+
+def _call_params(cell: Any) -> Any:
+    import inspect
+
+    return inspect.signature(cell.call).parameters

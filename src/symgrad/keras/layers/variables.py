@@ -10,6 +10,7 @@ from typing import Any
 
 from symgrad.core.context import init_scope
 from symgrad.keras import backend
+from symgrad.keras import dtype_policies as _dtype_policies
 from symgrad.ops.state.variables import Variable
 
 _SCOPES: list[tuple[str, Any]] = []  # (name, caller) as Keras's backend.name_scope keeps them
@@ -56,6 +57,21 @@ class KerasVariable(Variable):
     @property
     def name(self) -> str:
         return self._keras_name
+
+    _autocast = True  # Keras's add_weight(autocast=True)
+
+    def _read_up(self, up: int) -> Any:
+        """A read, cast to an enclosing mixed-precision layer's compute dtype
+        (``AutocastScope``) where this is a float variable that allows it."""
+        t = super()._read_up(up + 1)
+        scope = _dtype_policies.get_autocast_scope()
+        if scope is None or scope.dtype is None or not self._autocast:
+            return t
+        if not self.dtype.is_floating or self.dtype.name == scope.dtype:
+            return t
+        from symgrad.ops.array.structure import cast
+
+        return cast(t, scope.dtype)
 
     def __repr__(self) -> str:
         """Keras 3's: the path, shape, dtype and, where there is one, the value."""

@@ -16,6 +16,7 @@ from symgrad.keras.optimizers.algorithms import (
     RMSprop,
 )
 from symgrad.keras.optimizers.base import Optimizer
+from symgrad.keras.optimizers.loss_scale import LossScaleOptimizer
 from symgrad.keras.optimizers.more_algorithms import Adadelta, Adafactor, Ftrl, Lion
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "Adamax",
     "Ftrl",
     "Lion",
+    "LossScaleOptimizer",
     "Nadam",
     "Optimizer",
     "RMSprop",
@@ -35,10 +37,11 @@ __all__ = [
     "schedules",
 ]
 
-_BY_NAME = {
+_BY_NAME: dict[str, Any] = {
     c.__name__.lower(): c
     for c in (SGD, Adadelta, Adafactor, Adagrad, Adam, AdamW, Adamax, Ftrl, Lion, Nadam, RMSprop)
 }
+_BY_NAME["lossscaleoptimizer"] = LossScaleOptimizer  # only from a config dict
 
 
 def get(identifier: Any) -> Optimizer:
@@ -49,8 +52,10 @@ def get(identifier: Any) -> Optimizer:
         cls = _BY_NAME.get(str(identifier.get("class_name", "")).lower())
         if cls is not None:
             return cls.from_config(identifier.get("config", {}))
-    elif isinstance(identifier, str) and identifier.lower() in _BY_NAME:
-        return _BY_NAME[identifier.lower()]()
+    elif isinstance(identifier, str) and identifier.lower() in _BY_NAME.keys() - {
+        "lossscaleoptimizer"  # it needs an inner optimizer
+    }:
+        return _BY_NAME[identifier.lower()]()  # type: ignore[no-any-return]
     raise ValueError(
         f"Could not interpret optimizer identifier: {identifier} (symgrad has "
         f"{', '.join(sorted(_BY_NAME))})"

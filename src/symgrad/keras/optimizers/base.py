@@ -226,6 +226,12 @@ class Optimizer:
         else:
             self._learning_rate = self._checked_learning_rate(float(learning_rate))
 
+    def scale_loss(self, loss: Any) -> Any:
+        """The loss a training step differentiates: times ``loss_scale_factor`` when set."""
+        if self.loss_scale_factor is not None:
+            return loss * self.loss_scale_factor
+        return loss
+
     # -- applying gradients
     def apply_gradients(self, grads_and_vars: Any) -> Variable:
         grads, variables = zip(*grads_and_vars)

@@ -47,11 +47,19 @@ class Trainer:
         jit_compile: Any = "auto",
         auto_scale_loss: bool = True,
     ) -> None:
-        self.optimizer = optimizers_mod.get(optimizer)
+        self.optimizer = passed_optimizer = optimizers_mod.get(optimizer)
+        policy = getattr(self, "dtype_policy", None)
+        if (
+            auto_scale_loss and policy is not None and policy.name == "mixed_float16"
+            and not isinstance(self.optimizer, optimizers_mod.LossScaleOptimizer)
+        ):  # fmt: skip
+            self.optimizer = optimizers_mod.LossScaleOptimizer(
+                self.optimizer, name="loss_scale_optimizer"
+            )
         self._compile_args = {  # for the .keras file's compile_config
             "loss": loss, "loss_weights": loss_weights, "metrics": metrics,
             "weighted_metrics": weighted_metrics, "run_eagerly": run_eagerly,
-            "steps_per_execution": steps_per_execution,
+            "steps_per_execution": steps_per_execution, "optimizer": passed_optimizer,
         }  # fmt: skip
         names = _output_names(self)
         keyed = isinstance(getattr(self, "_outputs_struct", None), dict)
@@ -142,6 +150,8 @@ class Trainer:
             loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
             self._track_loss(loss, x)
             loss = keras_step.scale_loss(loss)  # a replica's share, under a strategy
+            if self.optimizer is not None:
+                loss = self.optimizer.scale_loss(loss)  # a LossScaleOptimizer's scale
         weights = self.trainable_weights  # type: ignore[attr-defined]
         if weights:
             grads = tape.gradient(loss, weights)
