@@ -64,8 +64,8 @@ def _separable(tf: Any) -> list[Any]:
 
 def _variables(tf: Any) -> list[Any]:
     # TF 2.21 takes both in TF2's order (its _variable_call), caching_device fourth
-    a = tf.compat.v1.Variable(1.0, True, True, None, "a", None, tf.float64)
-    b = tf.Variable(2.0, True, True, None, "b")
+    a = tf.compat.v1.Variable(1.0, True, True, None, "positional_a", None, tf.float64)
+    b = tf.Variable(2.0, True, True, None, "positional_b")
     return [np.array(a.name.encode()), a.dtype == tf.float64, np.array(b.name.encode())]
 
 

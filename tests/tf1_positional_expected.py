@@ -263,7 +263,11 @@ EXPECTED = {
             dtype=float32,
         )
     ],
-    "variables": [array(b"a:0", dtype="|S3"), array(True), array(b"b:0", dtype="|S3")],
+    "variables": [  # (names other tests in the process do not take)
+        array(b"positional_a:0", dtype="|S14"),
+        array(True),
+        array(b"positional_b:0", dtype="|S14"),
+    ],
     "gradients": [
         array([3.0, 12.0], dtype=float32),
         array([3.0, 12.0], dtype=float32),
