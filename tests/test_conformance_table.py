@@ -38,6 +38,8 @@ UNREACHED = {
     "TruncatedNormal": "stateful random draws (tests/ops/test_random.py)",
     "Multinomial": "stateful random draws (tests/ops/test_random.py)",
     "RandomShuffle": "stateful random draws (tests/ops/test_random.py)",
+    "LogUniformCandidateSampler": "stateful random draws (tests/ops/test_nn_sampled.py)",
+    "UniformCandidateSampler": "stateful random draws (tests/ops/test_nn_sampled.py)",
     "RngReadAndSkip": "tf.random.Generator's state op (tests/ops/test_random.py)",
     "PreventGradient": "raises on differentiation by design; tested in tests/autodiff",
     "PartitionedCall": "under a tape, as every call here runs, a function call is inlined; "

@@ -11,6 +11,10 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from symgrad.core import missing as _missing
+from symgrad.ops.random.candidates import (
+    log_uniform_candidate_sampler,
+    uniform_candidate_sampler,
+)
 from symgrad.ops.random.generator import (
     Algorithm,
     Generator,
@@ -58,6 +62,7 @@ __all__ = [
     "fold_in",
     "get_global_generator",
     "get_seed",
+    "log_uniform_candidate_sampler",
     "multinomial",
     "normal",
     "set_global_generator",
@@ -72,6 +77,7 @@ __all__ = [
     "stateless_uniform",
     "truncated_normal",
     "uniform",
+    "uniform_candidate_sampler",
 ]
 
 
