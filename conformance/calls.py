@@ -587,6 +587,19 @@ NN = {
         [("p", (3, 4)), ("n", (3, 4))],
         diff=[1],
     ),
+    "ctc_loss": Call(
+        lambda tf, x: tf.nn.ctc_loss(
+            tf.constant([[1, 2, 2, 0], [3, 1, 4, 4], [2, 0, 0, 0]]),
+            x,
+            tf.constant([3, 4, 1]),
+            tf.constant([6, 5, 3]),
+            blank_index=-1,
+        ),
+        [("n", (6, 3, 5))],
+        order=1,
+        dtypes=F32,
+        note="TF's gradient is a custom_gradient constant: no second order",
+    ),
     "nce_loss": Call(
         lambda tf, w, b, x: tf.nn.nce_loss(
             w,

@@ -107,7 +107,36 @@ def others(tf: Any) -> dict[str, Any]:
     return out
 
 
-PROGRAMS = {"samplers": samplers, "losses": losses, "others": others}
+def ctc(tf: Any) -> dict[str, Any]:
+    """Dense-label ctc_loss and its gradient: blank first, last (4 and -1), batch-major with
+    ``unique`` given."""
+    rng = np.random.RandomState(2)
+    x = tf.constant(rng.randn(6, 3, 5).astype(np.float32))
+    labels = tf.constant([[1, 2, 2, 0], [3, 1, 4, 4], [2, 0, 0, 0]])
+    shifted = tf.constant([[0, 1, 1, 3], [2, 0, 3, 3], [1, 3, 3, 3]])
+    lengths, steps = tf.constant([3, 4, 1]), tf.constant([6, 5, 3])
+    unique = (
+        tf.constant([[1, 2, 0, 0], [3, 1, 4, 0], [2, 0, 0, 0]], tf.int64),
+        tf.constant([[0, 1, 1, 2], [0, 1, 2, 2], [0, 1, 1, 1]]),
+    )
+    calls = {
+        "blank0": lambda x: tf.nn.ctc_loss(labels, x, lengths, steps),
+        "blank4": lambda x: tf.nn.ctc_loss(shifted, x, lengths, steps, blank_index=4),
+        "blank_last": lambda x: tf.nn.ctc_loss(shifted, x, lengths, steps, blank_index=-1),
+        "batch_major_unique": lambda x: tf.nn.ctc_loss(
+            labels, tf.transpose(x, [1, 0, 2]), lengths, steps, False, unique
+        ),
+    }
+    out: dict[str, Any] = {}
+    for key, call in calls.items():
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = call(x)
+        out[key] = [_np(y), _np(tape.gradient(y, x))]
+    return out
+
+
+PROGRAMS = {"samplers": samplers, "losses": losses, "others": others, "ctc": ctc}
 
 
 if __name__ == "__main__":

@@ -48,6 +48,30 @@ def test_lrn_atrous_poisson_match_tf() -> None:
             _close(g, w, 2e-6, 1e-6)
 
 
+def test_ctc_loss_and_gradient_match_tf() -> None:
+    got, want = PROGRAMS["ctc"](tf), EXPECTED["ctc"]
+    for key, (loss, grad) in want.items():
+        _close(got[key][0], loss, 1e-6, 0)
+        _close(got[key][1], grad, 1e-5, 1e-6)
+
+
+def test_ctc_loss_is_one_op_with_tfs_gradient_rule() -> None:
+    x = tf.constant(np.random.default_rng(1).standard_normal((4, 2, 3)), tf.float64)
+    labels, lengths, steps = tf.constant([[1, 2], [2, 0]]), tf.constant([2, 1]), tf.constant([4, 3])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        loss = tf.nn.ctc_loss(labels, x, lengths, steps)
+        weighted = loss * tf.constant([2.0, 3.0], tf.float64)
+    assert loss.op.type == "CTCLossDense"
+    g = tape.gradient(weighted, x).numpy()
+    theo, num = tf.test.compute_gradient(
+        lambda t: tf.nn.ctc_loss(labels, t, lengths, steps) * tf.constant([2.0, 3.0], tf.float64),
+        [x],
+    )
+    np.testing.assert_allclose(theo[0], num[0], rtol=1e-4, atol=1e-5)
+    assert g[3, 1].tolist() == [0.0, 0.0, 0.0]  # past the second sequence's 3 steps
+
+
 def test_remove_accidental_hits_pushes_hit_logits_to_minus_flt_max() -> None:
     from symgrad.api.nn_sampled import _compute_sampled_logits
 

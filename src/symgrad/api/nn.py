@@ -43,6 +43,7 @@ from symgrad.ops.nn.conv_api import (
     depthwise_conv2d_backprop_input,
     depthwise_conv2d_native,
 )
+from symgrad.ops.nn.ctc import ctc_loss
 from symgrad.ops.nn.losses import sigmoid_cross_entropy_with_logits
 from symgrad.ops.nn.lrn import local_response_normalization, lrn
 from symgrad.ops.nn.normalization import batch_normalization, fused_batch_norm, l2_normalize
@@ -120,6 +121,7 @@ __all__ += ["compute_average_loss", "scale_regularization_loss"]
 __all__ += [
     "atrous_conv2d",
     "compute_accidental_hits",
+    "ctc_loss",
     "local_response_normalization",
     "log_poisson_loss",
     "lrn",

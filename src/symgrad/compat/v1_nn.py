@@ -31,7 +31,7 @@ from symgrad.ops.random.candidates import (  # noqa: F401  (TF1: also under tf.n
 
 _FALLBACK = "symgrad.api.nn"
 # tf.nn names TF1 does not have.
-_NOT_INHERITED = frozenset({"gelu"})
+_NOT_INHERITED = frozenset({"gelu", "ctc_loss"})  # TF1's ctc_loss takes SparseTensor labels
 _D4, _D5 = (1, 1, 1, 1), (1, 1, 1, 1, 1)
 
 

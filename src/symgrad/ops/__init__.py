@@ -28,7 +28,17 @@ from symgrad.ops.linalg import solve as linalg_solve
 from symgrad.ops.linalg.matmul import matmul
 from symgrad.ops.math import complex, rounding
 from symgrad.ops.math import elementwise as math
-from symgrad.ops.nn import activations, bias, conv, dropout, losses, lrn, normalization, pooling
+from symgrad.ops.nn import (
+    activations,
+    bias,
+    conv,
+    ctc,
+    dropout,
+    losses,
+    lrn,
+    normalization,
+    pooling,
+)
 from symgrad.ops.nn import basic as nn
 from symgrad.ops.random import candidates
 from symgrad.ops.reduction import reduce as reduction

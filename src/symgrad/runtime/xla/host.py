@@ -169,6 +169,7 @@ HOST_REASONS = {
     "LogUniformCandidateSampler": "draws from symgrad's per-op Philox stream, in program order",
     "UniformCandidateSampler": "draws from symgrad's per-op Philox stream, in program order",
     "LRN": "TF's window sums in depth order, as the NumPy kernel",
+    "CTCLossDense": "TF's forward and backward scans of logsumexps, as the NumPy kernel",
     "LRNGrad": "TF's CPU loop over the depth windows, as the NumPy kernel",
     "RandomStandardNormal": "draws from symgrad's per-op Philox stream, in program order",
     "RandomUniform": "draws from symgrad's per-op Philox stream, in program order",
