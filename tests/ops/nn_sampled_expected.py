@@ -1,6 +1,11 @@
 """TF 2.21.0's results for tests/ops/nn_sampled_programs.py (written by it: do not edit)."""
 
 EXPECTED = {
+    "eager": {
+        "ssm": [[4.530888557434082, 1.3929569721221924], [3.0073513984680176, 4.142823219299316]],
+        "log_uniform": [[0, 6, 4, 1, 5], [4, 0, 2, 5, 1]],
+        "global_seed": [3, 7, 5, 6, 7],
+    },
     "samplers": {
         "log_uniform_candidate_sampler_True": [
             [

@@ -136,7 +136,36 @@ def ctc(tf: Any) -> dict[str, Any]:
     return out
 
 
-PROGRAMS = {"samplers": samplers, "losses": losses, "others": others, "ctc": ctc}
+def eager_draws(tf: Any) -> dict[str, Any]:
+    """Eager calls: a seeded op continues its stream, the global seed seeds the op, and the
+    losses draw their candidates from log_uniform_candidate_sampler when not given them."""
+    tf.random.set_seed(None)  # symgrad: every eager op's stream starts over (TF's fresh kernels)
+    rng = np.random.RandomState(0)
+    w = tf.constant(rng.randn(50, 3).astype(np.float32))
+    b = tf.constant(rng.randn(50).astype(np.float32))
+    x = tf.constant(rng.randn(2, 3).astype(np.float32))
+    labels = tf.constant([[1], [7]], tf.int64)
+    true = tf.constant([[1, 7], [3, 4]], tf.int64)
+    out: dict[str, Any] = {
+        "ssm": [_np(tf.nn.sampled_softmax_loss(w, b, labels, x, 6, 50, seed=5)) for _ in "ab"],
+        "log_uniform": [
+            _np(tf.random.log_uniform_candidate_sampler(true, 2, 5, True, 10, seed=3)[0])
+            for _ in "ab"
+        ],
+    }
+    tf.random.set_seed(4)
+    out["global_seed"] = _np(tf.random.uniform_candidate_sampler(true, 2, 5, False, 10)[0])
+    tf.random.set_seed(None)
+    return out
+
+
+PROGRAMS = {
+    "eager": eager_draws,
+    "samplers": samplers,
+    "losses": losses,
+    "others": others,
+    "ctc": ctc,
+}
 
 
 if __name__ == "__main__":

@@ -32,6 +32,14 @@ def test_sampler_draws_are_tfs_and_counts_within_two_ulp() -> None:
     assert got["hits"] == want["hits"]
 
 
+def test_eager_draws_and_default_sampled_values_are_tfs() -> None:
+    got, want = PROGRAMS["eager"](tf), EXPECTED["eager"]
+    assert got["log_uniform"] == want["log_uniform"]
+    assert got["global_seed"] == want["global_seed"]
+    for g, w in zip(got["ssm"], want["ssm"], strict=True):
+        _close(g, w, 1e-6, 0)
+
+
 def test_sampled_losses_and_gradients_match_tf() -> None:
     got, want = PROGRAMS["losses"](tf), EXPECTED["losses"]
     for key, values in want.items():
