@@ -571,7 +571,75 @@ NN = {
         lambda tf, z, x: tf.nn.sigmoid_cross_entropy_with_logits(tf.sigmoid(z), x),
         [("n", (3, 4)), ("n", (3, 4))],
     ),
+    "lrn": Call(
+        lambda tf, x: tf.nn.lrn(x, depth_radius=2, bias=1.5, alpha=0.3, beta=0.75),
+        [("n", (2, 3, 2, 6))],
+        order=1,
+        dtypes=F32,
+        note="TF: LRN takes float32/half only; LRNGrad has no gradient",
+    ),
+    "atrous_conv2d": Call(
+        lambda tf, x, f: tf.nn.atrous_conv2d(x, f, 2, "SAME"),
+        [("n", (1, 6, 7, 2)), ("n", (2, 3, 2, 3))],
+    ),
+    "log_poisson_loss": Call(
+        lambda tf, z, c: tf.nn.log_poisson_loss(z, c, compute_full_loss=True),
+        [("p", (3, 4)), ("n", (3, 4))],
+        diff=[1],
+    ),
+    "ctc_loss": Call(
+        lambda tf, x: tf.nn.ctc_loss(
+            tf.constant([[1, 2, 2, 0], [3, 1, 4, 4], [2, 0, 0, 0]]),
+            x,
+            tf.constant([3, 4, 1]),
+            tf.constant([6, 5, 3]),
+            blank_index=-1,
+        ),
+        [("n", (6, 3, 5))],
+        order=1,
+        dtypes=F32,
+        note="TF's gradient is a custom_gradient constant: no second order",
+    ),
+    "nce_loss": Call(
+        lambda tf, w, b, x: tf.nn.nce_loss(
+            w,
+            b,
+            tf.constant([[1, 4], [2, 4]], tf.int64),
+            x,
+            3,
+            7,
+            num_true=2,
+            sampled_values=_sampled(tf),
+            remove_accidental_hits=True,
+        ),
+        [("n", (7, 3)), ("n", (7,)), ("n", (2, 3))],
+        dtypes=F32,
+    ),
+    "sampled_softmax_loss": Call(
+        lambda tf, w, b, x: tf.nn.sampled_softmax_loss(
+            w,
+            b,
+            tf.constant([[1, 4], [2, 4]], tf.int64),
+            x,
+            3,
+            7,
+            num_true=2,
+            sampled_values=_sampled(tf),
+        ),
+        [("n", (7, 3)), ("n", (7,)), ("n", (2, 3))],
+        dtypes=F32,
+    ),
 }
+
+
+def _sampled(tf: Any) -> tuple[Any, Any, Any]:
+    """Fixed candidates (4 is a true class of both rows: an accidental hit) and counts."""
+    return (
+        tf.constant([4, 0, 3], tf.int64),
+        tf.constant([[0.5, 0.25], [0.75, 0.25]]),
+        tf.constant([0.25, 0.6, 0.3]),
+    )
+
 
 COMPLEX = {
     "complex_abs": Call(lambda tf, x, y: tf.abs(_c(tf, x, y)), [("a", (3, 4)), ("a", (3, 4))]),

@@ -40,6 +40,8 @@ UNREACHED = {
     "RandomShuffle": "stateful random draws (tests/ops/test_random.py)",
     "RandomGamma": "stateful random draws (tests/ops/test_random_gamma.py)",
     "RandomPoissonV2": "stateful random draws (tests/ops/test_random_gamma.py)",
+    "LogUniformCandidateSampler": "stateful random draws (tests/ops/test_nn_sampled.py)",
+    "UniformCandidateSampler": "stateful random draws (tests/ops/test_nn_sampled.py)",
     "RngReadAndSkip": "tf.random.Generator's state op (tests/ops/test_random.py)",
     "PreventGradient": "raises on differentiation by design; tested in tests/autodiff",
     "PartitionedCall": "under a tape, as every call here runs, a function call is inlined; "

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad.api import embedding_ops as _embedding
+from symgrad.api.nn_sampled import log_poisson_loss, nce_loss, sampled_softmax_loss
 from symgrad.core import missing as _missing
 from symgrad.core.graph import Tensor
 from symgrad.distribute.losses import compute_average_loss, scale_regularization_loss
@@ -42,7 +43,9 @@ from symgrad.ops.nn.conv_api import (
     depthwise_conv2d_backprop_input,
     depthwise_conv2d_native,
 )
+from symgrad.ops.nn.ctc import ctc_loss
 from symgrad.ops.nn.losses import sigmoid_cross_entropy_with_logits
+from symgrad.ops.nn.lrn import local_response_normalization, lrn
 from symgrad.ops.nn.normalization import batch_normalization, fused_batch_norm, l2_normalize
 from symgrad.ops.nn.pooling import (
     avg_pool1d,
@@ -52,6 +55,7 @@ from symgrad.ops.nn.pooling import (
     max_pool2d,
     max_pool3d,
 )
+from symgrad.ops.random.candidates import compute_accidental_hits
 
 __all__ = [
     "avg_pool",
@@ -114,6 +118,16 @@ from symgrad.ops.reduction.statistics import zero_fraction
 
 __all__ += ["in_top_k", "softsign", "top_k", "zero_fraction"]
 __all__ += ["compute_average_loss", "scale_regularization_loss"]
+__all__ += [
+    "atrous_conv2d",
+    "compute_accidental_hits",
+    "ctc_loss",
+    "local_response_normalization",
+    "log_poisson_loss",
+    "lrn",
+    "nce_loss",
+    "sampled_softmax_loss",
+]
 
 
 # TF2's signatures for the functions whose TF1 arguments differ (tf.compat.v1.nn has TF1's).
@@ -256,6 +270,16 @@ def separable_conv2d(
 ) -> Tensor:
     return _conv.separable_conv2d(
         input, depthwise_filter, pointwise_filter, strides, padding, data_format, dilations, name
+    )
+
+
+def atrous_conv2d(
+    value: Any, filters: Any, rate: Any, padding: Any, name: str | None = None
+) -> Tensor:
+    """A 2-D convolution with ``rate - 1`` zeros between filter taps: ``convolution`` with
+    dilations ``[rate, rate]``, as TF's."""
+    return _conv.convolution(
+        value, filters, padding=padding, dilations=[int(rate), int(rate)], name=name
     )
 
 

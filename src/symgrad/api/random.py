@@ -11,6 +11,10 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from symgrad.core import missing as _missing
+from symgrad.ops.random.candidates import (
+    log_uniform_candidate_sampler,
+    uniform_candidate_sampler,
+)
 from symgrad.ops.random.gamma_poisson import random_gamma as gamma
 from symgrad.ops.random.gamma_poisson import random_poisson as poisson
 from symgrad.ops.random.gamma_poisson import stateless_random_gamma as stateless_gamma
@@ -63,6 +67,7 @@ __all__ = [
     "gamma",
     "get_global_generator",
     "get_seed",
+    "log_uniform_candidate_sampler",
     "multinomial",
     "normal",
     "poisson",
@@ -80,6 +85,7 @@ __all__ = [
     "stateless_uniform",
     "truncated_normal",
     "uniform",
+    "uniform_candidate_sampler",
 ]
 
 

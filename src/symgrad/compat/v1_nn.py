@@ -11,6 +11,10 @@ from typing import Any
 
 from symgrad.api import nn as _nn
 from symgrad.api.embedding_ops import embedding_lookup as _embedding_lookup
+from symgrad.api.nn_sampled import nce_loss_v1 as nce_loss  # noqa: F401  (TF1 signature)
+from symgrad.api.nn_sampled import (  # noqa: F401  (TF1 signature)
+    sampled_softmax_loss_v1 as sampled_softmax_loss,
+)
 from symgrad.compat._args import one_of
 from symgrad.core.graph import Tensor
 from symgrad.ops.math.rounding import in_top_k as _in_top_k
@@ -20,10 +24,14 @@ from symgrad.ops.nn import pooling as _pool
 from symgrad.ops.nn.dropout import dropout as _dropout
 from symgrad.ops.nn.losses import weighted_cross_entropy_with_logits  # noqa: F401  (TF1 signature)
 from symgrad.ops.nn.normalization import moments as _moments
+from symgrad.ops.random.candidates import (  # noqa: F401  (TF1: also under tf.nn)
+    log_uniform_candidate_sampler,
+    uniform_candidate_sampler,
+)
 
 _FALLBACK = "symgrad.api.nn"
 # tf.nn names TF1 does not have.
-_NOT_INHERITED = frozenset({"gelu"})
+_NOT_INHERITED = frozenset({"gelu", "ctc_loss"})  # TF1's ctc_loss takes SparseTensor labels
 _D4, _D5 = (1, 1, 1, 1), (1, 1, 1, 1, 1)
 
 

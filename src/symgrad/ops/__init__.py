@@ -28,8 +28,19 @@ from symgrad.ops.linalg import solve as linalg_solve
 from symgrad.ops.linalg.matmul import matmul
 from symgrad.ops.math import complex, rounding
 from symgrad.ops.math import elementwise as math
-from symgrad.ops.nn import activations, bias, conv, dropout, losses, normalization, pooling
+from symgrad.ops.nn import (
+    activations,
+    bias,
+    conv,
+    ctc,
+    dropout,
+    losses,
+    lrn,
+    normalization,
+    pooling,
+)
 from symgrad.ops.nn import basic as nn
+from symgrad.ops.random import candidates
 from symgrad.ops.reduction import reduce as reduction
 from symgrad.ops.state import variable_scatter, variable_slices, variables
 from symgrad.ops.state.variables import Variable

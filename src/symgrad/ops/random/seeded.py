@@ -192,7 +192,7 @@ def _plan_kernel(fill: Fill) -> Callable[[Operation, list[Any]], Callable[..., A
 
 
 def _stateful_op(
-    op_type: str, infer: Callable[..., Spec], fill: Fill, cases: Sequence[Case]
+    op_type: str, infer: Callable[..., Spec | list[Spec]], fill: Fill, cases: Sequence[Case]
 ) -> None:
     record = register_op(
         op_type,
