@@ -72,8 +72,8 @@ from symgrad.ops.state.variables import assign_sub as assign_sub
 # isort: split
 # Training (issue 17): tf.compat.v1.train (TF1 optimizers, Saver, global step, decays) and
 # the TF1 variable-management names; the rest of v1 resolves through __getattr__ below.
-from symgrad import train  # noqa: F401  (re-exports)
 from symgrad.api.init_ops import initializers  # noqa: F401
+from symgrad.compat import v1_train as train  # noqa: F401  (tf.train and TF1's loop)
 from symgrad.ops.sparse.indexed_slices import (  # noqa: F401
     IndexedSlicesValue,
     convert_to_tensor_or_indexed_slices,
