@@ -110,3 +110,22 @@ def test_reader_values(ckpt):
     assert r.get_tensor("old/b").tolist() == [[3.0]]
     c = r.get_tensor("c")
     assert type(c) is np.int32 and c == 7
+
+
+def test_values_are_read_at_the_call(tmp_path):
+    """docs/training.md: TF reads the checkpoint when the initializer runs; symgrad when
+    init_from_checkpoint is called."""
+    with tf.Graph().as_default():
+        a = v1.get_variable("a", initializer=np.float32(1.0))
+        with v1.Session() as s:
+            s.run(a.initializer)
+            saver = v1.train.Saver()
+            saver.save(s, str(tmp_path / "k"))
+            with tf.Graph().as_default():
+                b = v1.get_variable("a", initializer=np.float32(0.0))
+                v1.train.init_from_checkpoint(str(tmp_path / "k"), {"a": "a"})
+                s.run(a.assign(5.0))
+                saver.save(s, str(tmp_path / "k"))
+                with v1.Session() as s2:
+                    s2.run(b.initializer)
+                    assert s2.run(b) == 1.0

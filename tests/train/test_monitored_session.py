@@ -403,3 +403,26 @@ def test_session_errors():
             )
         with pytest.raises(RuntimeError, match="^Session is already closed.$"):
             sess.close()
+
+
+def test_no_remote_workers():
+    with tf.Graph().as_default():
+        v1.train.get_or_create_global_step()
+        with pytest.raises(NotImplementedError, match="is_chief=False"):
+            v1.train.MonitoredTrainingSession(is_chief=False)
+
+
+def test_a_users_ready_op_tensor_is_run():
+    with tf.Graph().as_default():
+        v = v1.get_variable("v", initializer=1.0)
+        # A ready_op that reports a value: never ready (TF's text). An empty or int32 value
+        # is ready, as TF's session_manager._ready decides.
+        scaffold = v1.train.Scaffold(ready_op=tf.constant([7.0]))
+        with pytest.raises(
+            RuntimeError,
+            match="^Init operations did not make model ready.  .*Variables not initialized: 7.0$",
+        ):
+            v1.train.SingularMonitoredSession(scaffold=scaffold)
+        for ready in (tf.zeros([0]), tf.constant([7])):
+            with v1.train.SingularMonitoredSession(scaffold=v1.train.Scaffold(ready_op=ready)) as s:
+                assert s.run(v) == 1.0

@@ -20,6 +20,8 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+import numpy as np
+
 from symgrad.api.variable_scope import (
     GraphKeys,
     add_to_collection,
@@ -35,7 +37,7 @@ from symgrad.compat.monitored.session_run_hook import (
 from symgrad.compat.tf1_app import tf_logging as logging
 from symgrad.compat.v1_config import RunMetadata, RunOptions
 from symgrad.compat.v1_ops import local_variables_initializer
-from symgrad.core.errors import OutOfRangeError
+from symgrad.core.errors import FailedPreconditionError, OutOfRangeError
 from symgrad.core.graph import get_default_graph
 from symgrad.ops.control import group
 from symgrad.ops.state.variables import global_variables, global_variables_initializer
@@ -218,12 +220,22 @@ def _maybe_name(obj: Any) -> Any:
 
 
 def _not_ready(ready: Any, session: Any) -> list[str]:
+    """The names ``ready`` reports (TF's ``session_manager._ready``: a None, int32 or empty
+    value means ready; a FailedPreconditionError about an uninitialized value means not)."""
     if ready is None:
         return []
     if isinstance(ready, ReadyCheck):
         return ready.check(session)
-    value = session.run(ready)
-    return [v.decode() if isinstance(v, bytes) else str(v) for v in list(value.reshape(-1))]
+    try:
+        value = session.run(ready)
+    except FailedPreconditionError as e:
+        if "uninitialized" not in str(e):
+            logging.warning("Model not ready raised: %s", str(e))
+            raise
+        return [str(e)]
+    if value is None or np.asarray(value).dtype == np.int32 or np.asarray(value).size == 0:
+        return []
+    return [v.decode() if isinstance(v, bytes) else str(v) for v in np.asarray(value).reshape(-1)]
 
 
 class SessionCreator:
