@@ -426,3 +426,15 @@ def test_a_users_ready_op_tensor_is_run():
         for ready in (tf.zeros([0]), tf.constant([7])):
             with v1.train.SingularMonitoredSession(scaffold=v1.train.Scaffold(ready_op=ready)) as s:
                 assert s.run(v) == 1.0
+
+
+def test_summary_iterator_and_session_log(tmp_path):
+    v1.summary.FileWriterCache.clear()
+    with tf.Graph().as_default():
+        w = v1.summary.FileWriter(str(tmp_path))
+        w.add_session_log(v1.SessionLog(status=v1.SessionLog.START), 3)
+        w.close()
+    (path,) = [str(p) for p in tmp_path.iterdir()]
+    events = list(v1.train.summary_iterator(path))
+    assert events[0].file_version == "brain.Event:2"
+    assert (events[1].step, events[1].session_log.status) == (3, 1)

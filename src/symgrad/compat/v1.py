@@ -188,7 +188,13 @@ from symgrad.compat.v1_variable import VariableV1 as Variable  # noqa: F401
 from symgrad.core.graph import name_scope as name_scope
 from symgrad.ops.array.boolean_mask import boolean_mask_v1 as boolean_mask  # noqa: F401
 from symgrad.summary import v1 as summary  # noqa: F401  (TF1's summary ops, FileWriter)
-from symgrad.summary.proto import Event, HistogramProto, Summary, SummaryMetadata  # noqa: F401
+from symgrad.summary.proto import (  # noqa: F401
+    Event,
+    HistogramProto,
+    SessionLog,
+    Summary,
+    SummaryMetadata,
+)
 from symgrad.train.moving_averages import moving_average_variables  # noqa: F401
 
 # TF1's initializers (tf has TF2's, with other defaults and draws).

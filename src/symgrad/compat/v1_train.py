@@ -35,6 +35,7 @@ from symgrad.compat.monitored.session_run_hook import (
     SessionRunHook,
     SessionRunValues,
 )
+from symgrad.summary.records import read_events as summary_iterator
 from symgrad.train import *  # noqa: F403  (tf.train's names)
 from symgrad.train import __all__ as _train_all
 
@@ -64,6 +65,7 @@ __all__ = [
     "StopAtStepHook",
     "SummarySaverHook",
     "init_from_checkpoint",
+    "summary_iterator",
 ]
 
 

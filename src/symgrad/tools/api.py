@@ -162,7 +162,8 @@ TF1_ONLY = frozenset(
     train.NanTensorHook train.NewCheckpointReader train.Scaffold train.SecondOrStepTimer
     train.SessionCreator train.SessionRunArgs train.SessionRunContext train.SessionRunHook
     train.SessionRunValues train.SingularMonitoredSession train.StepCounterHook
-    train.StopAtStepHook train.SummarySaverHook train.init_from_checkpoint""".split()
+    train.StopAtStepHook train.SummarySaverHook train.init_from_checkpoint
+    train.summary_iterator SessionLog""".split()
 )
 
 
