@@ -438,3 +438,50 @@ def test_summary_iterator_and_session_log(tmp_path):
     events = list(v1.train.summary_iterator(path))
     assert events[0].file_version == "brain.Event:2"
     assert (events[1].step, events[1].session_log.status) == (3, 1)
+
+
+def test_default_saving_and_step_counter(tmp_path):
+    """TF 2.21 for this program: checkpoints only at 0 and the end (every 600 s by
+    default), summaries every 3 steps from step 1, global_step/sec at 3, 5 and 7."""
+    v1.summary.FileWriterCache.clear()
+    with tf.Graph().as_default():
+        gs = v1.train.get_or_create_global_step()
+        w = v1.get_variable("w", initializer=2.0)
+        loss = tf.square(w)
+        v1.summary.scalar("loss", loss)
+        train = v1.train.GradientDescentOptimizer(0.1).minimize(loss, global_step=gs)
+        with v1.train.MonitoredTrainingSession(
+            checkpoint_dir=str(tmp_path),
+            log_step_count_steps=2,
+            save_summaries_steps=3,
+            hooks=[v1.train.StopAtStepHook(num_steps=7)],
+        ) as sess:
+            while not sess.should_stop():
+                sess.run(train)
+    v1.summary.FileWriterCache.clear()
+    assert _ckpt_files(tmp_path) == _files([0, 7])
+    got = [
+        (e[0], e[1], [t for t, _ in e[2]] if e[1] == "summary" else e[2:])
+        for e in _events(tmp_path)
+    ]
+    assert got == [
+        (0, "file_version", ()),
+        (0, "session_log", (3, "model.ckpt")),
+        (1, "session_log", (1, "")),
+        (1, "summary", ["loss"]),
+        (3, "summary", ["global_step/sec"]),
+        (4, "summary", ["loss"]),
+        (5, "summary", ["global_step/sec"]),
+        (7, "summary", ["global_step/sec"]),
+        (7, "summary", ["loss"]),
+        (7, "session_log", (3, "model.ckpt")),
+    ]
+    losses = {
+        e[0]: e[2][0][1] for e in _events(tmp_path) if e[1] == "summary" and e[2][0][0] == "loss"
+    }
+    assert_matches(
+        np.float32([losses[1], losses[4], losses[7]]),
+        np.float32([4.0, 1.04858, 0.27488]),
+        ulps=0,
+        atol=5e-6,
+    )
