@@ -52,7 +52,7 @@ ALLOWED: dict[str, str] = {
     "tf.compat.v1.device": "one tf.device: TF2's (device_name); no TF1 device functions",
     **{
         f"tf.compat.v1.{m}": _MESSAGE
-        for m in ("Event", "HistogramProto", "Summary", "SummaryMetadata")
+        for m in ("Event", "HistogramProto", "SessionLog", "Summary", "SummaryMetadata")
         + ("summary.Event", "summary.Summary")
         + ("ConfigProto", "GPUOptions", "GraphOptions", "OptimizerOptions", "RunMetadata")
         + ("RunOptions",)

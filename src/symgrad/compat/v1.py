@@ -72,8 +72,8 @@ from symgrad.ops.state.variables import assign_sub as assign_sub
 # isort: split
 # Training (issue 17): tf.compat.v1.train (TF1 optimizers, Saver, global step, decays) and
 # the TF1 variable-management names; the rest of v1 resolves through __getattr__ below.
-from symgrad import train  # noqa: F401  (re-exports)
 from symgrad.api.init_ops import initializers  # noqa: F401
+from symgrad.compat import v1_train as train  # noqa: F401  (tf.train and TF1's loop)
 from symgrad.ops.sparse.indexed_slices import (  # noqa: F401
     IndexedSlicesValue,
     convert_to_tensor_or_indexed_slices,
@@ -188,7 +188,13 @@ from symgrad.compat.v1_variable import VariableV1 as Variable  # noqa: F401
 from symgrad.core.graph import name_scope as name_scope
 from symgrad.ops.array.boolean_mask import boolean_mask_v1 as boolean_mask  # noqa: F401
 from symgrad.summary import v1 as summary  # noqa: F401  (TF1's summary ops, FileWriter)
-from symgrad.summary.proto import Event, HistogramProto, Summary, SummaryMetadata  # noqa: F401
+from symgrad.summary.proto import (  # noqa: F401
+    Event,
+    HistogramProto,
+    SessionLog,
+    Summary,
+    SummaryMetadata,
+)
 from symgrad.train.moving_averages import moving_average_variables  # noqa: F401
 
 # TF1's initializers (tf has TF2's, with other defaults and draws).

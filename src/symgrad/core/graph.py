@@ -702,8 +702,8 @@ class Graph:
 
     def finalize(self) -> None:
         """No op may be added after this (the eager graph's still run, as they are made)."""
-        for v in self.variables:  # (an initializer is made when first asked for: now)
-            v.initializer  # noqa: B018
+        for v in self.variables:  # (its handle and initializer, made when first asked for)
+            v.op, v.initializer  # noqa: B018
         self.finalized = True
 
     def __repr__(self) -> str:

@@ -335,6 +335,20 @@ class SourceMetadata(Message):
     SPEC: ClassVar[dict[str, tuple[int, Any, str]]] = {"writer": (1, "string", "")}
 
 
+class SessionLog(Message):
+    """``tf.compat.v1.SessionLog``: a session's start, stop or checkpoint, as an event."""
+
+    STATUS_UNSPECIFIED = 0
+    START = 1
+    STOP = 2
+    CHECKPOINT = 3
+    SPEC: ClassVar[dict[str, tuple[int, Any, str]]] = {
+        "status": (1, "enum", ""),
+        "checkpoint_path": (2, "string", ""),
+        "msg": (3, "string", ""),
+    }
+
+
 class Event(Message):
     """``tf.compat.v1.Event``: one record of an event file (the graph fields are not kept)."""
 
@@ -344,6 +358,7 @@ class Event(Message):
         "file_version": (3, "string", "oneof"),
         "graph_def": (4, "bytes", "oneof"),
         "summary": (5, Summary, "oneof"),
+        "session_log": (6, SessionLog, "oneof"),
         "meta_graph_def": (9, "bytes", "oneof"),
         "source_metadata": (10, SourceMetadata, ""),
     }

@@ -372,6 +372,10 @@ class FileWriter:
     def add_graph(self, graph: Any, global_step: Any = None, graph_def: Any = None) -> None:
         """Accepted and not written (symgrad has no ``GraphDef``)."""
 
+    def add_session_log(self, session_log: Any, global_step: Any = None) -> None:
+        """Write a ``SessionLog`` (START, STOP or CHECKPOINT) at ``global_step``."""
+        self._add_event(Event(session_log=session_log), global_step)
+
     def add_event(self, event: Event) -> None:
         self._warn_if_closed()
         self.event_writer.add_event(event)

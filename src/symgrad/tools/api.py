@@ -156,7 +156,15 @@ TF1_ONLY = frozenset(
     to_double to_float to_int32 to_int64 uniform_unit_scaling_initializer
     train.cosine_decay train.cosine_decay_restarts train.inverse_time_decay
     train.linear_cosine_decay train.natural_exp_decay train.noisy_linear_cosine_decay
-    train.piecewise_constant_decay train.polynomial_decay""".split()
+    train.piecewise_constant_decay train.polynomial_decay
+    train.CheckpointSaverHook train.CheckpointSaverListener train.ChiefSessionCreator
+    train.FeedFnHook train.FinalOpsHook train.GlobalStepWaiterHook train.LoggingTensorHook
+    train.MonitoredSession train.MonitoredTrainingSession train.NanLossDuringTrainingError
+    train.NanTensorHook train.NewCheckpointReader train.Scaffold train.SecondOrStepTimer
+    train.SessionCreator train.SessionRunArgs train.SessionRunContext train.SessionRunHook
+    train.SessionRunValues train.SingularMonitoredSession train.StepCounterHook
+    train.StopAtStepHook train.SummarySaverHook train.init_from_checkpoint
+    train.summary_iterator SessionLog""".split()
 )
 
 
