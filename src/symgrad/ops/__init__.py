@@ -31,6 +31,7 @@ from symgrad.ops.math import elementwise as math
 from symgrad.ops.nn import activations, bias, conv, dropout, losses, normalization, pooling
 from symgrad.ops.nn import basic as nn
 from symgrad.ops.reduction import reduce as reduction
+from symgrad.ops.signal import fft as _fft
 from symgrad.ops.state import variable_scatter, variable_slices, variables
 from symgrad.ops.state.variables import Variable
 

@@ -18,6 +18,7 @@ NO_LOWERING = {
     "function's inputs (an unfed one is an error before compiling)",
     "Where": "its output's length depends on the values (XLA needs static shapes)",
     "Unique": "its output's length depends on the values (XLA needs static shapes)",
+    "UniqueWithCounts": "its outputs' length depends on the values (XLA needs static shapes)",
     # A `for x in dataset` loop in a function: a Python iterator over a tf.data pipeline,
     # which TF's XLA bridge does not compile either (IteratorGetNext stays on the host).
     "DatasetLoopIterator": "it makes a Python iterator over a tf.data pipeline",
@@ -49,13 +50,14 @@ def lowerings() -> dict[str, object]:
         host,
         image,
         linalg,
+        spectral,
         spmd,
         structural,
         windowed,
     )
 
     table: dict[str, object] = {}
-    for family in (elementwise, structural, windowed, linalg, image, control, host, spmd):
+    for family in (elementwise, structural, windowed, linalg, image, control, host, spmd, spectral):
         table.update(family.table())
     return table
 
