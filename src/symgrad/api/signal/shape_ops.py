@@ -57,7 +57,7 @@ def frame(
         step = _static_int(convert_to_tensor(frame_step), "frame_step")
         ax = _static_int(convert_to_tensor(axis), "axis")
         dims = _static_shape(x, "signal")
-        ax = range(len(dims))[ax]  # TF's own check: an IndexError for a bad axis
+        ax = list(range(len(dims)))[ax]  # TF's own check: IndexError for a bad axis
         outer, samples, inner = dims[:ax], dims[ax], dims[ax + 1 :]
         if pad_end:
             value = convert_to_tensor(pad_value, x.dtype)
