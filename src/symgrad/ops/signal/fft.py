@@ -25,6 +25,7 @@ from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import joining
 from symgrad.ops.array import shape as shapes
 from symgrad.ops.array import structure as array
+from symgrad.ops.array.slicing import pad
 from symgrad.ops.cast_select import cast
 from symgrad.ops.core import check_dtype, convert_to_tensor, tf_has_no_gradient
 from symgrad.ops.linalg.matmul import matmul
@@ -53,7 +54,7 @@ def _complex_op(op_type: str, rank: int, fn: Callable[..., np.ndarray]) -> Any:
         return inputs[0].shape, inputs[0].dtype
 
     def kernel(x: np.ndarray, **_: Any) -> np.ndarray:
-        y = fn(x.astype(np.complex128), axes=_inner(rank)) if x.size else x
+        y = fn(x.astype(np.complex128), axes=_inner(rank)) if x.size else x.copy()
         return np.asarray(y, x.dtype)
 
     def batch(c: Call) -> list[Tensor]:
@@ -313,8 +314,6 @@ def _pad_to(x: Tensor, lengths: list[int] | None, inverse: bool) -> Tensor:
     pads = [[0, max(w - d, 0)] for w, d in zip(want, dims)]
     if not any(p for _, p in pads):
         return x
-    from symgrad.ops.array.slicing import pad
-
     return pad(x, [[0, 0]] * (len(x.shape.dims or []) - len(lengths)) + pads)
 
 
