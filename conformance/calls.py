@@ -859,6 +859,95 @@ SCRIPT = {
     "py_function": Call(_py_function, [("n", (3, 4)), ("n", (4,))], order=1, graph=True),
 }
 
+
+def _spectrum(tf: Any, y: Any) -> Any:
+    """A complex result as real numbers a loss can read (both parts, mixed)."""
+    return tf.math.real(y) * 1.5 + tf.math.imag(y) * 0.5
+
+
+SIGNAL = {
+    "fft": Call(
+        lambda tf, x, y: [
+            _spectrum(tf, tf.signal.fft(_c(tf, x, y))),
+            _spectrum(tf, tf.signal.ifft(_c(tf, y, x))),
+        ],
+        [("n", (3, 5)), ("n", (3, 5))],
+    ),
+    "fft2d": Call(
+        lambda tf, x, y: [
+            _spectrum(tf, tf.signal.fft2d(_c(tf, x, y))),
+            _spectrum(tf, tf.signal.ifft2d(_c(tf, y, x))),
+        ],
+        [("n", (2, 3, 5)), ("n", (2, 3, 5))],
+    ),
+    "fft3d": Call(
+        lambda tf, x, y: [
+            _spectrum(tf, tf.signal.fft3d(_c(tf, x, y))),
+            _spectrum(tf, tf.signal.ifft3d(_c(tf, y, x))),
+        ],
+        [("n", (2, 3, 4)), ("n", (2, 3, 4))],
+    ),
+    "rfft_irfft": Call(
+        lambda tf, x, y: [
+            _spectrum(tf, tf.signal.rfft(x)),
+            tf.signal.irfft(_c(tf, x, y)[:, :5], [9]),
+        ],
+        [("n", (3, 6)), ("n", (3, 6))],
+    ),
+    "rfft2d_irfft2d": Call(
+        lambda tf, x, y: [
+            _spectrum(tf, tf.signal.rfft2d(x, [4, 8])),
+            tf.signal.irfft2d(_c(tf, x, y)),
+        ],
+        [("n", (3, 5)), ("n", (3, 5))],
+    ),
+    "rfft3d_irfft3d": Call(
+        lambda tf, x, y: [_spectrum(tf, tf.signal.rfft3d(x)), tf.signal.irfft3d(_c(tf, x, y))],
+        [("n", (2, 3, 4)), ("n", (2, 3, 4))],
+        order=0,
+        note="TF registers no gradient for RFFT3D and IRFFT3D",
+    ),
+    "stft_istft": Call(
+        lambda tf, x: tf.signal.inverse_stft(tf.signal.stft(x, 6, 3, pad_end=True), 6, 3),
+        [("n", (2, 17))],
+    ),
+    "frame_dct": Call(
+        lambda tf, x: [
+            tf.signal.dct(tf.signal.frame(x, 4, 2, axis=0), norm="ortho"),
+            tf.signal.idct(x, type=3),
+        ],
+        [("n", (9, 5))],
+    ),
+    "roll_fftshift": Call(
+        lambda tf, x: [tf.roll(x, [2, -1], [1, 0]) * x, tf.signal.fftshift(x)],
+        [("n", (3, 5))],
+    ),
+    "searchsorted": Call(
+        lambda tf, s, v: [
+            tf.searchsorted(tf.sort(s), v),
+            tf.searchsorted(tf.sort(s), v, side="right", out_type=tf.int64),
+        ],
+        [("n", (3, 6)), ("n", (3, 4))],
+        order=0,
+        note="integer outputs only",
+    ),
+    "histogram": Call(
+        lambda tf, x: [
+            tf.histogram_fixed_width(x, tf.constant([-1.0, 1.0], x.dtype), nbins=6),
+            tf.histogram_fixed_width_bins(x, tf.constant([-1.0, 1.0], x.dtype), nbins=6),
+        ],
+        [("n", (4, 5))],
+        order=0,
+        note="integer outputs only",
+    ),
+    "unique_with_counts": Call(
+        lambda tf, i: list(tf.unique_with_counts(i)),
+        [("i4", (9,))],
+        order=0,
+        note="integer outputs only",
+    ),
+}
+
 CALLS: dict[str, Call] = {
     **UNARY,
     **BINARY,
@@ -872,4 +961,5 @@ CALLS: dict[str, Call] = {
     **IMAGE,
     **CONTROL,
     **SCRIPT,
+    **SIGNAL,
 }

@@ -81,6 +81,8 @@ from symgrad.ops.array.boolean_mask import boolean_mask
 from symgrad.ops.array.gather import gather, gather_nd, scatter_nd, unsorted_segment_sum
 from symgrad.ops.array.joining import concat, split, stack, unstack
 from symgrad.ops.array.reverse import reverse
+from symgrad.ops.array.roll import roll
+from symgrad.ops.array.search import searchsorted
 from symgrad.ops.array.slicing import pad, slice, strided_slice
 from symgrad.ops.array.sorting import argsort, sort
 from symgrad.ops.array.structure import (
@@ -170,6 +172,7 @@ from symgrad.ops.random.seeded import (
     truncated_normal,
 )
 from symgrad.ops.random.seeded import shuffle as random_shuffle
+from symgrad.ops.reduction.histogram import histogram_fixed_width, histogram_fixed_width_bins
 from symgrad.ops.reduction.norms import norm
 from symgrad.ops.reduction.reduce import (
     argmax,
@@ -185,7 +188,7 @@ from symgrad.ops.reduction.reduce import (
     reduce_sum,
 )
 from symgrad.ops.reduction.statistics import reduce_logsumexp
-from symgrad.ops.state.variable_scatter import unique
+from symgrad.ops.state.variable_scatter import unique, unique_with_counts
 from symgrad.ops.state.variables import (
     Variable,
     assign,
@@ -299,6 +302,10 @@ from symgrad.compat.tf1_app.tf_logging import get_logger
 # tf.image: resizing (TF's kernels and gradients), flips, crops, pads, colour adjustments.
 from symgrad.api import image
 
+# isort: split
+# tf.signal: FFTs (TF's ops and gradients), framing, windows, STFT, DCT, mel weights.
+from symgrad.api import signal
+
 newaxis = None
 
 # TF's namespaces are modules one can import from (``from tensorflow.math import exp``); so
@@ -315,6 +322,7 @@ for _name, _module in {
     "nest": nest,
     "nn": nn,
     "random": random,
+    "signal": signal,
 }.items():
     sys.modules.setdefault(f"symgrad.{_name}", _module)
 __version__ = "0.1.0"

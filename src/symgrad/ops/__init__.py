@@ -42,6 +42,7 @@ from symgrad.ops.nn import (
 from symgrad.ops.nn import basic as nn
 from symgrad.ops.random import candidates
 from symgrad.ops.reduction import reduce as reduction
+from symgrad.ops.signal import fft as _fft
 from symgrad.ops.state import variable_scatter, variable_slices, variables
 from symgrad.ops.state.variables import Variable
 

@@ -520,6 +520,20 @@ def _prevent_gradient_grad(op: Any, grad: Tensor) -> Tensor:
     raise LookupError(f"Gradient explicitly disabled. Reason: {op.get_attr('message')}")
 
 
+def tf_has_no_gradient(op_type: str) -> None:
+    """Declare that TF registers no gradient for ``op_type``: differentiating through it
+    raises LookupError naming the op, as TF's backprop does (not NoGradient's silent None)."""
+
+    def rule(op: Any, *grads: Any) -> Any:
+        """Raises: TensorFlow defines no gradient for this op type."""
+        raise LookupError(
+            f"No gradient defined for operation '{op.name}' (op type: {op.type}). "
+            "TensorFlow registers no gradient for it either."
+        )
+
+    RegisterGradient(op_type)(rule)
+
+
 # --------------------------------------------------------------------------------------
 # Declaration helpers for elementwise ops
 

@@ -24,7 +24,7 @@ from symgrad.core.op_registry import Spec, apply_op, apply_op1, constant_value, 
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.array import structure as array
 from symgrad.ops.array import tensor_scatter
-from symgrad.ops.core import check_dtype, convert_to_tensor
+from symgrad.ops.core import check_dtype, convert_to_tensor, tf_has_no_gradient
 from symgrad.ops.state import (
     variables as variables_mod,  # (a module: variables.py imports this one)
 )
@@ -171,7 +171,38 @@ UNIQUE = register_op(
         )
     ],
 )
-UNIQUE.no_gradient()
+
+
+def _unique_counts_infer(inputs: Sequence[Tensor], *, out_idx: dt.DType = dt.int32) -> list[Spec]:
+    y, idx = _unique_infer(inputs, out_idx=out_idx)
+    return [y, idx, (y[0], out_idx)]
+
+
+def _unique_counts_kernel(x: np.ndarray, *, out_idx: dt.DType = dt.int32) -> tuple[np.ndarray, ...]:
+    y, idx = _unique_kernel(x, out_idx=out_idx)
+    return y, idx, np.bincount(idx, minlength=len(y)).astype(out_idx.np)
+
+
+register_op(
+    "UniqueWithCounts",
+    _unique_counts_infer,
+    _unique_counts_kernel,
+    batch="its output length depends on the values: there is no batched form",
+    cases=[
+        Case(
+            [ints([4, 1, 4, 0, 1, 4])],
+            lambda x: (
+                np.array([4, 1, 0], np.int32),
+                np.array([0, 1, 0, 2, 1, 0], np.int32),
+                np.array([3, 2, 1], np.int32),
+            ),
+            dtypes=(np.int32,),
+            attrs={"out_idx": dt.int32},
+            order=0,
+            note="integer output: not differentiable",
+        )
+    ],
+)
 
 
 class Unique(NamedTuple):
@@ -188,3 +219,28 @@ def unique(x: Any, out_idx: Any = dt.int32, name: str | None = None) -> Unique:
     check_dtype("Unique", t, (*array.INDEX, dt.float32, dt.float64), "x")
     op = apply_op("Unique", [t], {"out_idx": dt.as_dtype(out_idx)}, name)
     return Unique(op.output(0), op.output(1))
+
+
+class UniqueWithCounts(NamedTuple):
+    """``tf.unique_with_counts``'s result, a named triple as in TF."""
+
+    y: Tensor
+    idx: Tensor
+    count: Tensor  # type: ignore[assignment]  # TF's field name (shadows tuple.count)
+
+
+def unique_with_counts(
+    x: Any, out_idx: Any = dt.int32, name: str | None = None
+) -> UniqueWithCounts:
+    """``(y, idx, count)``: ``unique``'s pair and how often each value of ``y`` occurs in
+    ``x`` (``tf.unique_with_counts``, op type ``UniqueWithCounts``)."""
+    t = convert_to_tensor(x)
+    check_dtype("UniqueWithCounts", t, (*array.INDEX, dt.float32, dt.float64), "x")
+    op = apply_op("UniqueWithCounts", [t], {"out_idx": dt.as_dtype(out_idx)}, name)
+    return UniqueWithCounts(op.output(0), op.output(1), op.output(2))
+
+
+# As in TF, differentiating through Unique or UniqueWithCounts (``y`` is float for a float
+# ``x``) is a LookupError.
+tf_has_no_gradient("Unique")
+tf_has_no_gradient("UniqueWithCounts")

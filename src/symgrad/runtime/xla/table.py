@@ -19,6 +19,7 @@ NO_LOWERING = {
     "Where": "its output's length depends on the values (XLA needs static shapes)",
     "Unique": "its output's length depends on the values (XLA needs static shapes)",
     "ComputeAccidentalHits": "its outputs' length depends on the values (XLA needs static shapes)",
+    "UniqueWithCounts": "its outputs' length depends on the values (XLA needs static shapes)",
     # A `for x in dataset` loop in a function: a Python iterator over a tf.data pipeline,
     # which TF's XLA bridge does not compile either (IteratorGetNext stays on the host).
     "DatasetLoopIterator": "it makes a Python iterator over a tf.data pipeline",
@@ -50,13 +51,14 @@ def lowerings() -> dict[str, object]:
         host,
         image,
         linalg,
+        spectral,
         spmd,
         structural,
         windowed,
     )
 
     table: dict[str, object] = {}
-    for family in (elementwise, structural, windowed, linalg, image, control, host, spmd):
+    for family in (elementwise, structural, windowed, linalg, image, control, host, spmd, spectral):
         table.update(family.table())
     return table
 
