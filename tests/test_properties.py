@@ -180,8 +180,9 @@ BINARY = [
     Binary("NextAfter", tf.math.nextafter, np.nextafter, (np.float32, np.float64)),
 ]
 # Internal gradient ops of unary rules: two inputs of one shape, never broadcast.  Polygamma
-# and Zeta take an order / exponent whose domain these generators do not draw (their
-# op-table rows check them).
+# and Zeta take an order / exponent, RandomGammaGrad a positive alpha and sample, whose
+# domains these generators do not draw (their op-table rows check them, and
+# tests/ops/test_random_gamma.py RandomGammaGrad's values against TF's).
 NOT_BROADCASTING = {
     "ReluGrad",
     "RsqrtGrad",
@@ -195,6 +196,7 @@ NOT_BROADCASTING = {
     "SeluGrad",
     "Polygamma",
     "Zeta",
+    "RandomGammaGrad",
 }
 
 
