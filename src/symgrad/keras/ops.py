@@ -428,11 +428,18 @@ def slice(inputs: Any, start_indices: Any, shape: Any) -> Any:
 
 
 def normalize(x: Any, axis: int = -1, order: int = 2, epsilon: Any = None) -> Any:
-    """``x / max(norm(x), epsilon)``; for order 2 Keras's ``x * min(rsqrt(sum(x^2)), 1/eps)``."""
+    """``x / max(norm(x, ord=order), epsilon)`` (a p-norm along ``axis``); for order 2
+    Keras's ``x * min(rsqrt(sum(x^2)), 1/eps)``."""
     x = _t(x)
     eps = backend.epsilon() if epsilon is None else epsilon
-    if order != 2:
-        raise NotImplementedError("symgrad's keras.ops.normalize supports order=2")
+    if order != 2:  # Keras: x / maximum(norm(x, ord=order), epsilon)
+        if order == 1:
+            norm = red.reduce_sum(m.abs(x), axis=axis, keepdims=True)
+        else:
+            p = array.cast(order, x.dtype)
+            total = red.reduce_sum(m.pow(m.abs(x), p), axis=axis, keepdims=True)
+            norm = m.pow(total, m.divide(array.cast(1.0, x.dtype), p))
+        return m.divide(x, m.maximum(norm, array.cast(eps, x.dtype)))
     inv = m.rsqrt(red.reduce_sum(m.square(x), axis=axis, keepdims=True))
     return m.multiply(x, m.minimum(inv, array.cast(1.0 / eps, x.dtype)))
 
