@@ -72,3 +72,19 @@ def test_vectorized_map_and_convert_to_numpy() -> None:
     assert o.vectorized_map(lambda r: tf.reduce_sum(r * r), XS).numpy().tolist() == [5, 25, 61]
     a = o.convert_to_numpy(XS)
     assert isinstance(a, np.ndarray) and a.dtype == np.float32 and a.tolist() == XS.numpy().tolist()
+
+
+def test_scan_needs_a_static_length() -> None:
+    """docs/semantics.md: symgrad's scan steps in Python, so an unknown length raises
+    (TF's runs a while_loop over TensorArrays)."""
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def run(xs: Any) -> Any:
+        return o.scan(step, tf.zeros(2), xs)[0]
+
+    with pytest.raises(ValueError, match=r"^symgrad's keras.ops.scan needs a static length"):
+        run(XS)
+    assert tf.function(lambda xs: o.scan(step, tf.zeros(2), xs)[0])(XS).numpy().tolist() == [
+        6.75,
+        8.5,
+    ]
