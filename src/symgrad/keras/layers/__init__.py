@@ -67,6 +67,7 @@ from symgrad.keras.layers.normalization import (
     GroupNormalization,
     LayerNormalization,
     Normalization,
+    RMSNormalization,
     UnitNormalization,
 )
 from symgrad.keras.layers.recurrent import GRU, LSTM, RNN, Bidirectional, SimpleRNN, TimeDistributed
@@ -185,6 +186,7 @@ __all__ = [
     "Normalization",
     "PReLU",
     "Permute",
+    "RMSNormalization",
     "RandomCrop",
     "RandomFlip",
     "RandomRotation",
