@@ -24,6 +24,7 @@ from symgrad.keras.object_registration import (
     serialize_keras_object,
 )
 from symgrad.keras.sequence_utils import pad_sequences
+from symgrad.keras.timeseries import timeseries_dataset_from_array
 from symgrad.keras.trainers.data import unpack_x_y_sample_weight
 from symgrad.keras.utils_data import PyDataset, Sequence
 from symgrad.ops.array.structure import cast, one_hot, squeeze
@@ -45,6 +46,7 @@ __all__ = [
     "register_keras_serializable",
     "serialize_keras_object",
     "set_random_seed",
+    "timeseries_dataset_from_array",
     "to_categorical",
     "unpack_x_y_sample_weight",
 ]
