@@ -158,7 +158,12 @@ _BY_NAME.update({"swish": silu, "hard_swish": hard_silu, "softsign": softsign})
 _BY_NAME["log_sigmoid"] = log_sigmoid
 
 
-def serialize(activation: Any) -> str:
+def serialize(activation: Any) -> Any:
+    from symgrad.keras.object_registration import function_config
+
+    registered = function_config(activation)
+    if registered is not None:
+        return registered
     for name, f in _BY_NAME.items():
         if f is activation:
             return name
@@ -166,6 +171,10 @@ def serialize(activation: Any) -> str:
 
 
 def deserialize(config: Any, custom_objects: Any = None) -> Any:
+    if isinstance(config, dict):
+        from symgrad.keras.object_registration import lookup
+
+        return lookup(config, custom_objects, _BY_NAME)
     return get(config)
 
 
@@ -173,6 +182,8 @@ def get(identifier: Any) -> Callable[..., Any]:
     """An activation from its name (``"relu"``), a callable, or None (linear)."""
     if identifier is None:
         return linear
+    if isinstance(identifier, dict):
+        return deserialize(identifier)  # type: ignore[no-any-return]
     if isinstance(identifier, str):
         if identifier not in _BY_NAME:
             raise ValueError(f"Could not interpret activation function identifier: {identifier}")

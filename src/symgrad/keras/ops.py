@@ -12,6 +12,7 @@ import numpy as np
 from symgrad.core import dtypes as dt
 from symgrad.keras import backend
 from symgrad.keras.layers.core import dynamic_shape
+from symgrad.keras.ops_control import convert_to_numpy, fori_loop, scan, vectorized_map
 from symgrad.ops.array import structure as array
 from symgrad.ops.array.gather import gather
 from symgrad.ops.array.joining import concat
@@ -41,16 +42,17 @@ from symgrad.ops.reduction.statistics import reduce_logsumexp
 
 __all__ = [
     "abs", "absolute", "add", "all", "any", "arange", "argmax", "argmin", "argsort",
-    "broadcast_to", "cast", "clip", "concatenate", "convert_to_tensor", "cos", "cumsum",
-    "divide", "einsum", "elu", "equal", "erf", "exp", "expand_dims", "eye", "flip", "floor",
-    "gelu", "greater", "greater_equal", "leaky_relu", "less", "less_equal", "log", "log1p",
-    "log_softmax", "logical_and", "logical_not", "logical_or", "logsumexp", "matmul", "max",
-    "maximum", "mean", "min", "minimum", "moments", "multiply", "negative", "normalize",
-    "not_equal", "one_hot", "ones", "ones_like", "power", "prod", "relu", "relu6", "repeat",
-    "reshape", "rsqrt", "selu", "shape", "sigmoid", "sign", "silu", "sin", "slice", "softmax",
-    "softplus", "sort", "split", "sqrt", "square", "squeeze", "stack", "std", "stop_gradient",
-    "subtract", "sum", "swapaxes", "take", "tanh", "tile", "top_k", "transpose", "tril",
-    "triu", "var", "where", "zeros", "zeros_like",
+    "broadcast_to", "cast", "clip", "concatenate", "convert_to_numpy", "convert_to_tensor",
+    "cos", "cumsum", "divide", "einsum", "elu", "equal", "erf", "exp", "expand_dims", "eye",
+    "flip", "floor", "fori_loop", "gelu", "greater", "greater_equal", "leaky_relu", "less",
+    "less_equal", "log", "log1p", "log_softmax", "logical_and", "logical_not", "logical_or",
+    "logsumexp", "matmul", "max", "maximum", "mean", "min", "minimum", "moments", "multiply",
+    "negative", "normalize", "not_equal", "one_hot", "ones", "ones_like", "power", "prod",
+    "relu", "relu6", "repeat", "reshape", "rsqrt", "scan", "selu", "shape", "sigmoid", "sign",
+    "silu", "sin", "slice", "softmax", "softplus", "sort", "split", "sqrt", "square", "squeeze",
+    "stack", "std", "stop_gradient", "subtract", "sum", "swapaxes", "take", "tanh", "tile",
+    "top_k", "transpose", "tril", "triu", "var", "vectorized_map", "where", "zeros",
+    "zeros_like",
 ]  # fmt: skip
 
 
@@ -428,11 +430,18 @@ def slice(inputs: Any, start_indices: Any, shape: Any) -> Any:
 
 
 def normalize(x: Any, axis: int = -1, order: int = 2, epsilon: Any = None) -> Any:
-    """``x / max(norm(x), epsilon)``; for order 2 Keras's ``x * min(rsqrt(sum(x^2)), 1/eps)``."""
+    """``x / max(norm(x, ord=order), epsilon)`` (a p-norm along ``axis``); for order 2
+    Keras's ``x * min(rsqrt(sum(x^2)), 1/eps)``."""
     x = _t(x)
     eps = backend.epsilon() if epsilon is None else epsilon
-    if order != 2:
-        raise NotImplementedError("symgrad's keras.ops.normalize supports order=2")
+    if order != 2:  # Keras: x / maximum(norm(x, ord=order), epsilon)
+        if order == 1:
+            norm = red.reduce_sum(m.abs(x), axis=axis, keepdims=True)
+        else:
+            p = array.cast(order, x.dtype)
+            total = red.reduce_sum(m.pow(m.abs(x), p), axis=axis, keepdims=True)
+            norm = m.pow(total, m.divide(array.cast(1.0, x.dtype), p))
+        return m.divide(x, m.maximum(norm, array.cast(eps, x.dtype)))
     inv = m.rsqrt(red.reduce_sum(m.square(x), axis=axis, keepdims=True))
     return m.multiply(x, m.minimum(inv, array.cast(1.0 / eps, x.dtype)))
 

@@ -16,12 +16,14 @@ __all__ = [
     "L1",
     "L1L2",
     "L2",
+    "OrthogonalRegularizer",
     "Regularizer",
     "deserialize",
     "get",
     "l1",
     "l1_l2",
     "l2",
+    "orthogonal_regularizer",
     "serialize",
 ]
 
@@ -97,12 +99,65 @@ class L2(Regularizer):
         return {"l2": self.l2}
 
 
+class OrthogonalRegularizer(Regularizer):
+    """Keras 3's: ``factor * 0.5 * sum(|off-diagonal of the normalized rows' (or
+    columns') Gram matrix|) / pairs`` for a rank-2 weight; ``factor`` held as float32."""
+
+    def __init__(self, factor: Any = 0.01, mode: str = "rows") -> None:
+        if (
+            not isinstance(value := factor, (float, int))
+            or np.isinf(value) or np.isnan(value) or value < 0
+        ):  # fmt: skip
+            raise ValueError(
+                "Invalid value for argument factor: expected a non-negative float."
+                f"Received: factor={factor}"
+            )
+        self.factor = np.float32(factor)
+        if mode not in {"rows", "columns"}:
+            raise ValueError(
+                "Invalid value for argument `mode`. Expected one of "
+                f'{{"rows", "columns"}}. Received: mode={mode}'
+            )
+        self.mode = mode
+
+    def __call__(self, inputs: Any) -> Any:
+        from symgrad.keras import ops
+
+        inputs = convert_to_tensor(inputs)
+        if len(inputs.shape) != 2:
+            raise ValueError(
+                "Inputs to OrthogonalRegularizer must have rank 2. Received: "
+                f"inputs.shape={tuple(inputs.shape.as_list())}"
+            )
+        if self.mode == "rows":
+            inputs = ops.normalize(inputs, axis=1)
+            product = ops.matmul(inputs, ops.transpose(inputs))
+            size = inputs.shape[0]
+        else:
+            inputs = ops.normalize(inputs, axis=0)
+            product = ops.matmul(ops.transpose(inputs), inputs)
+            size = inputs.shape[1]
+        off = m.multiply(product, m.subtract(1.0, ops.eye(size, dtype=inputs.dtype)))
+        num_pairs = size * (size - 1.0) / 2.0
+        factor = m.multiply(array.cast(self.factor, inputs.dtype), 0.5)
+        return m.divide(m.multiply(factor, reduce_sum(m.abs(off))), num_pairs)
+
+    def get_config(self) -> dict[str, Any]:
+        return {"factor": float(self.factor), "mode": self.mode}
+
+
 l1, l2, l1_l2 = L1, L2, L1L2
-_BY_NAME: dict[str, Any] = {"L1": L1, "L2": L2, "L1L2": L1L2, "l1": L1, "l2": L2, "l1_l2": L1L2}
+orthogonal_regularizer = OrthogonalRegularizer
+_BY_NAME: dict[str, Any] = {"L1": L1, "L2": L2, "L1L2": L1L2, "l1": L1, "l2": L2, "l1_l2": L1L2,
+                            "OrthogonalRegularizer": OrthogonalRegularizer,
+                            "orthogonal_regularizer": OrthogonalRegularizer}  # fmt: skip
 
 
 def serialize(regularizer: Any) -> Any:
-    return {"class_name": type(regularizer).__name__, "config": regularizer.get_config()}
+    """Keras's dict: ``module``, ``class_name``, ``config``, ``registered_name``."""
+    from symgrad.keras.layers.config import serialize_object
+
+    return serialize_object(regularizer)
 
 
 def deserialize(config: Any, custom_objects: Any = None) -> Any:

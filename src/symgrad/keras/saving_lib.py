@@ -6,7 +6,9 @@ model's serialized config: ``module``/``class_name``/``config``, ``build_config`
 ``save_weights`` plus the optimizer's variables under ``optimizer/vars`` (Keras's order:
 ``iteration``, ``learning_rate`` unless it is a schedule, then each slot variable).  So a
 Sequential or functional model saved by Keras-on-TF loads here with the same outputs, and
-back.  Subclassed models need their class in ``custom_objects`` and a ``from_config``.
+back.  A subclassed model needs a ``from_config`` and its class registered
+(``keras.utils.register_keras_serializable``), in a ``custom_object_scope`` or in
+``custom_objects``.
 """
 
 from __future__ import annotations
@@ -79,7 +81,9 @@ def model_config(model: Any) -> dict[str, Any]:
         out.update(module="keras.src.models.functional", registered_name="Functional")
     elif type(model).__name__ == "Sequential":
         out["module"] = "keras"
-    out["build_config"] = {"input_shape": _input_shape(model)}
+    shape = _input_shape(model)
+    if shape is not None or "build_config" not in out:  # (a subclassed model: its own)
+        out["build_config"] = {"input_shape": shape}
     out["compile_config"] = compile_config(model)
     return out
 
@@ -94,7 +98,7 @@ def _input_shape(model: Any) -> Any:
 def compile_config(model: Any) -> Any:
     args = getattr(model, "_compile_args", None)
     if args is None:
-        return {} if type(model).__name__ == "Functional" else None
+        return {} if type(model).__name__ in ("Functional", "Sequential") else None
     from symgrad.keras import losses, metrics
 
     def ser(obj: Any, module: Any) -> Any:
@@ -195,14 +199,24 @@ def model_from_config_dict(config: dict[str, Any], custom_objects: Any = None) -
 
 
 def _compile_from_config(model: Any, config: dict[str, Any], custom_objects: Any) -> None:
-    from symgrad.keras import optimizers
+    from symgrad.keras import losses, metrics, optimizers
+
+    def objects(value: Any, module: Any) -> Any:
+        """Config dicts back to losses/metrics (registered functions and classes too)."""
+        if isinstance(value, dict) and "class_name" in value:
+            return module.deserialize(value, custom_objects)
+        if isinstance(value, (list, tuple)):
+            return [objects(v, module) for v in value]
+        if isinstance(value, dict):
+            return {k: objects(v, module) for k, v in value.items()}
+        return value
 
     model.compile(
         optimizer=optimizers.get(config["optimizer"]),
-        loss=config.get("loss"),
+        loss=objects(config.get("loss"), losses),
         loss_weights=config.get("loss_weights"),
-        metrics=config.get("metrics"),
-        weighted_metrics=config.get("weighted_metrics"),
+        metrics=objects(config.get("metrics"), metrics),
+        weighted_metrics=objects(config.get("weighted_metrics"), metrics),
         run_eagerly=config.get("run_eagerly", False),
         steps_per_execution=config.get("steps_per_execution", 1),
         jit_compile=config.get("jit_compile", "auto"),

@@ -13,7 +13,18 @@ import numpy as np
 from symgrad.core import dtypes as dt
 from symgrad.core import missing as _missing
 from symgrad.core.graph import Tensor
+from symgrad.keras.object_registration import (
+    CustomObjectScope,
+    custom_object_scope,
+    deserialize_keras_object,
+    get_custom_objects,
+    get_registered_name,
+    get_registered_object,
+    register_keras_serializable,
+    serialize_keras_object,
+)
 from symgrad.keras.sequence_utils import pad_sequences
+from symgrad.keras.timeseries import timeseries_dataset_from_array
 from symgrad.keras.trainers.data import unpack_x_y_sample_weight
 from symgrad.keras.utils_data import PyDataset, Sequence
 from symgrad.ops.array.structure import cast, one_hot, squeeze
@@ -21,11 +32,21 @@ from symgrad.ops.random import seeded as tf_random
 from symgrad.ops.reduction.reduce import reduce_max
 
 __all__ = [
+    "CustomObjectScope",
     "PyDataset",
     "Sequence",
+    "custom_object_scope",
+    "deserialize_keras_object",
+    "get_custom_objects",
+    "get_registered_name",
+    "get_registered_object",
+    "normalize",
     "pack_x_y_sample_weight",
     "pad_sequences",
+    "register_keras_serializable",
+    "serialize_keras_object",
     "set_random_seed",
+    "timeseries_dataset_from_array",
     "to_categorical",
     "unpack_x_y_sample_weight",
 ]
@@ -63,6 +84,19 @@ def to_categorical(x: Any, num_classes: int | None = None) -> Any:
     out = np.zeros((x.shape[0], num_classes))
     out[np.arange(x.shape[0]), x] = 1
     return out.reshape(shape + (num_classes,))
+
+
+def normalize(x: Any, axis: Any = -1, order: Any = 2) -> Any:
+    """Keras 3's ``utils.normalize``: a NumPy array by NumPy's norm (zero norms as 1; an
+    ``axis`` of 0 or None is taken as -1, as Keras's ``axis or -1``), a tensor by
+    ``keras.ops.normalize``."""
+    if isinstance(x, np.ndarray):
+        norm = np.atleast_1d(np.linalg.norm(x, order, axis))
+        norm[norm == 0] = 1
+        return x / np.expand_dims(norm, axis or -1)
+    from symgrad.keras import ops
+
+    return ops.normalize(x, axis=axis, order=order)
 
 
 def pack_x_y_sample_weight(x: Any, y: Any = None, sample_weight: Any = None) -> Any:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from symgrad.keras.layers.activation_layers import ELU, LeakyReLU, PReLU, ReLU, Softmax
 from symgrad.keras.layers.attention import (
     AdditiveAttention,
@@ -65,6 +67,7 @@ from symgrad.keras.layers.normalization import (
     GroupNormalization,
     LayerNormalization,
     Normalization,
+    RMSNormalization,
     UnitNormalization,
 )
 from symgrad.keras.layers.recurrent import GRU, LSTM, RNN, Bidirectional, SimpleRNN, TimeDistributed
@@ -89,6 +92,22 @@ AvgPool1D, AvgPool2D, AvgPool3D = AveragePooling1D, AveragePooling2D, AveragePoo
 MaxPool1D, MaxPool2D, MaxPool3D = MaxPooling1D, MaxPooling2D, MaxPooling3D
 GlobalAvgPool1D, GlobalAvgPool2D = GlobalAveragePooling1D, GlobalAveragePooling2D
 GlobalMaxPool1D, GlobalMaxPool2D = GlobalMaxPooling1D, GlobalMaxPooling2D
+
+
+def serialize(layer: Any) -> Any:
+    """Keras's config dict for ``layer`` (``build_config`` once built)."""
+    from symgrad.keras.object_registration import serialize_keras_object
+
+    return serialize_keras_object(layer)
+
+
+def deserialize(config: Any, custom_objects: Any = None) -> Any:
+    """A layer from its config dict: a built-in, a registered class or one in
+    ``custom_objects`` / a ``custom_object_scope``."""
+    from symgrad.keras.layers.config import deserialize_layer
+
+    return deserialize_layer(config, custom_objects)
+
 
 __all__ = [
     "ELU",
@@ -167,6 +186,7 @@ __all__ = [
     "Normalization",
     "PReLU",
     "Permute",
+    "RMSNormalization",
     "RandomCrop",
     "RandomFlip",
     "RandomRotation",
@@ -190,4 +210,6 @@ __all__ = [
     "UpSampling2D",
     "ZeroPadding1D",
     "ZeroPadding2D",
+    "deserialize",
+    "serialize",
 ]

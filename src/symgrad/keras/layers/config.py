@@ -16,6 +16,15 @@ from typing import Any
 
 import numpy as np
 
+from symgrad.keras.object_registration import (
+    custom_config,
+    custom_object_scope,
+    function_config,
+    is_registered,
+    lookup,
+    scope_dict,
+)
+
 _BASE = ("self", "name", "dtype", "trainable")
 
 # Arguments a layer takes that Keras 3.15's get_config leaves out.
@@ -87,12 +96,17 @@ def serialize_object(obj: Any) -> Any:
             return _wrap(module, obj, obj.get_config())
     if isinstance(obj, Layer):
         return serialize_layer(obj)
+    if callable(obj) and is_registered(obj):
+        return function_config(obj)
     if callable(obj):
         return activations.serialize(obj)
     return obj
 
 
 def _wrap(module: str, obj: Any, config: Any) -> dict[str, Any]:
+    custom = custom_config(obj, config)
+    if custom is not None:
+        return custom
     return {
         "module": module,
         "class_name": type(obj).__name__,
@@ -166,14 +180,9 @@ def deserialize_layer(config: Any, custom_objects: Any = None) -> Any:
     """A layer from ``{"class_name", "config", ...}`` (Keras's ``layers.deserialize``)."""
     from symgrad.keras import layers
 
-    name = config["class_name"]
-    objects = {**_builtin_layers(layers), **(custom_objects or {})}
-    if name not in objects:
-        raise ValueError(
-            f"Unknown layer: '{name}'. Please ensure you are using a `keras.utils."
-            "custom_object_scope` and that this object is included in the scope."
-        )
-    return objects[name].from_config(config["config"])
+    cls = lookup(config, custom_objects, _builtin_layers(layers))
+    with custom_object_scope({**(custom_objects or {}), **scope_dict()}):  # Keras's
+        return cls.from_config(config["config"])  # (nested layers see custom_objects)
 
 
 # The model classes a config may nest (Sequential, Functional, Model): keras.models, a
@@ -203,7 +212,7 @@ def from_config(cls: Any, config: dict[str, Any]) -> Any:
         elif value != extra:
             later[key] = value
     for key, value in config.items():
-        if isinstance(value, dict) and value.get("module") == "keras.layers":
+        if isinstance(value, dict) and _is_layer_config(value):
             config[key] = deserialize_layer(value)
         elif isinstance(value, dict) and value.get("module") == "keras.constraints":
             from symgrad.keras import constraints
@@ -213,3 +222,17 @@ def from_config(cls: Any, config: dict[str, Any]) -> Any:
     for key, value in later.items():
         setattr(layer, key, value)
     return layer
+
+
+def _is_layer_config(value: dict[str, Any]) -> bool:
+    """A nested layer's dict: a built-in's (``keras.layers``) or a user's class that the
+    registry or scope knows."""
+    if value.get("module") == "keras.layers":
+        return True
+    from symgrad.keras.layers.layer import Layer
+    from symgrad.keras.object_registration import get_registered_object
+
+    if "class_name" not in value or "config" not in value:
+        return False
+    found = get_registered_object(value.get("registered_name") or value["class_name"])
+    return isinstance(found, type) and issubclass(found, Layer)

@@ -437,6 +437,9 @@ class Layer:
                 self.build(next(iter(shapes.values()), None))
             else:
                 self.build(**{k: v for k, v in shapes.items() if k in params})
+        elif getattr(self, "_build_shapes_dict", None) is None:
+            # Keras records the shapes a default build saw (its build_config)
+            object.__setattr__(self, "_build_shapes_dict", shapes)
         self.built = True
 
     # -- config

@@ -16,7 +16,7 @@ from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor
 from symgrad.ops.math import elementwise as m
 from symgrad.ops.nn.normalization import batch_normalization, moments
-from symgrad.ops.reduction.reduce import reduce_sum
+from symgrad.ops.reduction.reduce import reduce_mean, reduce_sum
 
 
 class BatchNormalization(Layer):
@@ -400,3 +400,42 @@ def _stat_shape(value: Any, broadcast: list[Any], keep: tuple[int, ...]) -> list
     for i in range(1, rank + 1):
         out[keep[-i]] = value.shape[-i]
     return out
+
+
+class RMSNormalization(Layer):
+    """Keras 3's ``RMSNormalization``: ``x * rsqrt(mean(square(x), axis) + epsilon) * scale``
+    in float32 or wider, ``scale`` (ones) of the normalized axes' sizes; ``axis`` becomes a
+    sorted list when built (and so in the config), as Keras's."""
+
+    def __init__(self, axis: Any = -1, epsilon: float = 1e-6, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.axis = axis
+        self.epsilon = epsilon
+
+    def build(self, input_shape: Any) -> None:
+        if isinstance(self.axis, (list, tuple)):
+            self.axis = sorted(self.axis)
+            shape = tuple(input_shape[dim] for dim in self.axis)
+        else:
+            shape = (input_shape[self.axis],)
+            self.axis = [self.axis]
+        self.scale = self.add_weight(name="scale", shape=shape, initializer="ones")
+
+    def call(self, x: Any) -> Any:
+        x = convert_to_tensor(x)
+        original = x.dtype
+        x = array.cast(x, at_least_float32(x.dtype))
+        mean_square = reduce_mean(m.square(x), axis=self.axis, keepdims=True)
+        out = m.multiply(x, m.rsqrt(m.add(mean_square, array.cast(self.epsilon, x.dtype))))
+        out = m.multiply(out, array.cast(self.scale, x.dtype))
+        return array.cast(out, original)
+
+    def compute_output_shape(self, input_shape: Any) -> Any:
+        return input_shape
+
+    def get_config(self) -> dict[str, Any]:
+        from symgrad.keras.layers.config import layer_config
+
+        base = layer_config(self)
+        return {**{k: base[k] for k in ("name", "trainable", "dtype")}, "axis": self.axis,
+                "epsilon": self.epsilon}  # fmt: skip

@@ -7,6 +7,12 @@ from typing import Any
 
 from symgrad.keras.losses import classes, extra
 from symgrad.keras.losses import functions as F
+from symgrad.keras.object_registration import (
+    custom_config,
+    function_config,
+    get_registered_object,
+    lookup,
+)
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {
     f.__name__: f
@@ -60,6 +66,11 @@ class Reduction:
 
 
 def serialize(loss: Any) -> Any:
+    registered = function_config(loss) or (
+        custom_config(loss, loss.get_config()) if isinstance(loss, classes.Loss) else None
+    )
+    if registered is not None:
+        return registered
     if isinstance(loss, classes.Loss):
         return {
             "module": "keras.losses",
@@ -82,16 +93,15 @@ def deserialize(name: Any, custom_objects: Any = None) -> Any:
     if isinstance(name, dict):
         if name.get("class_name") == "function":
             return _lookup(name["config"], custom)
-        cls = custom.get(name["class_name"]) or CLASSES.get(name["class_name"])
-        if cls is None:
-            raise ValueError(f"Could not interpret loss identifier: {name}")
-        return cls.from_config(name.get("config", {}))  # type: ignore[union-attr]
+        cls = lookup(name, custom, CLASSES)
+        return cls.from_config(name.get("config", {}))
     return _lookup(name, custom)
 
 
 def _lookup(name: str, custom: dict[str, Any]) -> Any:
-    if name in custom:
-        return custom[name]
+    found = get_registered_object(name, custom)
+    if found is not None:
+        return found
     key = ALIASES.get(name, name)
     if key in FUNCTIONS:
         return FUNCTIONS[key]

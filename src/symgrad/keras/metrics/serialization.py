@@ -6,6 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from symgrad.keras.metrics import accuracy, at_value, base, confusion, f_score, iou, r2, regression
+from symgrad.keras.object_registration import (
+    custom_config,
+    function_config,
+    get_registered_object,
+    lookup,
+)
 
 CLASSES: dict[str, type] = {
     c.__name__: c
@@ -35,6 +41,11 @@ ALIASES = {
 
 
 def serialize(metric: Any) -> Any:
+    registered = function_config(metric)
+    if registered is None and hasattr(metric, "get_config"):
+        registered = custom_config(metric, metric.get_config())
+    if registered is not None:
+        return registered
     return {
         "module": "keras.metrics",
         "class_name": type(metric).__name__,
@@ -46,13 +57,13 @@ def serialize(metric: Any) -> Any:
 def deserialize(config: Any, custom_objects: Any = None) -> Any:
     custom = dict(custom_objects or {})
     if isinstance(config, dict):
-        name = config["class_name"]
-        cls = custom.get(name) or CLASSES.get(name)
-        if cls is None:
-            raise ValueError(f"Could not interpret metric identifier: {config}")
-        return cls.from_config(config.get("config", {}))  # type: ignore[union-attr]
-    if config in custom:
-        return custom[config]
+        cls = lookup(config, custom, CLASSES)
+        if config["class_name"] == "function":
+            return cls
+        return cls.from_config(config.get("config", {}))
+    found = get_registered_object(config, custom)
+    if found is not None:
+        return found
     cls_name = ALIASES.get(config, config)
     if cls_name in CLASSES:
         return CLASSES[cls_name]()

@@ -33,10 +33,26 @@ def with_build_config(layer: Any) -> dict[str, Any]:
 def build_from_config(layer: Any, config: Any) -> None:
     if not config or layer.built:
         return
-    if "input_shape" in config:
+    if "input_shape" in config and _default_model_build(layer):
+        # Keras's Model.build: a subclassed model makes its weights by a call on an input
+        # of that shape
+        from symgrad.keras.layers.keras_tensor import Input
+
+        shape = _tuples(config["input_shape"])
+        layer(Input(batch_shape=shape))
+        object.__setattr__(layer, "_build_shapes_dict", {"input_shape": shape})
+    elif "input_shape" in config:
         layer.build(_tuples(config["input_shape"]))
     elif "shapes_dict" in config:
         layer.build(**{k: _tuples(v) for k, v in config["shapes_dict"].items()})
+
+
+def _default_model_build(layer: Any) -> bool:
+    from symgrad.keras.layers.layer import Layer
+
+    is_model = any(c.__name__ == "Model" for c in type(layer).__mro__)
+    own = type(layer).__name__ in ("Sequential", "Functional") or hasattr(layer, "_seq")
+    return is_model and not own and type(layer).build is Layer.build
 
 
 def _tuples(shape: Any) -> Any:

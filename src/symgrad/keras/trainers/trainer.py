@@ -203,7 +203,10 @@ class Trainer:
             loss = metrics = None
         unbuilt_loss = loss is not None and loss._flat is None
         if not getattr(self, "built", True) or unbuilt_loss or (metrics and not metrics.built):
+            was_built = getattr(self, "built", True)
             y_pred = self._forward(x, training=False)
+            if not was_built:
+                _unbatch_build_shapes(self)
             if metrics is not None and not metrics.built:
                 metrics.build(y, y_pred)
             if unbuilt_loss:
@@ -283,3 +286,24 @@ def _output_names(model: Any) -> list[str]:
         node = getattr(t, "node", None)
         names.append(node.layer.name if node is not None else str(len(names)))
     return names
+
+
+def _unbatch_build_shapes(model: Any) -> None:
+    """Keras builds a model in fit/evaluate/predict from the data's spec, whose batch size
+    is None: its build_config records ``(None, ...)``, not the first batch's size."""
+    shapes = getattr(model, "_build_shapes_dict", None)
+    if not shapes:
+        return
+
+    def unbatch(shape: Any) -> Any:
+        if (
+            isinstance(shape, (tuple, list))
+            and shape
+            and all(s is None or isinstance(s, int) for s in shape)
+        ):
+            return (None, *shape[1:])
+        if isinstance(shape, (tuple, list)):
+            return type(shape)(unbatch(s) for s in shape)
+        return shape
+
+    object.__setattr__(model, "_build_shapes_dict", {k: unbatch(v) for k, v in shapes.items()})
