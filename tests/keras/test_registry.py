@@ -85,6 +85,7 @@ def _strip(config: Any) -> Any:
     [("sequential", lambda: sequential(tf, OBJS)), ("subclassed", lambda: subclassed(tf, OBJS))],
 )
 def test_files_round_trip_and_match_tf_config(name: str, make: Any, tmp_path: Any) -> None:
+    pytest.importorskip("h5py")  # .keras files: symgrad[keras]
     model = make()
     if name == "subclassed":
         assert model.evaluate(x, y, verbose=0) == EVALUATE
@@ -105,6 +106,7 @@ def test_files_round_trip_and_match_tf_config(name: str, make: Any, tmp_path: An
 
 
 def test_tf_files_load_without_custom_objects() -> None:
+    pytest.importorskip("h5py")  # .keras files: symgrad[keras]
     m = keras.models.load_model(DATA / "tf_registered_sequential.keras")
     assert type(m.layers[1]) is OBJS["ScaleLayer"] and m.layers[1].factor == 3.0
     assert m.layers[0].activation is OBJS["twice_relu"]
@@ -132,6 +134,8 @@ def test_unknown_class_is_keras_type_error() -> None:
 
 
 def test_unregistered_class_in_a_file(tmp_path: Any) -> None:
+    pytest.importorskip("h5py")  # .keras files: symgrad[keras]
+
     class Loose(keras.layers.Layer):
         def call(self, x: Any) -> Any:
             return x
