@@ -2305,3 +2305,14 @@ def test_empty_tensors_give_tfs_values(f: Callable[[], tf.Tensor], expected: Any
     got = f().numpy()
     assert got.shape == np.shape(expected) and got.dtype == np.asarray(expected).dtype
     np.testing.assert_array_equal(got, expected)
+
+
+def test_eager_shape_errors_are_tfs_invalid_argument_errors():
+    """TF 2.21's eager classes (a ValueError here too, for graph-mode callers)."""
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Dimension -1 must be >= 0"):
+        tf.zeros([-1])
+    with pytest.raises(
+        tf.errors.InvalidArgumentError,
+        match=r"^logits and labels must be broadcastable: logits_size=\[2,4\] labels_size=\[2,3\]$",
+    ):
+        tf.nn.softmax_cross_entropy_with_logits(labels=tf.ones([2, 3]), logits=tf.ones([2, 4]))
