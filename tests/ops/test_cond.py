@@ -296,6 +296,40 @@ def test_a_branch_reads_the_outer_graphs_collections():
             assert sess.run(out) == 7
 
 
+def test_a_branch_or_loop_body_writes_the_outer_graphs_collections():
+    """TF's cond_v2 and while_v2 share the outer graph's collections with a branch or loop
+    body (testCollectionIntValueWriteInCond); a function body writes to its own copy.
+    TF 2.21 prints ``[7] 1 [1] []``."""
+    v1 = tf.compat.v1
+    with tf.Graph().as_default():
+        x = v1.placeholder(tf.float32, [None, 2])
+        mm = v1.get_variable("mm", [2], initializer=v1.zeros_initializer())
+
+        def taken():
+            v1.add_to_collection("z", 7)
+            m = tf.reduce_mean(x, 0)
+            v1.add_to_collection(v1.GraphKeys.UPDATE_OPS, mm.assign(0.5 * mm + 0.5 * m))
+            return x - m
+
+        tf.cond(v1.placeholder_with_default(True, []), taken, lambda: x - mm)
+
+        def body(i):
+            v1.add_to_collection("loop", 1)
+            return i + 1
+
+        tf.while_loop(lambda i: i < 2, body, [0])
+
+        @tf.function
+        def f():
+            v1.add_to_collection("fn", 3)
+            return tf.constant(1.0)
+
+        f()
+        assert v1.get_collection("z") == [7]
+        assert len(v1.get_collection(v1.GraphKeys.UPDATE_OPS)) == 1
+        assert (v1.get_collection("loop"), v1.get_collection("fn")) == ([1], [])
+
+
 def test_a_branch_returning_indexed_slices_and_none():
     """TF's cond_v2 test testReturnsIndexedSlicesAndNones: the If's outputs are put back
     into the branches' structure, IndexedSlices included."""

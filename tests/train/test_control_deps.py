@@ -1,7 +1,9 @@
-"""Variables made inside ``tf.control_dependencies`` (tf_control_deps.py): their
-initializers run nothing else, as TensorFlow's, whose ``init_scope`` clears the
-dependencies.  Before, the batch-norm idiom's slots waited on the update ops, and
-``global_variables_initializer()`` asked for the placeholders.  TensorFlow 2.21's numbers."""
+"""``tf.control_dependencies`` in TF1 programs (tf_control_deps.py), TensorFlow 2.21's
+numbers.  Variables made inside: their initializers run nothing else, as TensorFlow's,
+whose ``init_scope`` clears the dependencies (before, the batch-norm idiom's slots waited
+on the update ops, and ``global_variables_initializer()`` asked for the placeholders).
+An outer op named inside a branch, loop body or function runs once, before the op that
+runs it (before, never in an untaken branch, and once per iteration in a loop)."""
 
 import pytest
 import tf_control_deps
@@ -20,6 +22,7 @@ LITERALS = {
         ),
     ),
     "variable_made_under_a_dependency": (0, 5.0, [1.0, 1.0]),
+    "outer_op_named_inside": ((2.0, 2.0), ([3], 15.0), (6.0, 101.0), (5.0, 7.0), (5.0, 14.0)),
 }
 
 

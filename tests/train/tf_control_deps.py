@@ -60,4 +60,49 @@ def variable_made_under_a_dependency(tf: Any) -> Any:
             return tuple(sess.run([counter, a, b]))
 
 
-PROGRAMS = [batch_norm_idiom, variable_made_under_a_dependency]
+def outer_op_named_inside(tf: Any) -> Any:
+    """A ``cond`` branch, a ``while_loop`` body and a ``tf.function`` that name an op of
+    the graph outside in ``control_dependencies``: TensorFlow makes it a control input of
+    the If, While or call op (``control_captures``), so it runs once per run, before, also
+    when the branch is not taken; named as an op, a variable, an assignment's read."""
+    v1 = tf.compat.v1
+    with tf.Graph().as_default():
+        v, w, u, z = (tf.Variable(x) for x in (1.0, 10.0, 100.0, 0.0))
+        bump, bump_w, bump_u, read_z = (
+            v.assign_add(1.0),
+            w.assign_add(5.0),
+            u.assign_add(1.0),
+            z.assign_add(7.0),
+        )
+
+        def after(op: Any, value: float) -> Any:
+            def branch() -> Any:
+                with tf.control_dependencies([op]):
+                    return tf.constant(value)
+
+            return branch
+
+        not_taken = tf.cond(
+            v1.placeholder_with_default(False, None), after(bump, 1.0), after(w, 2.0)
+        )
+
+        def body(i: Any) -> Any:
+            with tf.control_dependencies([bump_w]):
+                return i + 1
+
+        loop = tf.while_loop(lambda i: i < 3, body, [tf.constant(0)])
+
+        @tf.function
+        def doubled(x: Any) -> Any:
+            with tf.control_dependencies([bump_u]):
+                return x * 2.0
+
+        call = doubled(tf.constant(3.0))
+        taken = tf.cond(tf.constant(True), after(read_z, 5.0), lambda: tf.constant(6.0))
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            pairs = [(not_taken, v), (loop, w), (call, u), (taken, z), (taken, z)]
+            return [(sess.run(fetch), sess.run(var)) for fetch, var in pairs]
+
+
+PROGRAMS = [batch_norm_idiom, variable_made_under_a_dependency, outer_op_named_inside]

@@ -44,7 +44,7 @@ from symgrad.ops import core
 from symgrad.ops.array import structure as array
 from symgrad.ops.math import elementwise as math_ops
 from symgrad.ops.state.variables import Variable
-from symgrad.runtime.concrete_function import ConcreteFunction, packer
+from symgrad.runtime.concrete_function import ConcreteFunction, outer_control, packer
 from symgrad.runtime.function import function, trace_graph
 
 Fn = Callable[[], Any]
@@ -154,9 +154,10 @@ def _functional(
         maps.append(tuple(index[key(t)] for t in f.captured))
     stateless, stateful = _KINDS[kind]
     op_type = stateful if any(f.graph.stateful_ops for f in branches) else stateless
-    op = apply_op(
-        op_type, [selector, *inputs], {"branches": tuple(branches), "maps": tuple(maps)}, name
-    )
+    with outer_control(branches):  # an outer op a branch depends on runs first, as in TF
+        op = apply_op(
+            op_type, [selector, *inputs], {"branches": tuple(branches), "maps": tuple(maps)}, name
+        )
     # TF's cond_v2 hands out Identities of the op's outputs (a plan forwards them)
     outs = [core.identity(t) for t in op.outputs]
     return arrays.rebuild(_pack(branches[0]._structure, outs))

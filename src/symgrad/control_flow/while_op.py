@@ -63,7 +63,7 @@ from symgrad.ops.array import structure as array
 from symgrad.ops.core import convert_to_tensor, placeholder
 from symgrad.ops.math import elementwise as math
 from symgrad.ops.sparse.partial_sums import sum_with_parts
-from symgrad.runtime.concrete_function import TENSOR, ConcreteFunction, FuncGraph
+from symgrad.runtime.concrete_function import TENSOR, ConcreteFunction, FuncGraph, outer_control
 
 
 def _trace(
@@ -131,22 +131,23 @@ def functional_while(
     kept, recorder, records, grows = tensor_array_grow.plan(
         body_f, _stacked(body_f) if back_prop else ()
     )
-    op = apply_op(
-        "While" if stateful else "StatelessWhile",
-        [counter, maximum, *loop_vars, *cond_f.captured, *body_f.captured],
-        {
-            "cond": cond_f,
-            "body": body_f,
-            "n_vars": len(loop_vars),
-            "n_cond": len(cond_f.captured),
-            "shapes": tuple(shapes),
-            "accumulate": kept,
-            "recorder": recorder,
-            "records": records,
-            "grows": grows,
-        },
-        name or "while",
-    )
+    with outer_control([cond_f, body_f]):  # an outer op the loop depends on: once, first
+        op = apply_op(
+            "While" if stateful else "StatelessWhile",
+            [counter, maximum, *loop_vars, *cond_f.captured, *body_f.captured],
+            {
+                "cond": cond_f,
+                "body": body_f,
+                "n_vars": len(loop_vars),
+                "n_cond": len(cond_f.captured),
+                "shapes": tuple(shapes),
+                "accumulate": kept,
+                "recorder": recorder,
+                "records": records,
+                "grows": grows,
+            },
+            name or "while",
+        )
     return op.outputs[2 : 2 + len(loop_vars)]
 
 

@@ -64,14 +64,34 @@ class FuncGraph(Graph):
         self.building_function = True
         self.tracing = True
         self.outer_graph = get_default_graph()
-        # The outer graph's collections as they are now, as TF's FuncGraph copies them, so
-        # a branch or function body can read what the program stored there.
-        self.collections = {k: list(v) for k, v in self.outer_graph.collections.items()}
+        # A function body reads the outer graph's collections as they are now (TF's
+        # FuncGraph copies them); a branch or loop body shares them, as TF's cond and
+        # while_loop do, so what it adds (a layer's UPDATE_OPS) is there after it.
+        outer = self.outer_graph.collections
+        self.collections = outer if control_flow else {k: list(v) for k, v in outer.items()}
         self.variable_error = variable_error
         self.created_variables = False
         self.captures: dict[tuple[int, int], tuple[Tensor, Tensor]] = {}
         self.stateful_ops: list[Operation] = []
         self.arg_values: list[tuple[Tensor, Any]] = []  # (input placeholder, array)
+        # Ops of outer graphs named in ``control_dependencies`` inside: the op that runs
+        # this graph (If, While, the call) takes them as its control inputs, as TF's
+        # ``function_captures.control`` (``outer_control``).
+        self.control_captures: list[Any] = []
+
+    def control_dependencies(self, control_inputs: Sequence[Any] | None) -> Any:
+        """``Graph.control_dependencies``, with an outer graph's op or tensor captured
+        (``control_captures``) instead of made a control input of the ops inside, which
+        could not run it: it runs before the op that runs this graph, as in TF."""
+        if control_inputs is None:
+            return super().control_dependencies(None)
+        inner = []
+        for c in control_inputs:
+            if getattr(c, "graph", self) is self:
+                inner.append(c)
+            elif all(c is not k for k in self.control_captures):
+                self.control_captures.append(c)
+        return super().control_dependencies(inner)
 
     def add_op(self, op: Operation) -> None:
         super().add_op(op)
@@ -226,18 +246,20 @@ class ConcreteFunction:
             and context.current.recorders
             and _recorders_interested(inputs, self.variables)
         ):
-            mapping = atomic(self.replay, inputs)  # eager: all of the call's writes or none
+            with outer_control([self]):
+                mapping = atomic(self.replay, inputs)  # eager: the call's writes or none
             outs = [mapping[key(t)] for t in self.outputs]
         elif graph.eager and valued:
             outs = self._call_now(graph, inputs)
         else:
             reads = [v.value() for v in self.variables]  # route gradients to the variables
-            op = apply_op(
-                "PartitionedCall",
-                inputs + reads,
-                {"f": self, "n_feeds": len(inputs)},
-                "PartitionedCall",
-            )
+            with outer_control([self]):
+                op = apply_op(
+                    "PartitionedCall",
+                    inputs + reads,
+                    {"f": self, "n_feeds": len(inputs)},
+                    "PartitionedCall",
+                )
             outs = op.outputs[: len(self.outputs)]
         return self._pack(outs)
 
@@ -374,6 +396,18 @@ def _copy_op(
         else contextlib.nullcontext(),
     ):
         return apply_op(op.type, ins, attrs, op.name)
+
+
+def outer_control(functions: Sequence[ConcreteFunction]) -> Any:
+    """The ``control_dependencies`` for the op that runs ``functions``' graphs in the
+    default graph: their ``control_captures`` (none in an eager graph, where they ran)."""
+    caps: list[Any] = []
+    for f in functions:
+        caps.extend(c for c in f.graph.control_captures if all(c is not k for k in caps))
+    graph = get_default_graph()
+    return (
+        graph.control_dependencies(caps) if caps and not graph.eager else contextlib.nullcontext()
+    )
 
 
 def _control_deps(op: Operation, graph: Graph, op_map: dict[int, Operation]) -> Any:
