@@ -435,3 +435,74 @@ def test_compat_v1_cond_takes_strict_and_the_old_fn_names():
             TypeError, match=r"^cond\(\): 'true_fn' and 'fn1' may not be set simultaneously.$"
         ):
             v1.cond(p, lambda: y, lambda: y, fn1=lambda: y)
+
+
+def test_control_flow_ops_and_outputs_have_tfs_names():
+    """TF's cond_v2/while_v2 name the op by a name scope its outputs' Identities are in
+    (TF 2.21's names below); a TF1 graph's branches start at the root."""
+    v1 = tf.compat.v1
+    with tf.Graph().as_default() as g:
+        p = v1.placeholder(tf.bool, [])
+        x = tf.constant(2.0)
+        with tf.name_scope("foo"):
+            y = tf.cond(p, lambda: x * 2.0, lambda: x)
+            y2 = tf.cond(p, lambda: (x, x + 1), lambda: (x, x))
+            (z,) = tf.while_loop(lambda i: i < 3, lambda i: i + 1, [tf.constant(0)])
+            c = tf.switch_case(tf.constant(1), [lambda: x, lambda: x * 3])
+            r = tf.case([(p, lambda: x * 2), (x > 0, lambda: x * 3)], default=lambda: x)
+
+            def branch():
+                with tf.name_scope("then"):
+                    return tf.identity(x, name="idt")
+
+            inner = tf.cond(p, branch, lambda: x)
+        names = [y.name, y.op.inputs[0].op.name, *(t.name for t in y2), z.name, c.name, r.name]
+        assert names == [
+            "foo/cond/Identity:0",
+            "foo/cond",
+            "foo/cond_1/Identity:0",
+            "foo/cond_1/Identity_1:0",
+            "foo/while/Identity_2:0",
+            "foo/switch_case/indexed_case/Identity:0",
+            "foo/case/cond/Identity:0",
+        ]
+        ops = {o.name for o in g.get_operations()}
+        assert {"foo/while", "foo/while/loop_counter", "foo/while/maximum_iterations"} <= ops
+        assert tf.gradients(y, x)[0].name == "gradients/foo/cond_grad/Identity:0"
+        body = inner.op.inputs[0].op.get_attr("branches")[0].graph
+        assert "then/idt" in {o.name for o in body.get_operations()}
+
+
+def test_a_tf2_branch_or_loop_body_continues_the_ops_name_scope():
+    """In a function (TF2), a branch's or loop body's names start in its op's scope:
+    TF 2.21 gives the scopes and name below."""
+    seen = []
+
+    @tf.function
+    def f(x):
+        with tf.name_scope("foo"):
+
+            def then():
+                with tf.name_scope("then"):
+                    seen.append(tf.get_current_name_scope())
+                    seen.append(tf.identity(x, name="idt").name)
+                return x + 1
+
+            def otherwise():
+                seen.append(tf.get_current_name_scope())
+                return x - 1
+
+            y = tf.cond(x > 0, then, otherwise)
+
+            def body(i):
+                seen.append(tf.get_current_name_scope())
+                return i + 1
+
+            tf.while_loop(lambda i: i < 3, body, [0])
+            if x > 2:  # autograph's cond
+                seen.append(tf.get_current_name_scope())
+                y = y * 2
+        return y
+
+    f(tf.constant(1.0))
+    assert seen == ["foo/cond/then", "foo/cond/then/idt:0", "foo/cond", "foo/while", "foo/cond_1"]

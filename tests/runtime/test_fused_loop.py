@@ -11,9 +11,14 @@ from symgrad.control_flow import fused_loop, while_op
 from symgrad.runtime.plan import Plan
 
 
+def _loop(t: tf.Tensor) -> tf.Operation:
+    """The While op of a loop's output (``while_loop`` hands out an Identity of it, as TF)."""
+    return t.op.inputs[0].op if t.op.type == "Identity" else t.op
+
+
 def _fused(t: tf.Tensor) -> object:
     """The loop's fused function (any plan's), or None."""
-    entries = fused_loop.FUSED.get(t.op.get_attr("body"), {})
+    entries = fused_loop.FUSED.get(_loop(t).get_attr("body"), {})
     return next((e[1] for e in entries.values() if e[1] is not None), None)
 
 
@@ -34,7 +39,7 @@ def test_swapped_variables_constants_and_unchanged_ones(fused_only: None) -> Non
         n = tf.placeholder(tf.int32, [])
         body = lambda i, a, b, c: (i + 1, b, a + 1.0, c)  # noqa: E731
         out = tf.while_loop(lambda i, a, b, c: i < n, body, [0, 1.0, 10.0, 7.0])
-        stacks = out[0].op.outputs[6:]
+        stacks = _loop(out[0]).outputs[6:]
         with tf.Session() as sess:
             i, a, b, c = sess.run(out, {n: 5})
             sa, sb = sess.run([stacks[1], stacks[2]], {n: 3})
@@ -51,7 +56,7 @@ def test_maximum_iterations_and_no_stacks_without_back_prop():
         _, y = tf.while_loop(lambda i, x: i < 3, body, [0, 1.0], back_prop=False)
         with tf.Session() as sess:
             assert sess.run([x, y]) == [16.0, 8.0]
-    assert len(y.op.outputs) == 4  # counter, maximum, i, x: no stacks
+    assert len(_loop(y).outputs) == 4  # counter, maximum, i, x: no stacks
 
 
 def test_a_kernel_error_is_named_by_the_step_by_step_rerun():
@@ -168,7 +173,7 @@ def test_a_plan_without_the_gradient_keeps_no_stacks() -> None:
         w = tf.placeholder(tf.float32, [3])
         _, h = tf.while_loop(lambda i, h: i < 4, lambda i, h: (i + 1, h * w), [0, tf.ones([3])])
         [dw] = tf.gradients(tf.reduce_sum(h), [w])
-        loop = h.op
+        loop = _loop(h)
         assert loop.get_attr("accumulate") == (False, True)  # h's values; i's nobody reads
         forward, both = Plan([h], [], [w]), Plan([h, dw], [], [w])
         assert forward.attrs[id(loop)]["accumulate"] == (False, False)

@@ -71,6 +71,36 @@ def test_a_loops_name_scope_gives_one_tag(tmp_path: Any) -> None:
     assert tags == [(0, "train/loss"), (1, "train/loss"), (2, "train/loss")]
 
 
+def test_a_branch_or_loop_in_a_function_tags_with_its_scope(tmp_path: Any) -> None:
+    """In a function, a summary in an autograph ``if``/``for``/``while`` or a ``tf.cond``
+    is tagged in the control flow op's scope, as TF2's branch and body graphs continue
+    it (TF 2.21's tags: below)."""
+    writer = tf.summary.create_file_writer(str(tmp_path))
+
+    @tf.function
+    def f(step):
+        with writer.as_default(step=step):
+            with tf.name_scope("train"):
+                if step % 2 == 0:
+                    tf.summary.scalar("loss", 1.0)
+                tf.summary.scalar("always", 2.0)
+            tf.cond(step > 0, lambda: tf.summary.scalar("c", 3.0), lambda: tf.constant(False))
+            for i in tf.range(step):
+                tf.summary.scalar("each", 1.0, step=i)
+            j = tf.constant(0, tf.int64)
+            while j < step:
+                with tf.name_scope("inner"):
+                    tf.summary.scalar("w", 1.0, step=j)
+                j += 1
+        return step
+
+    for i in range(2):
+        f(tf.constant(i, tf.int64))
+    writer.close()
+    tags = sorted({tag for _, tag, _ in _values(tmp_path)})
+    assert tags == ["cond/c", "train/always", "train/cond/loss", "while/each", "while_1/inner/w"]
+
+
 def test_default_step_set_as_default_and_noop_writer(tmp_path: Any) -> None:
     noop = tf.summary.create_noop_writer()
     with noop.as_default():

@@ -233,9 +233,10 @@ def test_nested_loops_in_a_function_name_both_iterations(checking):
     with pytest.raises(tf.errors.InvalidArgumentError) as info:
         f(tf.constant(200.0))
     e = info.value
-    assert e.iterations == [("StatelessWhile 'outer'", 1), ("StatelessWhile 'inner'", 1)]
+    # (the inner loop's op is named in the outer body's scope, as TF2's)
+    assert e.iterations == [("StatelessWhile 'outer'", 1), ("StatelessWhile 'outer/inner'", 1)]
     assert str(e).startswith(
-        "StatelessWhile 'outer' iteration 1 > StatelessWhile 'inner' iteration 1: "
+        "StatelessWhile 'outer' iteration 1 > StatelessWhile 'outer/inner' iteration 1: "
         "op 'Sqrt' in body produced NaN\n"
     )
 
@@ -360,11 +361,12 @@ def test_a_nan_in_a_loop_gradient_names_the_forward_iteration_and_the_sqrt_line(
         "(backward iteration 2): op 'SqrtGrad' in body produced +Inf"
     ), head
     assert (
-        f"this op computes part of the gradient of 'Sqrt' (type Sqrt, created at "
+        f"this op computes part of the gradient of 'loop/Sqrt' (type Sqrt, created at "
         f"{__file__}:{found[0]})"
     ) in text
     # the gradient body's re-created forward value, by what it stands for
-    assert "  input 0 (Sqrt:0 (the forward value of Sqrt 'Sqrt' at iteration 5)): 0.0\n" in text
+    forward = "loop/Sqrt:0 (the forward value of Sqrt 'loop/Sqrt' at iteration 5)"
+    assert f"  input 0 ({forward}): 0.0\n" in text
 
 
 def test_a_loop_gradient_body_names_its_inputs_by_the_forward_program():
@@ -391,13 +393,16 @@ def test_a_loop_gradient_body_names_its_inputs_by_the_forward_program():
         and any(o.type == "SqrtGrad" for o in v.graph.get_operations())
     ]
     ops = {op.name: op for op in body.graph.get_operations()}
-    names = {n: [input_name(t) for t in ops[n].inputs] for n in ("mul_grad/mul", "Abs", "Sqrt")}
+    # (the forward body's names are in the loop's scope, as TF2's)
+    names = {
+        n: [input_name(t) for t in ops[f"loop/{n}"].inputs] for n in ("mul_grad/mul", "Abs", "Sqrt")
+    }
     later = " at the iteration this one mirrors"  # the running loop writes the number in
     assert names["mul_grad/mul"][1] == f"{w.name} (captured)"  # w:0, unless taken
-    assert names["Sqrt"] == [f"Abs:0 (the forward value of Abs 'Abs'{later})"]
-    assert names["Abs"][0].endswith(f"(the forward value of Sub 'sub'{later})")
-    assert ops["Abs"].inputs[0].op.inputs[0].op.type == "GatherV2"
-    assert input_name(ops["Abs"].inputs[0].op.inputs[0]) == f"x:0 (loop variable 1{later})"
+    assert names["Sqrt"] == [f"loop/Abs:0 (the forward value of Abs 'loop/Abs'{later})"]
+    assert names["Abs"][0].endswith(f"(the forward value of Sub 'loop/sub'{later})")
+    assert ops["loop/Abs"].inputs[0].op.inputs[0].op.type == "GatherV2"
+    assert input_name(ops["loop/Abs"].inputs[0].op.inputs[0]) == f"x:0 (loop variable 1{later})"
 
 
 def test_an_eager_loop_gradient_nan_names_the_forward_iteration_and_the_sqrt_line():
@@ -472,7 +477,7 @@ def test_a_nan_in_a_branch_names_the_branch():
 
     text = _numerics_error(f, tf.constant(4.0))
     assert text.startswith("the true_fn branch of StatelessIf 'choose' > !!! Detected")
-    assert "input 0 (sub:0): -1.0" in text
+    assert "input 0 (choose/sub:0): -1.0" in text  # (in the cond's scope, as TF2's)
 
     @tf.function
     def g(x):
@@ -483,6 +488,6 @@ def test_a_nan_in_a_branch_names_the_branch():
 
     text = _numerics_error(g, tf.constant(4.0))
     assert text.startswith(
-        "the true_fn branch of StatelessIf 'choose_grad/gradients' (the gradient of "
+        "the true_fn branch of StatelessIf 'choose_grad/StatelessIf' (the gradient of "
         "StatelessIf 'choose') > !!! Detected"
     ), text.splitlines()[0]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from symgrad.control_flow.cond import Fn, cond
@@ -56,12 +57,15 @@ def case(
         if i == len(pairs):
             return default()  # type: ignore[misc]
         pred, fn = pairs[i]
-        return cond(pred, fn, functools.partial(chain, i + 1), name=name)
+        return cond(pred, fn, functools.partial(chain, i + 1))
 
-    if not exclusive:
-        return chain(0)
-    # TF's check: at most one true among the predicates left of the chain (the last
-    # pair's is left out when it stands in for ``default``), those shown
+    with get_default_graph().name_scope(name):  # TF's names: case/cond, case_1/cond
+        return chain(0) if not exclusive else _exclusive(pairs, chain)
+
+
+def _exclusive(pairs: list[tuple[Any, Fn]], chain: Callable[[int], Any]) -> Any:
+    """``chain(0)`` after TF's check: at most one true among the predicates left of the
+    chain (the last pair's is left out when it stands in for ``default``), those shown."""
     preds = [p for p, _ in pairs]
     eager = get_default_graph().eager
     names = ", ".join("?" if eager else p.name for p in preds)

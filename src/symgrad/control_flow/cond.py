@@ -21,6 +21,7 @@ which its gradient leaves the op; the batching rule is in ``control_flow_batch``
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -44,7 +45,12 @@ from symgrad.ops import core
 from symgrad.ops.array import structure as array
 from symgrad.ops.math import elementwise as math_ops
 from symgrad.ops.state.variables import Variable
-from symgrad.runtime.concrete_function import ConcreteFunction, outer_control, packer
+from symgrad.runtime.concrete_function import (
+    ConcreteFunction,
+    inherited,
+    outer_control,
+    packer,
+)
 from symgrad.runtime.function import function, trace_graph
 
 Fn = Callable[[], Any]
@@ -126,41 +132,52 @@ def _functional(
     fns: Sequence[Fn],
     names: Sequence[str],
     api: str,
-    name: str,
+    name: str | None,
     settle: Callable[[Callable[[int], Any], list[Any]], list[Any]] | None = None,
 ) -> Any:
     """Trace each branch and record one op of ``kind`` choosing among them (a returned
     TensorArray travels as its buffer: ``tensor_array_cond``; ``settle`` may trace
-    branches again once all have been, as the gradient's IndexedSlices need)."""
-    arrays = BranchArrays(fns)
+    branches again once all have been, as the gradient's IndexedSlices need).  The op is
+    named by the name scope ``name`` makes, which its outputs' Identities and (in TF2)
+    its branches' ops are in, as TF's cond_v2; without ``name`` (a gradient's op, in the
+    gradient's scope) it has its type's name."""
+    graph = get_default_graph()
+    with graph.name_scope(name) if name else contextlib.nullcontext("") as scope:
+        arrays = BranchArrays(fns)
 
-    def traced(i: int) -> ConcreteFunction:
-        return trace_graph(arrays.wrap(i), f"{name}_{names[i]}")
+        inside = inherited(scope)
 
-    branches = arrays.finish(traced, [traced(i) for i in range(len(fns))])
-    if settle is not None:
-        branches = settle(traced, branches)
-    for i in range(1, len(branches)):
-        _check_same(names[0], branches[0], names[i], branches[i], api, arrays, i)
-    branches = capture_reads(branches)
-    inputs: list[Tensor] = []
-    index: dict[Any, int] = {}
-    maps = []
-    for f in branches:
-        for t in f.captured:
-            if key(t) not in index:
-                index[key(t)] = len(inputs)
-                inputs.append(t)
-        maps.append(tuple(index[key(t)] for t in f.captured))
-    stateless, stateful = _KINDS[kind]
-    op_type = stateful if any(f.graph.stateful_ops for f in branches) else stateless
-    with outer_control(branches):  # an outer op a branch depends on runs first, as in TF
-        op = apply_op(
-            op_type, [selector, *inputs], {"branches": tuple(branches), "maps": tuple(maps)}, name
-        )
-    # TF's cond_v2 hands out Identities of the op's outputs (a plan forwards them)
-    outs = [core.identity(t) for t in op.outputs]
-    return arrays.rebuild(_pack(branches[0]._structure, outs))
+        def traced(i: int) -> ConcreteFunction:
+            return trace_graph(arrays.wrap(i), f"{name or api}_{names[i]}", inside)
+
+        branches = arrays.finish(traced, [traced(i) for i in range(len(fns))])
+        if settle is not None:
+            branches = settle(traced, branches)
+        for i in range(1, len(branches)):
+            _check_same(names[0], branches[0], names[i], branches[i], api, arrays, i)
+        branches = capture_reads(branches)
+        inputs: list[Tensor] = []
+        index: dict[Any, int] = {}
+        maps = []
+        for f in branches:
+            for t in f.captured:
+                if key(t) not in index:
+                    index[key(t)] = len(inputs)
+                    inputs.append(t)
+            maps.append(tuple(index[key(t)] for t in f.captured))
+        stateless, stateful = _KINDS[kind]
+        op_type = stateful if any(f.graph.stateful_ops for f in branches) else stateless
+        with outer_control(branches):  # an outer op a branch depends on runs first, as in TF
+            op = apply_op(
+                op_type,
+                [selector, *inputs],
+                {"branches": tuple(branches), "maps": tuple(maps)},
+                scope or None,
+            )
+        # TF's cond_v2 hands out Identities of the op's outputs, in its scope (a plan
+        # forwards them)
+        outs = [core.identity(t) for t in op.outputs]
+        return arrays.rebuild(_pack(branches[0]._structure, outs))
 
 
 def _check_same(
@@ -280,7 +297,8 @@ def switch_case(
         i = int(branch_index.eager_value)
         return fns[i if 0 <= i < len(fns) else -1]()
     names = [f"branches[{i}]" for i in range(len(fns))]
-    return _functional("Case", branch_index, fns, names, "tf.switch_case", name)
+    with get_default_graph().name_scope(name):  # TF's names: switch_case/indexed_case
+        return _functional("Case", branch_index, fns, names, "tf.switch_case", "indexed_case")
 
 
 def _indexed_fns(branch_fns: Any) -> list[Fn]:
@@ -369,7 +387,7 @@ def _functional_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
     )
     fns = [match.wrap(i) for i in range(len(branches))]
     names = [f"branches[{i}]" for i in range(len(fns))]
-    found = _functional(op.type, selector, fns, names, "gradients", "gradients", match.settle)
+    found = _functional(op.type, selector, fns, names, "gradients", None, match.settle)
     mirror(found, op)
     out: list[Tensor | None] = [None] * len(ins)
     for i, g in zip(diff, found, strict=True):

@@ -28,8 +28,9 @@ from symgrad.core.errors import InvalidArgumentError
 from symgrad.core.graph import Tensor, get_default_graph
 from symgrad.core.shapes import TensorShape, as_shape
 from symgrad.ops.array import structure as array
-from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.core import constant, convert_to_tensor, identity
 from symgrad.ops.math import elementwise as math
+from symgrad.runtime.concrete_function import inherited
 
 
 def _bare_tensor_error(t: Tensor) -> str:
@@ -88,11 +89,35 @@ def while_loop(
     if graph.eager and not graph.building_function and all(t.has_value() for t in flat):
         return _eager_loop(cond, body, loop_vars, maximum_iterations)
     invariants = _invariants(loop_vars, flat, shape_invariants)
-    maximum = convert_to_tensor(
-        -1 if maximum_iterations is None else maximum_iterations, dtype=dt.int32
-    )
-    if maximum.shape.rank not in (None, 0):
-        raise ValueError(f"maximum_iterations must be a scalar, saw shape: {maximum.shape}")
+    with graph.name_scope(name or "while") as scope:  # TF's names; TF2: its cond's and body's
+        maximum = convert_to_tensor(
+            -1 if maximum_iterations is None else maximum_iterations,
+            dtype=dt.int32,
+            name="maximum_iterations",
+        )
+        if maximum.shape.rank not in (None, 0):
+            raise ValueError(f"maximum_iterations must be a scalar, saw shape: {maximum.shape}")
+        counter = constant(0, dt.int32, name="loop_counter")
+        outs = _graph_loop(
+            cond, body, loop_vars, flat, invariants, maximum, back_prop, scope, counter
+        )
+    return nest.pack_sequence_as(loop_vars, outs) if nest.is_nested(loop_vars) else outs[0]
+
+
+def _graph_loop(
+    cond: Callable[..., Any],
+    body: Callable[..., Any],
+    loop_vars: Any,
+    flat: list[Tensor],
+    invariants: list[Any],
+    maximum: Tensor,
+    back_prop: bool,
+    scope: str,
+    counter: Tensor,
+) -> list[Tensor]:
+    """``while_loop``'s op in a graph, named ``scope``; the final values as TF hands them
+    out: an ``Identity`` of each of the op's outputs (the counter's and maximum's too, so
+    the numbering is TF's: the first loop variable's is ``while/Identity_2``)."""
 
     def flat_cond(vars_: list[Tensor]) -> list[Tensor]:
         return [convert_to_tensor(cond(*_pack(loop_vars, vars_[1:])))]
@@ -104,8 +129,10 @@ def while_loop(
         _check_structure(loop_vars, result)
         return nest.flatten(result)
 
-    outs = functional_while(flat_cond, flat_body, flat, invariants, maximum, back_prop, name)
-    return nest.pack_sequence_as(loop_vars, outs) if nest.is_nested(loop_vars) else outs[0]
+    op = functional_while(
+        flat_cond, flat_body, flat, invariants, maximum, back_prop, scope, counter, inherited(scope)
+    )[0].op
+    return [identity(t) for t in op.outputs[: 2 + len(flat)]][2:]
 
 
 def _pack(structure: Any, flat: list[Tensor]) -> list[Any]:

@@ -67,10 +67,11 @@ from symgrad.runtime.concrete_function import TENSOR, ConcreteFunction, FuncGrap
 
 
 def _trace(
-    fn: Callable[[list[Tensor]], list[Any]], specs: Sequence[Spec], name: str
+    fn: Callable[[list[Tensor]], list[Any]], specs: Sequence[Spec], name: str, scope: str
 ) -> ConcreteFunction:
-    """``fn`` traced on one placeholder per spec; outer tensors it uses become captures."""
-    graph = FuncGraph(name, control_flow=True)
+    """``fn`` traced on one placeholder per spec, its names in ``scope``; outer tensors it
+    uses become captures."""
+    graph = FuncGraph(name, control_flow=True, scope=scope)
     try:
         with context.stop_recording(), graph.as_default():
             inputs = [placeholder(d, s, "loop_var") for s, d in specs]
@@ -92,11 +93,13 @@ def functional_while(
     back_prop: bool = True,
     name: str | None = None,
     counter: Tensor | None = None,
+    scope: str = "",
 ) -> list[Tensor]:
     """One ``While`` / ``StatelessWhile`` op over flat ``loop_vars``; its final values.
 
     ``cond`` and ``body`` take the flat list ``[counter, *loop_vars]`` (the int32 count of
-    iterations run so far, then the variables) and return ``[pred]`` / the new variables.
+    iterations run so far, then the variables) and return ``[pred]`` / the new variables;
+    the names they make start in ``scope``.
     """
     shapes = [t.shape for t in loop_vars] if shapes is None else shapes
     counter = convert_to_tensor(0, dtype=dt.int32) if counter is None else counter
@@ -104,8 +107,8 @@ def functional_while(
     specs: list[Spec] = [(TensorShape([]), dt.int32)] + [
         (s, t.dtype) for s, t in zip(shapes, loop_vars, strict=True)
     ]
-    cond_f = _trace(lambda xs: cond(xs), specs, "while_cond")
-    body_f = capture_reads([_trace(lambda xs: body(xs), specs, "while_body")])[0]
+    cond_f = _trace(lambda xs: cond(xs), specs, "while_cond", scope)
+    body_f = capture_reads([_trace(lambda xs: body(xs), specs, "while_body", scope)])[0]
     if cond_f.outputs[0].dtype is not dt.bool_ or cond_f.outputs[0].shape.rank not in (None, 0):
         raise TypeError(
             f"cond must return a boolean scalar tensor, got "

@@ -55,6 +55,7 @@ class FuncGraph(Graph):
         variable_error: str | None = None,
         qualname: str | None = None,
         control_flow: bool = False,
+        scope: str = "",
     ) -> None:
         super().__init__()
         self.name = name
@@ -64,6 +65,8 @@ class FuncGraph(Graph):
         self.building_function = True
         self.tracing = True
         self.outer_graph = get_default_graph()
+        if scope:  # a branch's or loop body's names start in its op's scope (``inherited``)
+            self.set_name_scope(scope)
         # A function body reads the outer graph's collections as they are now (TF's
         # FuncGraph copies them); a branch or loop body shares them, as TF's cond and
         # while_loop do, so what it adds (a layer's UPDATE_OPS) is there after it.
@@ -396,6 +399,17 @@ def _copy_op(
         else contextlib.nullcontext(),
     ):
         return apply_op(op.type, ins, attrs, op.name)
+
+
+def inherited(scope: str) -> str:
+    """The name scope a ``cond`` branch or ``while_loop`` body made in the op's name
+    ``scope`` (``outer/cond/``) starts in: that scope where the graph outside every
+    function being traced is eager (TF2's control flow graphs continue it, so names and
+    summary tags inside carry it), else the root (a TF1 graph's)."""
+    graph = get_default_graph()
+    while isinstance(graph, FuncGraph):
+        graph = graph.outer_graph
+    return scope.rstrip("/") if graph.eager else ""
 
 
 def outer_control(functions: Sequence[ConcreteFunction]) -> Any:

@@ -531,11 +531,12 @@ def _fits(shape: Any, spec_shape: Any) -> bool:
     return all(s is None or d == s for d, s in zip(shape.dims, spec_shape.dims, strict=True))
 
 
-def trace_graph(fn: Callable[[], Any], name: str) -> ConcreteFunction:
-    """Trace ``fn()`` (no arguments) into a graph of its own, outer tensors captured.
+def trace_graph(fn: Callable[[], Any], name: str, scope: str = "") -> ConcreteFunction:
+    """Trace ``fn()`` (no arguments) into a graph of its own, outer tensors captured, its
+    names in ``scope``.
 
     Used for the branches of ``cond``; outer tapes are paused while it traces."""
-    graph = FuncGraph(name, control_flow=True)
+    graph = FuncGraph(name, control_flow=True, scope=scope)
     outputs: list[Tensor] = []
     try:
         with context.stop_recording(), graph.as_default():
