@@ -185,10 +185,9 @@ def backward(
     finally:
         ERRSTATE.reset(token)
     results = pass_.results
-    for s in plan.source_slots:  # each source's total once: a source may be asked for twice
+    for s in plan.source_slots:  # the totals run did not take (no step's output, or unreached)
         if s not in results:
             got = grads[s]
-            grads[s] = None
             results[s] = got[0] if got and len(got) == 1 else _aggregate_out(got)
     return _outputs(pass_, plan, n)
 
@@ -307,7 +306,7 @@ class _Pass:
         self.caller = ERRSTATE.get()  # NumPy's error state outside the pass
         self.made_by: dict[int, Any] = {}  # a source's slot -> the record whose rule fed it
         self.tensors: dict[int, Any] = {}  # a source's slot -> its gradient as a tensor
-        self.const: Any = None  # what makes those tensors (``_Consts``, made once)
+        self.const = _Consts(get_default_graph(), site)  # what makes those tensors
 
     def tensor(self, s: int) -> Any:
         """Source slot ``s``'s gradient as a tensor (None: none reached it; the same one
@@ -321,8 +320,6 @@ class _Pass:
             g = np.asarray(g)
         t = self.tensors.get(s)
         if t is None:
-            if self.const is None:
-                self.const = _Consts(get_default_graph(), self.site)
             t = self.tensors[s] = self.const(g, self.made_by.get(s))
         return t
 
@@ -424,16 +421,15 @@ def _by_array_rule(rule: Any, r: Any, outs: list[Any], needs: Any) -> Any:
         if any(v is None for v in xs):
             return None
     gs: Any = outs
-    for g in outs:
-        if g is not None and type(g) is not _ndarray:
-            gs = _arrays_of(outs)
-            if gs is None:
-                return None
-            break
+    if not _DENSE.issuperset(map(type, outs)):  # (a C loop) a gradient that is no array
+        gs = _arrays_of(outs)
+        if gs is None:
+            return None
     return rule(xs, ys, r._attrs, gs, needs)
 
 
 _VALUE = attrgetter("_value")
+_DENSE = frozenset({_ndarray, type(None)})
 
 
 def _arrays_of(grads: list[Any]) -> list[Any] | None:
