@@ -340,8 +340,10 @@ class _Pass:
             ctx.frame = frame
 
     def where(self) -> tuple[str, int]:
-        """The user's line as (file, line)."""
-        return _site(*self.site)
+        """The user's line as (file, line), found once (the registered rules ask per op)."""
+        if self.site[1] >= 0:
+            self.site = (_site(*self.site), -1)
+        return self.site[0]  # type: ignore[no-any-return]
 
     def run(self, records: Sequence[Any], grads: list[Any]) -> None:
         """The plan's steps (``backprop``'s order): sum each output's gradients, apply the
