@@ -9,6 +9,7 @@ turned off) bit for bit, and what the pass built: no op for the forward records.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
@@ -321,6 +322,54 @@ def test_gradient_consts_are_named_in_their_rules_scope_with_the_live_suffix() -
     assert eager_backward._scoped_name(graph, y) == base + "_2"
     del first
     assert eager_backward._const(np.ones((), np.float64), y).op.name in (base, base + "_2")
+
+
+_FIELDS = ("_op", "dtype", "shape", "_count", "_type", "_inputs", "graph", "_override")
+_FIELDS += ("_control", "_device")
+
+
+@needs_fast_path
+def test_a_gradient_const_has_the_fields_light_gives_it_and_the_users_line() -> None:
+    """``_Consts`` fills a gradient Const's fields itself: each as ``_light`` fills it
+    (under a gradient override map, control dependencies and a device), its name in the
+    graph's name index and live list; the op built from it and the tape's with block and
+    use name the user's lines (kept as (code, instruction) until read)."""
+    from symgrad.core.eager import _light
+
+    x = tf.constant([1.0, 2.0])
+    y = tf.sin(x)
+    graph, value = y.graph, np.ones(2, np.float32)
+    with (
+        graph.gradient_override_map({"Const": "Identity"}),
+        tf.device("/cpu:0"),
+        tf.control_dependencies([y]),
+    ):
+        site = eager_backward._caller_site(sys._getframe())
+        line = lineno() - 1
+        fast = eager_backward._Consts(graph, site)(value, y)
+        name = fast._name
+        attrs = {"value": value, "dtype": tf.float32}
+        light = _light(graph, "Const", name + "x", (), attrs, tf.float32, fast.shape, value)
+    for field in _FIELDS:
+        assert getattr(fast, field) == getattr(light, field), field
+    assert fast._value is value and fast._attrs == attrs and fast._attrs["value"] is value
+    assert graph._by_name[name]() is fast and any(r() is fast for r in graph._live)
+    assert fast.op.traceback == (__file__, line)
+    assert (fast.op.name, fast.op.type, fast.op.device) == (name, "Const", light.op.device)
+    assert fast.op.gradient_override == "Identity" and fast.op.control_inputs == (y.op,)
+
+    v = tf.Variable([1.0, 2.0])
+    start = lineno() + 1
+    with tf.GradientTape() as t:
+        z = tf.reduce_sum(tf.sin(v * 2.0))
+    (g,) = t.gradient(z, [v])
+    used = lineno() - 1
+    assert type(g) is EagerTensor and g._op is None and g.op.traceback == (__file__, used)
+    assert (t._block, t._used_at) == ((__file__, start), (__file__, used))
+
+
+def lineno() -> int:
+    return sys._getframe(1).f_lineno
 
 
 def test_gradient_keeps_the_structure_of_sources_flat_or_nested() -> None:

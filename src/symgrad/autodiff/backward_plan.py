@@ -19,19 +19,31 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from operator import is_
 from typing import Any
 
 from symgrad.core.gradient_registry import ARRAY_RULES, array_rule_for, gradient_registry
 
-# A step: (record index, array rule or None, needs, input slots, output slots, skipped inputs).
-Step = tuple[int, Any, tuple[bool, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+# A step: (record index, array rule or None, needs, input slots, output slots, skipped
+# inputs, the output slot where the op has one, else -1).
+Step = tuple[int, Any, tuple[bool, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
 Wiring = tuple[Any, ...]  # a record's (op type, input slots, output slots)
 
 
 class Plan:
     """One structure's backward schedule (see the module docstring); immutable once built."""
 
-    __slots__ = ("is_source", "keys_of", "rules", "slots", "source_slots", "steps", "targets")
+    __slots__ = (
+        "entries",
+        "is_source",
+        "keys_of",
+        "pairs",
+        "slots",
+        "source_slots",
+        "steps",
+        "targets",
+        "types",
+    )
 
     def __init__(self, wiring: Sequence[Wiring], sources: Any, targets: tuple[int, ...]) -> None:
         # The records a source reaches, each input no source reaches marked -1 (as the
@@ -51,24 +63,26 @@ class Plan:
         # What ``array_rule_for`` read for each op type: its array rule's entry and the
         # registry's, compared by identity at each use (``current``).
         registry = gradient_registry._registry  # op type -> (rule, where)
-        self.rules = tuple((t, ARRAY_RULES.get(t), registry.get(t)) for t in rules)
+        self.types = tuple(rules)
+        self.pairs = tuple(map(ARRAY_RULES.get, self.types))
+        self.entries = tuple(map(registry.get, self.types))
         self.steps: list[Step] = []
         for j in order:
             op_type, ins, outs = wired[j]
             skip = tuple(i for i, s in enumerate(ins) if s < 0)
             needs = tuple(s >= 0 for s in ins)
-            self.steps.append((active[j], rules[op_type], needs, ins, outs, skip))
+            one = outs[0] if len(outs) == 1 else -1
+            self.steps.append((active[j], rules[op_type], needs, ins, outs, skip, one))
         self.source_slots = tuple(s for s, _ in sources)
         self.is_source = tuple(s in self.source_slots for s in range(self.slots))
         self.keys_of = _keys_of(sources)
 
     def current(self) -> bool:
         """Is each op type's array rule (or its lack) as when the plan was made?"""
-        arrays, registry = ARRAY_RULES.get, gradient_registry._registry.get
-        for op_type, pair, entry in self.rules:
-            if arrays(op_type) is not pair or registry(op_type) is not entry:
-                return False
-        return True
+        types = self.types  # (C loops, compared by identity: this runs at every gradient)
+        return all(map(is_, map(ARRAY_RULES.get, types), self.pairs)) and all(
+            map(is_, map(gradient_registry._registry.get, types), self.entries)
+        )
 
 
 def _schedule(wiring: list[Wiring], targets: tuple[int, ...]) -> list[int]:

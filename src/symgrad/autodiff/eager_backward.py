@@ -31,6 +31,9 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Collection, Sequence
+from itertools import repeat
+from operator import attrgetter
+from sys import _getframe
 from typing import Any
 
 import numpy as np
@@ -39,15 +42,17 @@ from symgrad.autodiff.backprop import apply_rule
 from symgrad.autodiff.backward_plan import Plan, Wiring, plan_for
 from symgrad.core import dtypes, op_registry
 from symgrad.core.context import current
-from symgrad.core.eager import ERRSTATE, ERRSTATE_IGNORE, EagerTensor, _light
-from symgrad.core.eager_tensor import op_name
-from symgrad.core.graph import Operation, Tensor, get_default_graph, user_frame
+from symgrad.core.eager import ERRSTATE, ERRSTATE_IGNORE, EagerTensor, _caller_site, _light
+from symgrad.core.eager_tensor import _site, op_name
+from symgrad.core.graph import Operation, Tensor, get_default_graph
 from symgrad.core.shapes import TensorShape
 from symgrad.ops.core import convert_to_tensor
 from symgrad.ops.math.add_n import add_n
 from symgrad.ops.sparse.indexed_slices import aggregator
 
 _ndarray = np.ndarray
+_new_tensor = EagerTensor.__new__
+_weak = weakref.ref
 _aggregate = aggregator(add_n)
 
 
@@ -70,10 +75,10 @@ class Spent:
     __slots__ = ("_ids", "_refs")
 
     def __init__(self, records: Collection[Any]) -> None:
-        self._refs = list(map(weakref.ref, records))  # (a C loop: this runs at every gradient)
-        self._ids = frozenset(
-            [id(r._op) for r in records if type(r) is EagerTensor and r._op is not None]
-        )
+        # (C loops: this runs at every gradient.  An ``Operation`` has no ``_op``: None;
+        # an op is never false.)
+        self._refs = list(map(weakref.ref, records))
+        self._ids = frozenset(map(id, filter(None, map(getattr, records, _OP, _NONE))))
 
     def __contains__(self, op_id: object) -> bool:
         if op_id in self._ids:
@@ -84,6 +89,9 @@ class Spent:
             if op is not None and id(op) == op_id:
                 return True
         return False
+
+
+_OP, _NONE = repeat("_op"), repeat(None)
 
 
 def usable(records: dict[int, Any], targets: Sequence[Tensor]) -> bool:
@@ -154,10 +162,12 @@ def backward(
     targets: tuple[int, ...],
     seeds: Sequence[Any],
     n: int,
+    at: tuple[Any, int],
 ) -> list[Any]:
     """Gradients of sum(target · seed) w.r.t. each of ``n`` sources, as ``backprop(...,
     use_override=False, sparse=True)``: a tape's ``records`` and their ``wiring`` (in
-    recording order), the sources as (slot, source indices) pairs, the targets' slots."""
+    recording order), the sources as (slot, source indices) pairs, the targets' slots;
+    ``at``: the user's line that asked, as ``eager._caller_site`` gives it."""
     plan = plan_for(wiring, sources, targets)
     grads: list[Any] = [None] * plan.slots  # slot -> its gradients so far
     for s, g in zip(plan.targets, seeds):
@@ -168,63 +178,97 @@ def backward(
                 grads[s] = [g if v is None else v]
             else:
                 got.append(g if v is None else v)
-    pass_ = _Pass(plan, current.frame or user_frame())
+    pass_ = _Pass(plan, _site_here(at))
     token = ERRSTATE.set(ERRSTATE_IGNORE)  # as kernels run (array rules, sums)
     try:
         pass_.run(records, grads)
     finally:
         ERRSTATE.reset(token)
     results = pass_.results
-    for s in plan.source_slots:  # each source's total once: a source may be asked for twice
+    for s in plan.source_slots:  # the totals run did not take (no step's output, or unreached)
         if s not in results:
             got = grads[s]
-            grads[s] = None
             results[s] = got[0] if got and len(got) == 1 else _aggregate_out(got)
-    ctx = current
-    frame, ctx.frame = ctx.frame, pass_.where  # the tensors made here: the user's line
-    try:
-        return _outputs(pass_, plan, n)
-    finally:
-        ctx.frame = frame
+    return _outputs(pass_, plan, n)
 
 
 def _outputs(pass_: _Pass, plan: Plan, n: int) -> list[Any]:
-    """Each source's gradient, as a tensor (None where none reached it)."""
-    results, keys_of, tensor = pass_.results, plan.keys_of, pass_.tensor
-    out: list[Any] = []
-    for i in range(n):
-        keys = keys_of[i] if i < len(keys_of) else ()
-        if len(keys) == 1:  # (most sources: one slot)
-            g = results[keys[0]]
-            out.append(None if g is None else tensor(keys[0], g))
-            continue
-        parts = [(s, results[s]) for s in keys if results[s] is not None]
-        if not parts:
-            out.append(None)
-        elif len(parts) == 1:
-            out.append(tensor(*parts[0]))
-        else:
-            out.append(_as_tensor(_aggregate_out([p for _, p in parts])))
+    """Each source's gradient, as a tensor (None where none reached it), made at the
+    user's line."""
+    tensor = pass_.tensor
+    out = [tensor(keys[0]) if len(keys) == 1 else pass_.summed(keys) for keys in plan.keys_of]
+    out += [None] * (n - len(out))  # the sources after the last one a slot answers for
     return out
 
 
 def _const(value: np.ndarray, record: Any, graph: Any = None) -> EagerTensor:
     """A light ``Const`` holding ``value``, in ``record``'s ``_grad`` scope (if any), in
-    ``graph`` (the default graph, if not given)."""
-    if graph is None:
-        graph = get_default_graph()
-    if record is None or not graph.eager:
-        name = _scoped_name(graph, record)
-    else:  # ``unique_name`` under that scope, inlined: unique among the live ops only
+    ``graph`` (the default graph, if not given), made at the caller's user line."""
+    site = _site_here(_caller_site(_getframe(1)))
+    return _Consts(graph or get_default_graph(), site)(value, record)
+
+
+class _Consts:
+    """Makes the gradient ``Const``\\s of one pass, as ``_light`` makes a light tensor, the
+    fields they all share read once: the graph, its name index and live list, its scope's
+    gradient override and control dependencies, the device, the user's line (``site``)."""
+
+    __slots__ = ("by_name", "control", "device", "graph", "live", "override", "site")
+
+    def __init__(self, graph: Any, site: tuple[Any, int]) -> None:
+        self.graph, self.site = graph, site
+        scopes = graph._scopes.__dict__
+        override, deps = scopes["override"], scopes["control_deps"]
+        self.override = override.get("Const") if override else None
+        self.control = tuple(deps) if deps else ()
+        self.device = current.device
+        self.by_name, self.live = graph._by_name, graph._live
+
+    def __call__(self, value: np.ndarray, record: Any) -> EagerTensor:
+        graph = self.graph
+        d = _DTYPES.get(value.dtype) or dtypes.as_dtype(value.dtype)
+        attrs = {"value": value, "dtype": d}
+        shape = TensorShape.of_array(value.shape)
+        if record is None or not graph.eager:
+            t = _light(graph, "Const", _scoped_name(graph, record), (), attrs, d, shape, value)
+            t._tb, t._at = self.site  # (the pass's line, as below)
+            return t
+        # ``unique_name`` under that scope, inlined: unique among the live ops only
         where = op_name(record) if type(record) is EagerTensor else record.name
         name = full = where + "_grad/Const"
-        by_name, count = graph._by_name, 0
+        by_name, count = self.by_name, 0
         while name in by_name and by_name[name]() is not None:
             count += 1
             name = f"{full}_{count}"
-    d = _DTYPES.get(value.dtype) or dtypes.as_dtype(value.dtype)
-    attrs = {"value": value, "dtype": d}
-    return _light(graph, "Const", name, (), attrs, d, TensorShape.of_array(value.shape), value)
+        t = _new_tensor(EagerTensor)  # ``_light``'s fields (one store a line: see there)
+        t._op = None
+        t._value = value
+        t.dtype = d
+        t.shape = shape
+        t._name = name
+        t._count = 0
+        t._type = "Const"
+        t._inputs = ()
+        t._attrs = attrs
+        t.graph = graph
+        t._override = self.override
+        t._control = self.control
+        t._tb, t._at = self.site
+        t._device = self.device
+        by_name[name] = ref = _weak(t)  # (a scoped name: in the name index)
+        live = self.live
+        live.append(ref)
+        if len(live) >= graph._sweep_at:
+            graph.sweep()
+        return t
+
+
+def _site_here(at: tuple[Any, int]) -> tuple[Any, int]:
+    """The user's line for what the pass makes, as a light tensor keeps it (``_tb``,
+    ``_at``): the line a running gradient rule was asked for at (``current.frame``),
+    else ``at``, the line that called into the package (``eager._caller_site``)."""
+    where = current.frame
+    return at if where is None else (where, -1)
 
 
 def _scoped_name(graph: Any, record: Any) -> str:
@@ -253,55 +297,75 @@ def _aggregate_out(parts: list[Any] | None) -> Any:
 
 class _Pass:
     """One backward pass's state: its plan, the sources' gradients once summed (by slot),
-    the user's line."""
+    the user's line (``site``: as a light tensor keeps it, ``_site_here``)."""
 
-    def __init__(self, plan: Plan, where: Any) -> None:
+    def __init__(self, plan: Plan, site: tuple[Any, int]) -> None:
         self.plan = plan
         self.results: dict[int, Any] = {}
-        self.where = where
+        self.site = site
         self.caller = ERRSTATE.get()  # NumPy's error state outside the pass
         self.made_by: dict[int, Any] = {}  # a source's slot -> the record whose rule fed it
         self.tensors: dict[int, Any] = {}  # a source's slot -> its gradient as a tensor
-        self.graph: Any = None  # where those tensors are made (read once)
+        self.const = _Consts(get_default_graph(), site)  # what makes those tensors
 
-    def tensor(self, s: int, g: Any) -> Any:
-        """Source slot ``s``'s gradient ``g`` as a tensor (the same one for a source asked
-        for twice): an array becomes a light ``Const`` named in the ``<op>_grad`` scope of
-        the op whose rule made it (alone), as the registered rule's op would be, so that
-        ``forward_op_of`` finds that op."""
+    def tensor(self, s: int) -> Any:
+        """Source slot ``s``'s gradient as a tensor (None: none reached it; the same one
+        for a slot asked for twice): an array becomes a light ``Const`` named in the
+        ``<op>_grad`` scope of the op whose rule made it (alone), as the registered rule's
+        op would be, so that ``forward_op_of`` finds that op."""
+        g = self.results[s]
         if type(g) is not _ndarray:
             if not isinstance(g, _ARRAYS):
                 return g
             g = np.asarray(g)
         t = self.tensors.get(s)
         if t is None:
-            if self.graph is None:
-                self.graph = get_default_graph()
-            t = self.tensors[s] = _const(g, self.made_by.get(s), self.graph)
+            t = self.tensors[s] = self.const(g, self.made_by.get(s))
         return t
+
+    def summed(self, keys: tuple[int, ...]) -> Any:
+        """The gradient of a source several slots answer for (a variable read more than
+        once), as a tensor made at the user's line (None: none reached it)."""
+        results = self.results
+        parts = [s for s in keys if results[s] is not None]
+        if not parts:
+            return None
+        if len(parts) == 1:
+            return self.tensor(parts[0])
+        ctx = current
+        frame, ctx.frame = ctx.frame, self.where()
+        try:
+            return _as_tensor(_aggregate_out([results[s] for s in parts]))
+        finally:
+            ctx.frame = frame
+
+    def where(self) -> tuple[str, int]:
+        """The user's line as (file, line), found once (the registered rules ask per op)."""
+        if self.site[1] >= 0:
+            self.site = (_site(*self.site), -1)
+        return self.site[0]  # type: ignore[no-any-return]
 
     def run(self, records: Sequence[Any], grads: list[Any]) -> None:
         """The plan's steps (``backprop``'s order): sum each output's gradients, apply the
         rule, pass its results on (``grads``: slot -> its gradients so far)."""
         results, made_by = self.results, self.made_by
         is_source = self.plan.is_source
-        for j, rule, needs, ins_s, outs_s, skip in self.plan.steps:
-            r = records[j]
-            outs = []
-            flowing = False
-            for s in outs_s:
-                got = grads[s]
+        for j, rule, needs, ins_s, outs_s, skip, one in self.plan.steps:
+            outs: list[Any] | None
+            if one >= 0:  # one output (most ops): ``gathered``, inlined
+                got = grads[one]
                 if got is None:
-                    g = None
-                else:
-                    grads[s] = None
-                    g = got[0] if len(got) == 1 else _total(got)
-                    flowing = True
-                if is_source[s]:
-                    results[s] = g
-                outs.append(g)
-            if not flowing:
-                continue
+                    continue
+                grads[one] = None
+                g = got[0] if len(got) == 1 else _total(got)
+                if is_source[one]:
+                    results[one] = g
+                outs = [g]
+            else:
+                outs = self.gathered(outs_s, grads)
+                if outs is None:
+                    continue
+            r = records[j]
             dxs = None if rule is None else _by_array_rule(rule, r, outs, needs)
             if dxs is None:  # no array rule, or a value that is no dense array
                 dxs = self.registered(r, outs, skip)
@@ -315,13 +379,28 @@ class _Pass:
                     else:
                         got.append(dx)
 
+    def gathered(self, outs_s: tuple[int, ...], grads: list[Any]) -> list[Any] | None:
+        """Each of the output slots' gradients summed (None: none reached that output);
+        None where none reached any."""
+        outs = []
+        flowing = False
+        for s in outs_s:
+            g = _total(grads[s])
+            grads[s] = None
+            if g is not None:
+                flowing = True
+                if self.plan.is_source[s]:
+                    self.results[s] = g
+            outs.append(g)
+        return outs if flowing else None
+
     def registered(self, r: Any, outs: list[Any], skip: tuple[int, ...]) -> Any:
         """The gradients for ``r``'s inputs by its registered rule, called as ``backprop``
         calls it, with NumPy's error state as the caller had it."""
         outs = [_as_tensor(g) for g in outs]
         saved = ERRSTATE.set(self.caller)
         try:
-            return apply_rule(op_of(r), outs, False, skip, self.where)
+            return apply_rule(op_of(r), outs, False, skip, self.where())
         finally:
             ERRSTATE.reset(saved)
 
@@ -333,23 +412,26 @@ def _by_array_rule(rule: Any, r: Any, outs: list[Any], needs: Any) -> Any:
     if type(r) is EagerTensor:
         op = r._op
         ins = r._inputs if op is None else op.inputs
+        ys = [r._value]
     else:
         ins = r.inputs
-    xs = []  # (loops written out: this runs for every record)
-    for t in ins:
-        v = t._value if type(t) is EagerTensor else t.eager_value
-        if v is None:
+        ys = r.output_values
+    try:  # (a C loop: every input a light tensor, which always has a value)
+        xs = list(map(_VALUE, ins))
+    except AttributeError:  # an op's output (a ``Tensor``, no ``_value``): its value, if any
+        xs = [t.eager_value for t in ins]
+        if any(v is None for v in xs):
             return None
-        xs.append(v)
     gs: Any = outs
-    for g in outs:
-        if g is not None and type(g) is not _ndarray:
-            gs = _arrays_of(outs)
-            if gs is None:
-                return None
-            break
-    ys = [r._value] if type(r) is EagerTensor else r.output_values
+    if not _DENSE.issuperset(map(type, outs)):  # (a C loop) a gradient that is no array
+        gs = _arrays_of(outs)
+        if gs is None:
+            return None
     return rule(xs, ys, r._attrs, gs, needs)
+
+
+_VALUE = attrgetter("_value")
+_DENSE = frozenset({_ndarray, type(None)})
 
 
 def _arrays_of(grads: list[Any]) -> list[Any] | None:

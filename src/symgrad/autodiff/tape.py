@@ -23,6 +23,8 @@ import sys
 import warnings
 import weakref
 from collections.abc import Iterator, Sequence
+from operator import attrgetter
+from sys import _getframe
 from typing import Any
 
 import numpy as np
@@ -42,9 +44,10 @@ from symgrad.autodiff.gradients import (
 )
 from symgrad.autodiff.jacobians import batch_jacobian, jacobian
 from symgrad.core import context, hooks, nest
-from symgrad.core.eager import EagerTensor
+from symgrad.core.eager import EagerTensor, _caller_site
+from symgrad.core.eager_tensor import _site
 from symgrad.core.errors import InvalidArgumentError
-from symgrad.core.graph import Operation, Tensor, get_default_graph, user_frame
+from symgrad.core.graph import Operation, Tensor, get_default_graph
 from symgrad.ops.array.structure import ones_like
 from symgrad.ops.core import convert_to_tensor
 from symgrad.ops.math.elementwise import add_n, multiply
@@ -78,13 +81,14 @@ class GradientTape:
         self._recording = False
         self._entered = False
         self._used = False
-        # Where the with block and each stop_recording began, for why_none's answers.
-        self._block: tuple[str, int] | None = None
+        # Where the with block and each stop_recording began, for why_none's answers
+        # (the block's as the fast path keeps a line, ``_caller_site``: read as ``_block``).
+        self._block_site: tuple[Any, int] | None = None
         self._pauses: list[tuple[str, int]] = []
         # After a non-persistent tape's use: the ids it had recorded and watched (no
-        # references: the ops are freed as TF's) and where it was used.
+        # references: the ops are freed as TF's) and where it was used (read: ``_used_at``).
         self._spent: tuple[Spent, frozenset[tuple[int, int]]] | None = None
-        self._used_at: tuple[str, int] | None = None
+        self._used_site: tuple[Any, int] | None = None
         self._clear()
 
     def _clear(self) -> None:
@@ -104,6 +108,16 @@ class GradientTape:
         self._variables: dict[int, Any] = {}
 
     @property
+    def _block(self) -> tuple[str, int] | None:
+        """Where the with block began: (file, line)."""
+        return None if self._block_site is None else _site(*self._block_site)
+
+    @property
+    def _used_at(self) -> tuple[str, int] | None:
+        """Where a non-persistent tape was used: (file, line)."""
+        return None if self._used_site is None else _site(*self._used_site)
+
+    @property
     def _recorded(self) -> dict[int, Operation]:
         """The recorded ops by id, each light record's ``Operation`` built now (the
         general engine, ``jacobian``, ``why_none`` and nested tapes walk ops)."""
@@ -117,7 +131,7 @@ class GradientTape:
                 "an already-active tape."
             )
         self._entered = True
-        self._block = user_frame()
+        self._block_site = _caller_site(_getframe(1))
         _RECENT.append(weakref.ref(self))
         del _RECENT[:-8]
         self._push()
@@ -297,6 +311,7 @@ class GradientTape:
         ``sources``.  A non-scalar target means the gradient of its sum.
         """
         self._begin_use()
+        at = _caller_site(_getframe(1))  # the user's line, read when wanted (``_site``)
         if target is None:
             raise TypeError(
                 "Argument `target` should be a list or nested structure of Tensors, "
@@ -307,7 +322,7 @@ class GradientTape:
         flat_sources = self._sources(sources)
         result = None
         if type(target) is EagerTensor and output_gradients is None:
-            result = self._eager_gradient(target, flat_sources, mode)
+            result = self._eager_gradient(target, flat_sources, mode, at)
         if result is None:
             targets = [convert_to_tensor(t) for t in nest.flatten(target)]
             with in_graph(graph_of(targets)):
@@ -320,12 +335,14 @@ class GradientTape:
                     tgts, [s for _, s in pairs], stand_ins(tgts, flat_sources), sparse=True
                 )
                 result = [finish(s, g, mode) for s, g in zip(flat_sources, grads, strict=True)]
-        self._end_use()
+        self._end_use(at)
         if flat_sources is sources:  # a flat list (``_sources``): its copy is its packing
             return result
         return nest.pack_sequence_as(sources, result)
 
-    def _eager_gradient(self, target: EagerTensor, sources: list[Any], mode: Any) -> Any:
+    def _eager_gradient(
+        self, target: EagerTensor, sources: list[Any], mode: Any, at: tuple[Any, int]
+    ) -> Any:
         """``gradient``'s common case, one eager target and no output gradients, as the
         general steps would take it (the eager pass, a seed of ones, the sources as they
         are); None where those steps would do more (the target's graph not the default
@@ -339,8 +356,11 @@ class GradientTape:
         value = eager_backward.array_of(target)
         if value is None:
             return None
-        grads = self._lean((target,), (np.ones(value.shape, value.dtype),), sources)
-        return [finish(s, g, mode) for s, g in zip(sources, grads, strict=True)]
+        grads = self._lean((target,), (np.ones(value.shape, value.dtype),), sources, at)
+        return [  # (a variable's gradient is ``finish``'s result as it is: it shapes tensors')
+            g if g is not None and type(s) is Variable else finish(s, g, mode)
+            for s, g in zip(sources, grads, strict=True)
+        ]
 
     def jacobian(
         self,
@@ -414,19 +434,23 @@ class GradientTape:
                     "tape, leading to increased CPU and memory usage)."
                 )
 
-    def _end_use(self) -> None:
+    def _end_use(self, at: tuple[Any, int] | None = None) -> None:
+        """Count a use (``at``: the user's line, as ``_caller_site`` gives it; found here
+        if not given)."""
         if not self._persistent:
             self._used = True
             self._spent = (Spent(self._records.values()), frozenset(self._watched))
-            self._used_at = user_frame()
+            self._used_site = at or _caller_site(_getframe(1))
             kept = self._variables  # as TF, watched_variables() still lists them afterwards
             self._clear()
             self._variables = kept
 
     def _sources(self, sources: Any) -> list[Any]:
         """The sources, flat: a list of tensors and variables (the common case) itself."""
-        if type(sources) is list and all(type(s) in _SOURCE_TYPES for s in sources):
-            flat = sources
+        if type(sources) is list and _SOURCE_TYPES.issuperset(map(type, sources)):
+            flat = sources  # (C loops: each of a type that has a dtype; all differentiable?)
+            if all(map(_DIFFERENTIABLE, flat)):
+                return flat
         else:
             flat = nest.flatten(sources)
         for s in flat:
@@ -455,7 +479,7 @@ class GradientTape:
         ``ForwardAccumulator`` build on it; not part of TensorFlow's API).  Dense, unless
         ``sparse`` (``gradient``): then a gather's gradient stays an IndexedSlices."""
         if sparse and eager_backward.usable(self._records, targets):
-            return self._lean(targets, seeds, sources)
+            return self._lean(targets, seeds, sources, _caller_site(_getframe(1)))
         recorded = set(self._recorded)
         # A target the tape did not record is a constant to it (unless it is a source).
         stops = {id(t.op) for t in targets if id(t.op) not in recorded}
@@ -477,35 +501,41 @@ class GradientTape:
         return grads
 
     def _lean(
-        self, targets: Sequence[Tensor], seeds: Sequence[Any], sources: Sequence[Any]
+        self,
+        targets: Sequence[Tensor],
+        seeds: Sequence[Any],
+        sources: Sequence[Any],
+        at: tuple[Any, int],
     ) -> list[Tensor | None]:
-        """``vjp`` by the eager tape's own backward pass (``eager_backward``)."""
-        diff: list[Any] = [s if s.dtype.is_differentiable else _Never() for s in sources]
-        unknown = [i for i, s in enumerate(sources) if isinstance(s, Tensor) and not self._knows(s)]
-        for i in unknown:
-            diff[i] = _Never()
+        """``vjp`` by the eager tape's own backward pass (``eager_backward``); ``at``: the
+        user's line that asked (``_caller_site``)."""
         known, reads = self._known, self._reads
-        slot_of: dict[int, list[int]] = {}  # a source's slot -> the sources it answers for
-        for i, s in enumerate(diff):
-            if isinstance(s, Tensor):
-                slots: Any = (known[tkey(s)],)  # (known: ``unknown`` are _Never)
+        unknown = []  # the tensors the tape never saw: no source (as ``vjp``'s)
+        slot_of: dict[int, tuple[int, ...]] = {}  # a source's slot -> the sources it answers for
+        for i, s in enumerate(sources):  # (one loop: this runs at every gradient)
+            if type(s) is Variable:  # (the common case, first)
+                slots: Any = reads.get(id(s), ())  # its recorded reads, in recording order
+            elif isinstance(s, Tensor):
+                k = known.get(tkey(s))
+                if k is None:
+                    unknown.append(i)
+                    continue
+                slots = (k,)
             elif isinstance(s, Variable):
-                slots = reads.get(id(s), ())  # its recorded reads, in recording order
+                slots = reads.get(id(s), ())
             else:
                 continue
-            for k in slots:
-                got = slot_of.get(k)
-                if got is None:
-                    slot_of[k] = [i]
-                else:
-                    got.append(i)
+            if s.dtype.is_differentiable:  # (else: a source that matches nothing)
+                for k in slots:
+                    slot_of[k] = slot_of.get(k, ()) + (i,)
         grads = eager_backward.backward(
             list(self._records.values()),
             self._wiring,
-            tuple([(k, tuple(idx)) for k, idx in slot_of.items()]),
+            tuple(slot_of.items()),
             tuple([known.get(tkey(t), -1) for t in targets]),
             seeds,
             len(sources),
+            at,
         )
         for i in unknown:  # as ``vjp``: an unknown source that is a target gets its seed
             seed = _own_seed(sources[i], targets, seeds, self._recorded)
@@ -514,6 +544,7 @@ class GradientTape:
 
 
 _SOURCE_TYPES = frozenset({Variable, Tensor, EagerTensor})  # ``_sources``'s common case
+_DIFFERENTIABLE = attrgetter("dtype.is_differentiable")
 
 # The tapes entered last (weakly): symgrad.why_none(y, x) on eager tensors asks them.
 _RECENT: list[weakref.ref[GradientTape]] = []
