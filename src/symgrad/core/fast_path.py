@@ -205,7 +205,7 @@ def _binary_wrapper(  # noqa: C901  (the op's one Python function: its branches 
             c = graph.scalar_cache.get(key)
         if c is None or (d is not f.okd and not _ok_dtype(f, d)):
             return general(x, y, name)
-        sx = t.shape  # (with a scalar's constant, of shape (), the shape)
+        sx = t.shape  # (a Python scalar's constant has shape (): the result has t's)
         if ty is EagerTensor and sx is not c.shape:  # broadcast_shapes' common cases, else
             sy = c.shape  # its result
             dx, dy = sx.dims, sy.dims
