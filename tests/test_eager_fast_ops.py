@@ -335,3 +335,50 @@ def test_remembered_broadcasts_give_each_pair_of_shapes_its_own():
             np.testing.assert_array_equal(t.numpy(), want)
     with pytest.raises(tf.errors.InvalidArgumentError, match="Incompatible shapes"):
         _ = a + d  # [4, 2] + [3]
+
+
+def _scalar_left_program():
+    """A Python scalar on the left of a binary op (``lr * g`` through the reflected
+    operator, ``tf.subtract(2.0, y)`` through the function), first seen (not yet a cached
+    constant) and seen again, of each scalar type, with a tape and without; then bad
+    dtypes.  One op a line."""
+    g = tf.constant(W)
+    i = tf.constant([[1, 2], [3, 4]])
+    line = _scalar_left_program.__code__.co_firstlineno + 8
+    ts = [0.125 * g, 0.125 * g, 2.0 - g, tf.subtract(2.0, g), 3 * i]
+    ts += [-0.0 * g, 0.0 * g, 3 * i, tf.multiply(0.125, g), 5 // i]
+    with tf.GradientTape() as tape:
+        tape.watch(g)
+        ts += [0.5 * g, 0.5 - g, tf.add(1.0, g)]
+    grads = [tape.gradient(ts[-3:], g).numpy()]
+    errors = []
+    for call in (lambda: 2.5 * i, lambda: True * i, lambda: 1.0 - tf.constant([True])):
+        with pytest.raises((ValueError, TypeError)) as e:
+            call()
+        errors.append((type(e.value).__name__, str(e.value)))
+    after = [(0.125 * g).name, tf.subtract(2.0, g).name]
+    kinds = {type(t).__name__ for t in ts}  # (before ``.op`` builds the light ones' ops)
+    return _rows(ts), [t.numpy() for t in ts], grads, errors, after, line, kinds
+
+
+def test_a_python_scalar_on_the_left_is_the_general_paths(monkeypatch):
+    tf.compat.v1.reset_default_graph()
+    rows, values, grads, errors, after, line, kinds = _scalar_left_program()
+    _general_only(monkeypatch)
+    tf.compat.v1.reset_default_graph()
+    general = _scalar_left_program()
+    monkeypatch.undo()
+    tf.compat.v1.reset_default_graph()
+    assert (rows, errors, after) == (general[0], general[3], general[4])
+    assert (kinds, general[6]) == ({"EagerTensor"}, {"Tensor"})  # light, then the op's
+    assert (kinds, general[6]) == ({"EagerTensor"}, {"Tensor"})  # light, then the op's
+    for a, b in zip(values + grads, general[1] + general[2]):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a, b)
+    assert [r[3] for r in rows] == [(__file__, line)] * 5 + [(__file__, line + 1)] * 5 + [
+        (__file__, line + 4)
+    ] * 3
+    assert [r[1] for r in rows[:5]] == ["Mul", "Mul", "Sub", "Sub", "Mul"]
+    assert rows[2][2][0][1] == "Const" and rows[2][2][1][1] == "Const"  # 2.0 first, g second
+    assert values[2].tolist() == (2.0 - W).tolist() and values[9].tolist() == [[5, 2], [1, 1]]
+    assert np.signbit(values[5]).tolist() != np.signbit(values[6]).tolist()  # -0.0 is not 0.0

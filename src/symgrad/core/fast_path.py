@@ -149,24 +149,36 @@ def _binary_wrapper(  # noqa: C901  (the op's one Python function: its branches 
     up: int,
 ) -> Callable[..., Any]:
     """``fast_binary``'s wrapper, whose light tensor takes the user's line from the frame
-    ``up`` out of ``_fast_tensor`` on (2: the wrapper's caller)."""
+    ``up`` out of ``_fast_tensor`` on (2: the wrapper's caller).  Its operands: a light
+    tensor ``t`` (whose graph and dtype the op takes) and ``s``, a light tensor or a
+    Python scalar (its eager constant from the graph's scalar cache, as general's
+    ``_eager_scalar`` makes it; not yet cached: general makes it): ``x`` and ``y``;
+    ``y`` and ``x`` where ``x`` is the scalar (``2.0 * y``, and ``lr * g`` through
+    ``reflected``); ``x`` and the read of the variable ``y`` (``h + b``: the read general's
+    ``convert_n`` makes, before any other name).  Else general's result."""
     op_type, ops, infer, out_dtype = f.type, f.ops, f.infer, f.out
 
-    def wrapper(x: Any, y: Any, name: str | None = None) -> Any:
-        ty = type(y)
+    def wrapper(x: Any, y: Any, name: str | None = None) -> Any:  # noqa: C901
+        t, s = x, y
+        tx, ty = type(x), type(y)  # (ty: the type of s)
         if (
-            type(x) is not EagerTensor
+            tx is not EagerTensor
             or name is not None
             or (ty not in scalars and ty is not EagerTensor)
         ):
             if name is not None:
                 return general(x, y, name)
-            x, y = _operands(f, x, y, scalars)
-            ty = type(y)
-            if type(x) is not EagerTensor or ty is not EagerTensor:
+            if ty is EagerTensor and tx in scalars:  # the scalar on the left
+                t, s, ty = y, x, tx
+            elif tx is EagerTensor and ty in VARIABLE_TYPES:  # (the user's line: the
+                y = s = y._read_up(4)  # wrapper's caller)
+                ty = type(y)
+                if ty is not EagerTensor:
+                    return general(x, y, name)
+            else:
                 return general(x, y, name)
         opdef = ops[op_type]
-        graph = x.graph
+        graph = t.graph
         ctx = current.__dict__
         recs = ctx["recorders"]
         if (
@@ -178,30 +190,37 @@ def _binary_wrapper(  # noqa: C901  (the op's one Python function: its branches 
             or graph is not _context._top_level
             or (recs and not _light_recorders(recs))
         ):  # general's calls for a tensor and a tensor or a Python scalar
+            if t is not x:  # (the scalar on the left: general converts it)
+                return general(x, y, name)
             return apply(op_type, [x, y if ty is EagerTensor else scalar(y, x.dtype)], name=None)
-        d = x.dtype
+        d = t.dtype
         if ty is EagerTensor:
-            c = y if y.graph is graph else None
-        else:  # keyed as _eager_scalar keys it; the same scalar object: the same key
-            m = f.memo
-            if y is m[0] and d is m[1]:
-                key = m[2]
-            else:
-                key = (ty, y, id(d), copysign(1.0, y) if ty is float else 0.0)
-                f.memo = (y, d, key)
+            c = s if s.graph is graph and s.dtype is d else None
+        else:  # keyed as _eager_scalar keys it (its constant: of dtype d); the same scalar
+            # object: the same key
+            ms, md, key = f.memo
+            if s is not ms or d is not md:
+                key = (ty, s, id(d), copysign(1.0, s) if ty is float else 0.0)
+                f.memo = (s, d, key)
             c = graph.scalar_cache.get(key)
-        if c is None or c.dtype is not d or (d is not f.okd and not _ok_dtype(f, d)):
+        if c is None or (d is not f.okd and not _ok_dtype(f, d)):
             return general(x, y, name)
-        sx, sy = x.shape, c.shape
-        if sx is not sy:  # broadcast_shapes' common cases, else its result
+        sx = t.shape  # (a Python scalar's constant has shape (): the result has t's)
+        if ty is EagerTensor and sx is not c.shape:  # broadcast_shapes' common cases, else
+            sy = c.shape  # its result
             dx, dy = sx.dims, sy.dims
             if dx is None or dy is None or not (dx == dy or not dy):
-                lone = dx == () and dy is not None  # a scalar and a tensor (``lr * g``): its shape
+                lone = dx == () and dy is not None  # a scalar and a tensor: the tensor's shape
                 sx = sy if lone else _broadcast(f, sx, sy)  # type: ignore[assignment]
                 if sx is None:
                     return general(x, y, name)
+        if t is x:
+            yv = c._value if type(c) is EagerTensor else c.eager_value  # (a tape's op)
+        elif type(c) is EagerTensor:  # the scalar's constant, the left operand
+            x, c, yv = c, t, t._value
+        else:
+            return general(x, y, name)
         dtype = out_dtype or d
-        yv = c._value if type(c) is EagerTensor else c.eager_value  # (a tape's op)
         try:
             out = (ctx["quiet_run"] or quiet_run(ctx))(opdef.kernel, x._value, yv)
         except Exception:
@@ -231,29 +250,6 @@ def _broadcast(f: FastOp, sx: Any, sy: Any) -> TensorShape | None:
                 memo.clear()
             memo[key] = shape
     return shape
-
-
-def _operands(f: FastOp, x: Any, y: Any, scalars: Any) -> tuple[Any, Any]:
-    """``fast_binary``'s operands where they are not a light tensor and a light tensor or
-    scalar: ``x + v`` with ``v`` a variable read (``_read_up``: the read general's
-    ``convert_n`` makes, before any other name); ``2.0 * y`` with the scalar's eager
-    constant from the top-level graph's cache (general's ``_eager_scalar``; not yet
-    cached: general makes it).  Else ``(x, y)`` unchanged, for general."""
-    tx, ty = type(x), type(y)
-    if tx is EagerTensor and ty in VARIABLE_TYPES:  # (the user's line: the wrapper's caller)
-        return x, y._read_up(5)
-    if tx in scalars and ty is EagerTensor and y.graph is _context._top_level:
-        d = y.dtype
-        m = f.memo
-        if x is m[0] and d is m[1]:
-            key = m[2]
-        else:  # keyed as _eager_scalar keys it (``fast_binary``'s memo)
-            key = (tx, x, id(d), copysign(1.0, x) if tx is float else 0.0)
-            f.memo = (x, d, key)
-        c = y.graph.scalar_cache.get(key)
-        if c is not None and not current.graphs:
-            return c, y
-    return x, y
 
 
 def fast_apply(

@@ -31,6 +31,7 @@ from symgrad.core.eager import (
     _make,
 )
 from symgrad.core.errors import OpError
+from symgrad.core.errstate import quiet_run
 from symgrad.core.fast_path import FastOp, _fast_tensor
 from symgrad.core.graph import Graph, Operation, Tensor
 from symgrad.core.shapes import TensorShape
@@ -146,16 +147,13 @@ def update(
         return None
     f = _MODES[mode]
     attrs = {"var": var, "mode": mode}
-    token = ERRSTATE.set(ERRSTATE_IGNORE)
-    try:
-        out = update(var, v._value)
+    try:  # warnings off, as for the fast path's kernels (core/errstate.py)
+        out = (ctx["quiet_run"] or quiet_run(ctx))(update, var, v._value)
     except Exception as e:
         failure = _failure(graph, v, attrs, f.names["AssignVariableOp"], e)
         if failure is e:
             raise
         raise failure from e
-    finally:
-        ERRSTATE.reset(token)
     # ``out`` has the variable's shape (``v``'s, fully known).  The user's line: looked
     # for from the caller of ``assign*`` (which calls this) out.
     return _fast_tensor(f, graph, ctx, (), out, var._dtype, var._shape, (v,), attrs, 4)
