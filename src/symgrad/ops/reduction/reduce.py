@@ -251,7 +251,7 @@ _TENSORS = (EagerTensor, Tensor)  # a light tensor, or an op's output (several o
 
 
 def _mean(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:
-    n = math.prod([x.shape[a] for a in axis])
+    n = math.prod(map(x.shape.__getitem__, axis))  # (no list built: one call a reduction)
     s = np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)  # type: ignore[call-overload]
     if x.dtype.kind not in "iu":
         # Empty groups give nan, as in TF (kernels run with NumPy's warnings off).
