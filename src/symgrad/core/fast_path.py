@@ -435,8 +435,9 @@ def _fast_tensor(
     else:
         frame = _getframe(up)  # the wrapper's caller
         code = frame.f_code
-        if code is _user_code[0]:  # the user's (the common case)
-            t._tb, t._at = code, frame.f_lasti  # (file, line) when read: _site
+        if code is _user_code[0]:  # the user's (the common case): (file, line) when read
+            t._tb = code  # (_site)
+            t._at = frame.f_lasti
         else:
             t._tb, t._at = _caller_site(frame)
     t._device = ctx["device"]
