@@ -382,3 +382,65 @@ def test_a_python_scalar_on_the_left_is_the_general_paths(monkeypatch):
     assert rows[2][2][0][1] == "Const" and rows[2][2][1][1] == "Const"  # 2.0 first, g second
     assert values[2].tolist() == (2.0 - W).tolist() and values[9].tolist() == [[5, 2], [1, 1]]
     assert np.signbit(values[5]).tolist() != np.signbit(values[6]).tolist()  # -0.0 is not 0.0
+
+
+def _xent_program():
+    """Cross entropies: at the root, in a user's scope, after an op named as the next
+    scope's name, along axis 1, along axis 0 (transposes: the general lines), named, and
+    under a tape; then Relu's refused dtype."""
+    from symgrad.ops.nn import basic
+
+    x, y = tf.constant(X), tf.nn.softmax(tf.constant(X @ W))
+    w = tf.Variable(W)
+    tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=x @ W)  # (XENT.fast cleared)
+    scopes, entered = [], basic.name_scope
+    basic.name_scope = lambda *a: scopes.append(a) or entered(*a)  # type: ignore[assignment]
+    try:
+        with tf.GradientTape(persistent=True) as tape:
+            h = tf.matmul(x, w)
+            es = [tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=h) for _ in "ab"]
+            with tf.name_scope("outer"):
+                es += [tf.nn.softmax_cross_entropy_with_logits(y, h) for _ in "ab"]
+            tf.identity(x, name="softmax_cross_entropy_with_logits_4")
+            es.append(tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=h, axis=1))
+            es.append(tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=h))
+            es.append(tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=h, axis=0))
+            es.append(tf.nn.softmax_cross_entropy_with_logits(labels=y, logits=h, name="n"))
+            loss = tf.add_n([tf.reduce_mean(e) for e in es])
+    finally:
+        basic.name_scope = entered
+    wiring = [(k, len(ins), len(outs)) for k, ins, outs in tape._wiring]
+    grads = [tape.gradient(loss, w).numpy(), tape.gradient(es[1], h).numpy()]
+    with pytest.raises(TypeError) as e:
+        tf.nn.relu(tf.constant([True]))
+    values = [t.numpy() for t in es] + [tf.nn.relu(tf.constant([-1, 2])).numpy()]
+    return _rows(es), wiring, values, grads, len(scopes), str(e.value)
+
+
+def test_a_cross_entropy_is_named_and_recorded_as_in_its_name_scope(monkeypatch):
+    # The common call (light or plain float tensors of one dtype, [batch, classes], no
+    # name) takes fast_op without entering the scope: the scope's name and the op's in it
+    # are those the general lines give, uniquely, at the root and in a user's scope.
+    tf.compat.v1.reset_default_graph()
+    rows, wiring, values, grads, entered, error = _xent_program()
+    tf.compat.v1.reset_default_graph()
+    _general_only(monkeypatch)
+    general = _xent_program()
+    monkeypatch.undo()
+    tf.compat.v1.reset_default_graph()
+    assert (rows, wiring, error) == (general[0], general[1], general[5])
+    for a, b in zip(values + grads, general[2] + general[3]):
+        np.testing.assert_array_equal(a, b)
+    assert [r[0] for r in rows] == [
+        "softmax_cross_entropy_with_logits_1/SoftmaxCrossEntropyWithLogits:0",
+        "softmax_cross_entropy_with_logits_2/SoftmaxCrossEntropyWithLogits:0",
+        "outer/softmax_cross_entropy_with_logits/SoftmaxCrossEntropyWithLogits:0",
+        "outer/softmax_cross_entropy_with_logits/SoftmaxCrossEntropyWithLogits_1:0",
+        "softmax_cross_entropy_with_logits_3/SoftmaxCrossEntropyWithLogits:0",
+        "softmax_cross_entropy_with_logits_5/SoftmaxCrossEntropyWithLogits:0",
+        "softmax_cross_entropy_with_logits_5/SoftmaxCrossEntropyWithLogits_1:0",
+        "n/SoftmaxCrossEntropyWithLogits:0",
+    ]  # (unique_name's: after the op "..._4", the next two scopes are both "..._5")
+    assert {r[3][0] for r in rows} == {__file__}
+    assert (entered, general[4]) == (2, 8)  # the fast calls entered no scope
+    assert "expected one of" in error

@@ -203,8 +203,6 @@ class GradientTape:
         """``record`` for a light eager tensor (one output, its op not built): the tape
         keeps the tensor, which holds what the gradient rule reads."""
         op_type = t._type
-        if op_type == "StopGradient":
-            return
         known = self._known
         if op_type == "ReadVariableOp":
             var = id(t._attrs["var"])
@@ -212,7 +210,9 @@ class GradientTape:
                 self._records[id(t)] = t
                 known[id(t)] = s = len(known)
                 self._wiring.append((op_type, (), (s,)))
-                self._read(var, s)
+                self._reads.setdefault(var, []).append(s)  # (``_read``, inlined)
+            return
+        if op_type == "StopGradient":
             return
         slots = []  # ``_slots``, inlined: this runs for every op under a tape
         wanted = False

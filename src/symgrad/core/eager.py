@@ -44,7 +44,15 @@ import numpy as np
 from symgrad.core.context import current
 from symgrad.core.eager_tensor import NO_ATTRS, EagerTensor, frozen_light, materialize  # noqa: F401
 from symgrad.core.errstate import ERRSTATE, ERRSTATE_IGNORE, _errstate_var, quiet_run  # noqa: F401
-from symgrad.core.graph import _IN_PACKAGE, Graph, Operation, Tensor, user_frame, user_frame_of
+from symgrad.core.graph import (
+    _IN_PACKAGE,
+    Graph,
+    Operation,
+    Tensor,
+    _site_of,
+    user_frame,
+    user_frame_of,
+)
 from symgrad.core.shapes import TensorShape
 
 # ERRSTATE, ERRSTATE_IGNORE: op_registry's run_kernel, plans and the backward pass use them
@@ -90,12 +98,23 @@ def _scoped(graph: Graph, t: EagerTensor, base: str) -> Any:
     return ref
 
 
+def _scope_fields(t: EagerTensor, scopes: dict[str, Any]) -> None:
+    """A light tensor's gradient override and control inputs, by the scopes in force
+    (``scopes``: its graph's, a thread-local's ``__dict__``); ``t._type`` set."""
+    override, deps = scopes["override"], scopes["control_deps"]
+    t._override = override.get(t._type) if override else None
+    t._control = tuple(deps) if deps else ()
+
+
 def _light_recorders(recorders: list[Any]) -> bool:
     """Do all ``recorders`` take light tensors (``record_light``: tapes)?  As ``run_now``
     asks: then the fast path's tensor is what each records, as ``_recorded``'s would be."""
-    for recorder in recorders:  # noqa: SIM110  (``all`` of a generator costs twice this)
-        if not getattr(recorder, "takes_light", False):
-            return False
+    try:  # (getattr with a default, as one attribute read: a try costs nothing in 3.11)
+        for recorder in recorders:  # (``all`` of a generator costs twice this loop)
+            if not recorder.takes_light:
+                return False
+    except AttributeError:
+        return False  # a recorder without the attribute
     return True
 
 
@@ -117,6 +136,18 @@ def _caller_site(frame: Any) -> tuple[Any, int]:
             else:
                 _user_code[0] = code  # (a file's class never changes)
         return code, frame.f_lasti
+
+
+def _op_site(frame: Any) -> tuple[str, int]:
+    """``user_frame_of(frame)`` for an op made at once by the fast path (``fast_op``): a
+    user's frame read at once (``_site_of``), its code remembered as ``_caller_site``
+    remembers it; another frame walked out of."""
+    code = frame.f_code
+    if code is not _user_code[0]:
+        if _in_package(code.co_filename) is not False:
+            return user_frame_of(frame)
+        _user_code[0] = code  # (a file's class never changes)
+    return _site_of(frame, code.co_filename)
 
 
 def run_now(
@@ -215,10 +246,11 @@ def _light(
     t._attrs = attrs
     t.graph = graph
     scopes = graph._scopes.__dict__  # one thread-local read for two attributes
-    override = scopes["override"]
-    t._override = override.get(op_type) if override else None
-    deps = scopes["control_deps"]
-    t._control = tuple(deps) if deps else ()
+    if scopes["override"] or scopes["control_deps"]:
+        _scope_fields(t, scopes)
+    else:  # (the common case: no gradient_override_map, no control_dependencies)
+        t._override = None
+        t._control = ()
     ctx = current.__dict__
     tb = ctx["frame"]
     if tb is not None:

@@ -27,13 +27,15 @@ from symgrad.core.eager import (
     _caller_site,
     _enter,
     _light_recorders,
+    _op_site,
+    _scope_fields,
     _scoped,
     _user_code,
     _values,
 )
 from symgrad.core.eager_tensor import NO_ATTRS
 from symgrad.core.errstate import quiet_run
-from symgrad.core.graph import Graph, Operation, user_frame
+from symgrad.core.graph import Graph, Operation
 from symgrad.core.shapes import TensorShape, broadcast_shapes
 
 _new_op = Operation.__new__
@@ -314,12 +316,16 @@ def fast_apply(
     return _fast_tensor(f, graph, ctx, recs, out, dtype, shape, inputs, attrs or NO_ATTRS, up)
 
 
-def fast_op(f: FastOp, inputs: tuple[Any, ...], run: Callable[..., Any]) -> Operation | None:
+def fast_op(
+    f: FastOp, inputs: tuple[Any, ...], run: Callable[..., Any], scope: str | None = None
+) -> Operation | None:
     """``apply_op(f.type, inputs)``'s eager op for an op of several outputs and no attrs
     (SoftmaxCrossEntropyWithLogits), made and run as ``_make`` makes a one-output op
     (the fields of ``Operation(...)``, the graph's entries, each recorder handed the op),
     without ``_general``'s branches; None where the general path must take it (as
-    ``fast_apply``), before any name is taken."""
+    ``fast_apply``), before any name is taken.  ``scope``: the op is named as in
+    ``with name_scope(scope):`` (the scope's name made unique, then the op's in it),
+    where its wrapper would have entered that scope for nothing else."""
     ctx = current.__dict__
     graph = inputs[0].graph
     if (
@@ -348,14 +354,24 @@ def fast_op(f: FastOp, inputs: tuple[Any, ...], run: Callable[..., Any]) -> Oper
         values.append(out)
     op = _new_op(Operation)
     op.graph, op.type, op.inputs, op._attrs = graph, f.type, inputs, {}
-    op.name = name = graph.unique_name(f.names.get(f.type, f.type))
+    base = f.names.get(f.type, f.type)
+    if scope is None:
+        op.name = name = graph.unique_name(base)
+    else:  # (NameScope.__enter__'s name, set while the op's is taken: nothing else runs)
+        scopes = graph._scopes
+        outer = scopes.name
+        scopes.name = graph.unique_name(scope)
+        try:
+            op.name = name = graph.unique_name(base)
+        finally:
+            scopes.name = outer
     op.output_dtypes, op.output_shapes, op.output_values = dtypes, shapes, values
     op._outs = [None] * len(values)
     scopes = graph._scopes.__dict__
     override, deps = scopes["override"], scopes["control_deps"]
     op._gradient_op_type = override.get(f.type) if override else None
     op.control_inputs = tuple(deps) if deps else ()
-    op.traceback = ctx["frame"] or user_frame()
+    op.traceback = ctx["frame"] or _op_site(_getframe(2))  # the wrapper's caller on
     op.device, op.skip_input_indices = ctx["device"], None
     _enter(graph, name, weakref.ref(op))
     for recorder in ctx["recorders"]:
@@ -382,18 +398,19 @@ def _fast_tensor(
     light tapes in ``recs``."""
     op_type = f.type
     base = f.names.get(op_type, op_type)
-    named = f.named
-    if base is not named[0]:
-        named = f.named = (base, base.lower())
+    seen, key = f.named
+    if base is not seen:
+        f.named = (base, key := base.lower())
     scopes = graph._scopes.__dict__
     names = graph._names_in_use
-    count = names.get(named[1], -1)
+    count = names.get(key, -1)
     t = _new_tensor(EagerTensor)
     if scopes["name"] or count < 0 or graph._suffixed:
         ref = _scoped(graph, t, base)  # a scope, a new name, or "<name>_<n>" in use
     else:  # unique_name's eager branch: unique by the counter (count >= 1), so not in
-        names[named[1]] = count + 1  # the name index (the graph finds it in _live)
-        t._name, t._count = base, count
+        names[key] = count + 1  # the name index (the graph finds it in _live)
+        t._name = base
+        t._count = count
         ref = _weak(t)
     t._op = None  # (one store a line: four targets would build and unpack a tuple)
     t._value = out
@@ -403,17 +420,20 @@ def _fast_tensor(
     t._inputs = inputs
     t._attrs = attrs
     t.graph = graph
-    override, deps = scopes["override"], scopes["control_deps"]
-    t._override = override.get(op_type) if override else None
-    t._control = tuple(deps) if deps else ()
+    if scopes["override"] or scopes["control_deps"]:
+        _scope_fields(t, scopes)
+    else:  # (the common case: no gradient_override_map, no control_dependencies)
+        t._override = None
+        t._control = ()
     tb = ctx["frame"]
     if tb is not None:
         t._tb, t._at = tb, -1
     else:
         frame = _getframe(up)  # the wrapper's caller
         code = frame.f_code
-        if code is _user_code[0]:  # the user's (the common case)
-            t._tb, t._at = code, frame.f_lasti  # (file, line) when read: _site
+        if code is _user_code[0]:  # the user's (the common case): (file, line) when read
+            t._tb = code  # (_site)
+            t._at = frame.f_lasti
         else:
             t._tb, t._at = _caller_site(frame)
     t._device = ctx["device"]

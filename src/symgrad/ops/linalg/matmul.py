@@ -48,10 +48,15 @@ def matmul(
         raise ValueError(
             "Only one of transpose_a and adjoint_a (or transpose_b and adjoint_b) can be True."
         )
+    x: Tensor
+    y: Tensor
     if type(a) is EagerTensor and type(b) in VARIABLE_TYPES:
-        b = b._read_up(4)  # the read convert_n makes (the first operand is a tensor),
-        # its user's line looked for from matmul's caller on
-    x, y = (a, b) if type(a) in _TENSORS and type(b) in _TENSORS else convert_n((a, b))
+        x, y = a, b._read_up(4)  # the read convert_n makes (the first operand is a
+        # tensor), its user's line looked for from matmul's caller on
+    elif type(a) in _TENSORS and type(b) in _TENSORS:
+        x, y = a, b
+    else:
+        x, y = convert_n((a, b))
     dx, dy = x.shape.dims, y.shape.dims
     if dx is not None and dy is not None and len(dx) == 2 and len(dy) == 2:
         if adjoint_a and x.dtype.is_complex:
@@ -61,9 +66,8 @@ def matmul(
         ta, tb = transpose_a or adjoint_a, transpose_b or adjoint_b
         attrs = {"transpose_a": ta, "transpose_b": tb}
         if name is None:  # core/eager.py's light tensor, if it can
-            t = fast_apply(
-                _FAST_MATMUL, (x, y), attrs, _bind_matmul(transpose_a=ta, transpose_b=tb)
-            )
+            run = _bind_matmul(transpose_a=ta, transpose_b=tb) if ta or tb else np.matmul
+            t = fast_apply(_FAST_MATMUL, (x, y), attrs, run)
             if t is not None:
                 return t
         return apply_op1("MatMul", [x, y], attrs, name)
@@ -115,8 +119,9 @@ def _matmul_infer(
     inputs: Sequence[Tensor], *, transpose_a: bool = False, transpose_b: bool = False
 ) -> Spec:
     a, b = inputs
-    d, sa, sb = a.dtype, a.shape.dims, b.shape.dims
-    if (  # the common case (every eager call): known rank-2 sizes that agree, one dtype
+    d = a.dtype
+    sa, sb = a.shape.dims, b.shape.dims
+    if (  # the common case (every eager call): known rank-2 sizes, one dtype
         b.dtype is d
         and id(d) in _NUMERIC_IDS
         and sa is not None
@@ -125,10 +130,11 @@ def _matmul_infer(
         and len(sb) == 2
         and None not in sa
         and None not in sb
-        and sa[0 if transpose_a else 1] == sb[1 if transpose_b else 0]
     ):
-        m, n = sa[1 if transpose_a else 0], sb[0 if transpose_b else 1]
-        return TensorShape.of_array((m, n)), d  # type: ignore[arg-type]  # known (above)
+        m, k = (sa[1], sa[0]) if transpose_a else sa
+        j, n = (sb[1], sb[0]) if transpose_b else sb
+        if k == j:  # ... whose inner sizes agree
+            return TensorShape.of_array((m, n)), d  # type: ignore[arg-type]  # known (above)
     return _matmul_infer_checked(inputs, transpose_a, transpose_b)
 
 

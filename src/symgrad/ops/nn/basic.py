@@ -75,9 +75,22 @@ def _relu_specialize(op: Any, consts: list[Any]) -> Any:
     return lambda x: np.maximum(x, zero)
 
 
+_REAL_IDS = frozenset(map(id, REAL))  # dtypes are singletons: id hashes in C
+_relu_checked = _elementwise_infer("Relu", REAL)
+
+
+def _relu_infer(inputs: Sequence[Tensor]) -> Spec:
+    """Relu's rule, ``_elementwise_infer``'s: its common case (a real dtype, which it
+    checks by identity first) inline, else the rule in full (its error)."""
+    x = inputs[0]
+    if id(x.dtype) in _REAL_IDS:
+        return x.shape, x.dtype
+    return _relu_checked(inputs)  # type: ignore[no-any-return]
+
+
 RELU = register_op(
     "Relu",
-    _elementwise_infer("Relu", REAL),
+    _relu_infer,
     lambda x: np.maximum(x, x.dtype.type(0)),
     specialize=_relu_specialize,
     inplace=lambda x, out: np.maximum(x, x.dtype.type(0), out=out),
@@ -516,6 +529,20 @@ def softmax_cross_entropy_with_logits(
     labels: Any, logits: Any, axis: int = -1, name: str | None = None
 ) -> Tensor:
     """-sum(labels · log_softmax(logits), axis); one loss per row (other axes kept)."""
+    if (  # the lines below' common eager call, the op made as they make it (fast_op)
+        name is None
+        and type(logits) is EagerTensor
+        and type(labels) is EagerTensor
+        and not XENT.fast
+        and axis in (-1, 1)
+        and labels.dtype is logits.dtype
+        and logits.dtype is not dt.float16  # (_precise: no cast)
+        and len(logits.shape.dims or ()) == 2
+        and labels.shape.dims == logits.shape.dims
+    ):  # (no name scope entered: fast_op takes its name and the op's name in it)
+        op = fast_op(_FAST_XENT, (logits, labels), XENT.kernel, "softmax_cross_entropy_with_logits")
+        if op is not None:
+            return op.output(0)
     with name_scope(name, "softmax_cross_entropy_with_logits"):
         x = convert_to_tensor(logits)
         y = convert_to_tensor(labels)

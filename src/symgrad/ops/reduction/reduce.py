@@ -226,9 +226,11 @@ def _fast_all(op_type: str, x: Tensor) -> Tensor | None:
         arr = np.arange(r, dtype=np.int32)
         arr.flags.writeable = False
         axes = tuple(range(r))  # (the registry's kernel, as the general path runs it)
-        memo = _ALL[(op_type, r)] = (arr, lambda v, _: OPS[op_type].kernel(v, axes), {})
-    arr, run, specs = memo
-    a = fast_apply(_FAST_CONST, (), {"value": arr, "dtype": dt.int32}, None, None, 5)
+        run = lambda v, _: OPS[op_type].kernel(v, axes)  # noqa: E731
+        memo = _ALL[(op_type, r)] = (arr, run, {}, (TensorShape.of_array(arr.shape), dt.int32))
+    arr, run, specs, const = memo  # (const: the Const's rule's result for arr, fast_apply's
+    # as long as the registry holds that rule)
+    a = fast_apply(_FAST_CONST, (), {"value": arr, "dtype": dt.int32}, None, const, 5)
     if a is None:
         return None
     spec = specs.get(x.dtype)
@@ -242,13 +244,14 @@ def _fast_all(op_type: str, x: Tensor) -> Tensor | None:
     return t if t is not None else apply_op1(op_type, [x, a], {"keep_dims": False})
 
 
-# (type, rank) -> the axis array, the kernel on the tuple of axes, and the rule's spec by dtype
-_ALL: dict[tuple[str, int], tuple[Any, Any, dict[Any, Any]]] = {}
+# (type, rank) -> the axis array, the kernel on the tuple of axes, the rule's spec by dtype,
+# and the axis Const's spec
+_ALL: dict[tuple[str, int], tuple[Any, Any, dict[Any, Any], Any]] = {}
 _TENSORS = (EagerTensor, Tensor)  # a light tensor, or an op's output (several outputs')
 
 
 def _mean(x: np.ndarray, axis: tuple[int, ...], keepdims: bool) -> np.ndarray:
-    n = math.prod([x.shape[a] for a in axis])
+    n = math.prod(map(x.shape.__getitem__, axis))  # (no list built: one call a reduction)
     s = np.add.reduce(x, axis=axis, dtype=x.dtype, keepdims=keepdims)  # type: ignore[call-overload]
     if x.dtype.kind not in "iu":
         # Empty groups give nan, as in TF (kernels run with NumPy's warnings off).
