@@ -3,7 +3,11 @@ numbers.  Variables made inside: their initializers run nothing else, as TensorF
 whose ``init_scope`` clears the dependencies (before, the batch-norm idiom's slots waited
 on the update ops, and ``global_variables_initializer()`` asked for the placeholders).
 An outer op named inside a branch, loop body or function runs once, before the op that
-runs it (before, never in an untaken branch, and once per iteration in a loop)."""
+runs it (before, never in an untaken branch, and once per iteration in a loop).  A
+gradient of a loop or branch recomputes values only (before, it ran the body's
+assignments and prints again: the counter below read 9 where TF's reads 4)."""
+
+import sys
 
 import pytest
 import tf_control_deps
@@ -23,6 +27,10 @@ LITERALS = {
     ),
     "variable_made_under_a_dependency": (0, 5.0, [1.0, 1.0]),
     "outer_op_named_inside": ((2.0, 2.0), ([3], 15.0), (6.0, 101.0), (5.0, 7.0), (5.0, 14.0)),
+    "effects_run_once_with_a_gradient": (
+        ((16.0, 4.0, (36.0,)), 104.0),
+        ((81.0, 3.0, (109.0,)), 108.0),
+    ),
 }
 
 
@@ -50,3 +58,22 @@ def test_an_initializer_asked_for_inside_a_dependency_has_none():
             assert sess.run(counter) == 0
             sess.run(everything)
             assert sess.run(counter) == 1
+
+
+def test_a_branchs_print_runs_once_with_its_gradient(capfd):
+    """TF 2.21 prints ``in branch 3`` once for the run below (before: twice, the
+    gradient's recomputation printing again)."""
+    v1 = tf.compat.v1
+    with tf.Graph().as_default():
+        x = v1.placeholder(tf.float32, [])
+
+        def taken():
+            with tf.control_dependencies([tf.print("in branch", x, output_stream=sys.stderr)]):
+                return x * x
+
+        z = tf.cond(x > 0, taken, lambda: x)
+        (dz,) = tf.gradients(z, x)
+        with v1.Session() as sess:
+            assert sess.run([z, dz], {x: 3.0}) == [9.0, 6.0]
+    out = capfd.readouterr()
+    assert out.out + out.err == "in branch 3\n", out

@@ -105,4 +105,38 @@ def outer_op_named_inside(tf: Any) -> Any:
             return [(sess.run(fetch), sess.run(var)) for fetch, var in pairs]
 
 
-PROGRAMS = [batch_norm_idiom, variable_made_under_a_dependency, outer_op_named_inside]
+def effects_run_once_with_a_gradient(tf: Any) -> Any:
+    """A loop body and a branch that assign a variable for its effect, run with their
+    gradients: the gradient recomputes only values (TF's reads the forward op's), so
+    the counter counts the forward iterations and the taken branch once."""
+    v1 = tf.compat.v1
+    with tf.Graph().as_default():
+        x = v1.placeholder(tf.float32, [])
+        p = v1.placeholder(tf.bool, [])
+        count = tf.Variable(0.0, trainable=False)
+
+        def body(i: Any, a: Any) -> Any:
+            with tf.control_dependencies([count.assign_add(1.0)]):
+                return i + 1, a * x
+
+        _, y = tf.while_loop(lambda i, a: i < 4, body, [0, 1.0])
+
+        def taken() -> Any:
+            with tf.control_dependencies([count.assign_add(100.0)]):
+                return x * x
+
+        z = tf.cond(p, taken, lambda: x)
+        grads = tf.gradients([y, z], x)
+        with v1.Session() as sess:
+            sess.run(count.initializer)
+            out = [(sess.run([y, z, grads], {x: 2.0, p: True}), sess.run(count))]
+            out.append((sess.run([y, z, grads], {x: 3.0, p: False}), sess.run(count)))
+            return out
+
+
+PROGRAMS = [
+    batch_norm_idiom,
+    variable_made_under_a_dependency,
+    outer_op_named_inside,
+    effects_run_once_with_a_gradient,
+]

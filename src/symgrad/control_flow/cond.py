@@ -346,7 +346,7 @@ def _branch_grad(
     it does carry gradient to are added to ``connected``."""
     local = [_local(t) for t in ins]
     feeds = [local[j] for j in feed_index]
-    mapping = f.replay(feeds, given=read_values(f, feeds))
+    mapping = f.replay(feeds, given=read_values(f, feeds), effects=False)
     pairs = [
         (mapping[key(t)], seed(_local(g), t.shape, s))
         for t, g, s in zip(f.outputs, seeds, shapes, strict=True)

@@ -402,7 +402,7 @@ def _while_grad(op: Any, *grads: Tensor | None) -> list[Tensor | None]:
         values = _values_at(op, stacks, records, j)
         caps = [get_default_graph().capture(t) for t in body_caps]  # sources, in this graph
         feeds = [counter0 + j, *values, *caps]
-        mapping = body_f.replay(feeds, given=read_values(body_f, feeds))
+        mapping = body_f.replay(feeds, given=read_values(body_f, feeds), effects=False)
         note_recreated(  # the NaN check names these by the forward values they stand for
             (t.op, mapping[key(t)].op)
             for f_op in body_f.graph.get_operations()

@@ -34,7 +34,7 @@ from symgrad.autodiff.backprop import backprop, key
 from symgrad.core import context, nest
 from symgrad.core.errors import InaccessibleTensorError, InvalidArgumentError
 from symgrad.core.gradient_registry import RegisterGradient, runs_user_code
-from symgrad.core.graph import Graph, Operation, Tensor, get_default_graph
+from symgrad.core.graph import Graph, Operation, Tensor, get_default_graph, walk_ops
 from symgrad.core.op_registry import OPS, Spec, add_computed_op, apply_op, register_op
 from symgrad.ops.core import convert_to_tensor, placeholder
 from symgrad.ops.sparse.indexed_slices import IndexedSlices
@@ -89,8 +89,8 @@ class FuncGraph(Graph):
         if control_inputs is None:
             return super().control_dependencies(None)
         inner = []
-        for c in control_inputs:
-            if getattr(c, "graph", self) is self:
+        for c in control_inputs:  # (an assignment's result is its op's: made here or not)
+            if getattr(getattr(c, "op", c), "graph", self) is self:
                 inner.append(c)
             elif all(c is not k for k in self.control_captures):
                 self.control_captures.append(c)
@@ -346,12 +346,16 @@ class ConcreteFunction:
         inputs: Sequence[Tensor],
         recorded: Sequence[Tensor] | None = None,
         given: dict[tuple[int, int], Tensor] | None = None,
+        effects: bool = True,
     ) -> dict[tuple[int, int], Tensor]:
         """Re-create the body's ops in the default graph with ``inputs`` for the feeds.
 
         With ``recorded`` (a call op's recorded values), the stateful ops are not re-run:
         their outputs are those values.  ``given`` maps outputs of other body ops (by key)
-        to tensors standing for them: those ops are not re-created either.
+        to tensors standing for them: those ops are not re-created either.  Without
+        ``effects`` (a gradient's recomputation) only the ops the outputs' values come
+        from are: an assignment, print or assertion the body ran for its effect runs
+        once, in the forward op, as in TF.
         """
         graph = get_default_graph()
         mapping = {key(ph): t for ph, t in zip(self._feeds, inputs, strict=True)}
@@ -359,9 +363,10 @@ class ConcreteFunction:
             mapping.update(zip(map(key, self._recorded), recorded, strict=True))
         if given:
             mapping.update(given)
+        wanted = None if effects else self._valued(mapping)
         op_map: dict[int, Operation] = {}
         for op in self._body:
-            if (id(op), 0) in mapping:
+            if (id(op), 0) in mapping or (wanted is not None and id(op) not in wanted):
                 continue
             if op.type == "ReadVariableOp":
                 with _control_deps(op, graph, op_map):
@@ -372,6 +377,13 @@ class ConcreteFunction:
             for i in range(op.num_outputs):
                 mapping[(id(op), i)] = new.output(i)
         return mapping
+
+    def _valued(self, known: dict[tuple[int, int], Tensor]) -> set[int]:
+        """The ids of the body's ops the outputs' values come from (by inputs, not
+        control edges), short of the tensors ``known`` already stands for."""
+        stop = lambda op: [t.op for t in op.inputs if key(t) not in known]  # noqa: E731
+        roots = [t.op for t in self.outputs if key(t) not in known]
+        return {id(op) for op in walk_ops(roots, stop, topological=False)}
 
     def __repr__(self) -> str:
         return f"<symgrad.ConcreteFunction {self.name} inputs={len(self.inputs)}>"
