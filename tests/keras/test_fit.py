@@ -413,3 +413,20 @@ def test_arrays_of_different_lengths_are_an_error() -> None:
     )
     with pytest.raises(ValueError, match="'sample_weight' sizes: 3"):
         model.evaluate(np.ones((4, 3)), np.ones((4, 2)), sample_weight=np.ones(3), verbose=0)
+
+
+def test_a_short_last_batch_takes_a_relaxed_trace_and_weighs_by_its_size() -> None:
+    """Keras's steps are ``tf.function(reduce_retracing=True)``: the short last batch
+    runs a trace whose batch size is unknown, and the loss is still weighted by each
+    batch's size (Keras's TF backend reads it at run time).  TF 2.21's losses below; the
+    loss of the whole data is 7.0043148 whatever the batches."""
+    rng = np.random.RandomState(0)
+    x, y = rng.randn(10, 3).astype(np.float32), rng.randn(10, 1).astype(np.float32)
+    model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(1, "linear", False)])
+    model.layers[0].kernel.assign(np.ones((3, 1), np.float32))
+    model.compile(optimizer=tf.keras.optimizers.SGD(0.0), loss="mse")
+    first = model.fit(x, y, batch_size=4, epochs=1, verbose=0).history["loss"]
+    second = model.fit(x, y, batch_size=3, epochs=2, verbose=0).history["loss"]
+    np.testing.assert_allclose(first + second, [7.0043154, 7.0043144, 7.0043154], rtol=4e-7)
+    shapes = [cf.inputs[0].shape.as_list() for cf in model._step_function("train")._cache.values()]
+    assert sorted(shapes, key=str) == [[4, 3], [None, 3]]  # the batches of 3 take the second

@@ -479,3 +479,52 @@ def test_initial_value_that_needs_a_symbolic_argument_is_a_clear_error():
         "function '.*f' cannot be computed while tracing",
     ):
         f.get_concrete_function(tf.TensorSpec([], tf.float32))
+
+
+def test_reduce_retracing_generalizes_shapes_as_tf():
+    """``reduce_retracing=True``: a call no trace takes is traced with its type made
+    common with each earlier trace's (sizes that differ unknown, a rank that differs
+    the rank; a dtype or Python value that differs: none in common), and a call is
+    dispatched to the most specific trace that takes it; a ``get_concrete_function``
+    of a ``[None]`` spec takes later calls of any size without it.  TF 2.21's traces
+    and counts below."""
+    seen = []
+
+    @tf.function
+    def f(x):
+        seen.append(str(x.shape))
+        return x
+
+    f.get_concrete_function(tf.TensorSpec([None], tf.float32))
+    f(tf.ones([3]))
+    f(tf.ones([4]))
+    assert (seen, f.experimental_get_tracing_count()) == (["(None,)"], 1)
+    seen.clear()
+
+    @tf.function(reduce_retracing=True)
+    def g(x, y, n):
+        seen.append((str(x.shape), str(y.shape), x.dtype.name, n))
+        return x
+
+    for shape, size, dtype, n in [
+        ([1, 2], 3, tf.float32, 1),
+        ([2, 2], 3, tf.float32, 1),
+        ([5, 2], 4, tf.float32, 1),
+        ([5, 2, 1], 4, tf.float32, 1),
+        ([5, 3], 4, tf.float32, 2),
+        ([6, 3], 7, tf.float32, 2),
+        ([6, 3], 7, tf.int32, 2),
+        ([7, 7, 7], 7, tf.float32, 1),  # the unknown-rank trace takes it
+        ([1, 2], 3, tf.float32, 1),  # traced: the first, exact trace
+    ]:
+        g(tf.ones(shape, dtype), tf.ones([size]), n)
+    assert seen == [
+        ("(1, 2)", "(3,)", "float32", 1),
+        ("(None, 2)", "(3,)", "float32", 1),
+        ("(None, 2)", "(None,)", "float32", 1),
+        ("<unknown>", "(None,)", "float32", 1),
+        ("(5, 3)", "(4,)", "float32", 2),
+        ("(None, 3)", "(None,)", "float32", 2),
+        ("(6, 3)", "(7,)", "int32", 2),
+    ]
+    assert g.experimental_get_tracing_count() == 7

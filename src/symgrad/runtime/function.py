@@ -98,6 +98,40 @@ def _leaf_key(x: Any) -> tuple[Any, ...]:
     return ("P", type(x).__name__, x)
 
 
+def _takes(general: tuple[Any, ...], call: tuple[Any, ...]) -> bool:
+    """Does a trace of leaf keys ``general`` take a call of leaf keys ``call``: the same
+    leaves, each tensor's shape as specific as the trace's or more (TF's subtype)?"""
+    for g, c in zip(general, call, strict=True):
+        if g == c:
+            continue
+        if g[0] != "T" or c[0] != "T" or g[1] != c[1]:
+            return False
+        if g[2] is not None and (
+            c[2] is None
+            or len(g[2]) != len(c[2])
+            or any(d is not None and d != e for d, e in zip(g[2], c[2], strict=True))
+        ):
+            return False
+    return True
+
+
+def _common(a: tuple[Any, ...], b: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """TF's most specific common supertype of two calls' leaf keys: each tensor's shape
+    with the sizes that differ unknown (a rank that differs: the rank); None where any
+    other leaf differs (a dtype, a Python value)."""
+    out = []
+    for x, y in zip(a, b, strict=True):
+        if x == y:
+            out.append(x)
+            continue
+        if x[0] != "T" or y[0] != "T" or x[1] != y[1]:
+            return None
+        same_rank = x[2] is not None and y[2] is not None and len(x[2]) == len(y[2])
+        dims = tuple(d if d == e else None for d, e in zip(x[2], y[2])) if same_rank else None
+        out.append(("T", x[1], dims))
+    return tuple(out)
+
+
 # A tensor's class, dtype and dims (``Function._last``); AttributeError for most others.
 _SPEC = operator.attrgetter("__class__", "dtype", "shape.dims")
 
@@ -188,12 +222,14 @@ class Function:
         name: str | None = None,
         autograph: bool = True,
         jit_compile: bool | None = None,
+        reduce_retracing: bool = False,
     ) -> None:
         if not callable(python_function):
             raise TypeError(f"{python_function!r} is not a callable object")
         self.python_function = python_function
         self.autograph = autograph
         self.jit_compile = jit_compile
+        self.reduce_retracing = reduce_retracing
         if jit_compile:
             from symgrad.runtime.xla import require
 
@@ -221,7 +257,12 @@ class Function:
         if bound is None:
             method = self.python_function.__get__(instance, owner)
             bound = self._bound[instance] = Function(
-                method, self.input_signature, self._name, self.autograph, self.jit_compile
+                method,
+                self.input_signature,
+                self._name,
+                self.autograph,
+                self.jit_compile,
+                self.reduce_retracing,
             )
         return bound
 
@@ -287,6 +328,8 @@ class Function:
             else (repr(nest.map_structure(lambda _: 0, structure)), tuple(map(_leaf_key, leaves)))
         )
         cf = self._cache.get(cache_key)
+        if cf is None and self.input_signature is None:
+            cf = self._general(cache_key)
         traced = cf is None
         if cf is None:
             if self.input_signature is None:
@@ -294,11 +337,43 @@ class Function:
             with self._trace_lock:  # threads first calling with one signature: one trace
                 cf = self._cache.get(cache_key)
                 traced = cf is None
-                if cf is None:
+                if cf is None and self.reduce_retracing and self.input_signature is None:
+                    cache_key, relaxed = self._relaxed(cache_key, leaves)
+                    cf = self._cache[cache_key] = self._trace_new(structure, relaxed)
+                elif cf is None:
                     cf = self._cache[cache_key] = self._trace_new(structure, leaves)
         if record:
             self._note_call(traced)
         return cf, [x for x in leaves if isinstance(x, Tensor)]
+
+    def _general(self, key: tuple[Any, Any]) -> ConcreteFunction | None:
+        """A trace that takes a call of ``key`` (its shapes as specific or more), as TF
+        dispatches: the most specific such trace (a ``[None]`` one that
+        ``get_concrete_function`` or ``reduce_retracing`` made takes ``[3]``)."""
+        takers = [
+            (k, cf)
+            for k, cf in self._cache.items()
+            if k[0] == key[0] and _takes(k[1], key[1])  # (the same structure)
+        ]
+        for k, cf in takers:
+            if all(_takes(other, k[1]) for other, _ in takers):
+                return cf
+        return takers[0][1] if takers else None
+
+    def _relaxed(self, key: tuple[Any, Any], leaves: list[Any]) -> tuple[Any, list[Any]]:
+        """``reduce_retracing``'s key and leaves for a call no trace takes: its type made
+        common with each earlier trace's of the same structure in turn, where they have
+        one (TF's ``try_generalizing_function_type``); a tensor leaf whose shape that
+        relaxes becomes a TensorSpec of the relaxed shape."""
+        relaxed = key[1]
+        for k in list(self._cache):
+            if k[0] == key[0]:
+                relaxed = _common(relaxed, k[1]) or relaxed
+        out = [
+            TensorSpec(None if r[2] is None else list(r[2]), x.dtype) if r != c else x
+            for x, r, c in zip(leaves, relaxed, key[1], strict=True)
+        ]
+        return (key[0], relaxed), out
 
     def _bind_signature(
         self, args: tuple[Any, ...], kwargs: dict[str, Any]
@@ -569,6 +644,7 @@ def function(
     symgrad.Tensor(10.0, shape=(), dtype=float32)
     """
     jit = jit_compile if jit_compile is not None else experimental_compile
+    relax = bool(reduce_retracing or experimental_relax_shapes)
     if func is None:
-        return lambda f: Function(f, input_signature, None, autograph, jit)
-    return Function(func, input_signature, None, autograph, jit)
+        return lambda f: Function(f, input_signature, None, autograph, jit, relax)
+    return Function(func, input_signature, None, autograph, jit, relax)

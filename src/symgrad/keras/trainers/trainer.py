@@ -21,6 +21,7 @@ from symgrad.keras import optimizers as optimizers_mod
 from symgrad.keras.trainers import loops
 from symgrad.keras.trainers.compile_utils import CompileLoss, CompileMetrics
 from symgrad.keras.trainers.data import unpack_x_y_sample_weight
+from symgrad.ops.array.shape import shape
 from symgrad.ops.array.structure import cast
 from symgrad.runtime.function import function
 
@@ -133,8 +134,10 @@ class Trainer:
             m.reset_state()
 
     def _track_loss(self, loss: Any, x: Any) -> None:
+        """The loss, weighted by the batch's size as Keras's TF backend weighs it (the
+        dynamic size: a relaxed trace's batch dimension is unknown)."""
         first = next(i for i in nest.flatten(x) if i is not None)
-        self._loss_tracker.update_state(loss, sample_weight=cast(first.shape[0], "float32"))
+        self._loss_tracker.update_state(loss, sample_weight=cast(shape(first)[0], "float32"))
 
     def _forward(self, x: Any, training: bool) -> Any:
         """``self(x, training=...)``, or ``self(x)`` when ``call`` takes no ``training``."""
@@ -189,8 +192,10 @@ class Trainer:
             strategy = getattr(self, "_distribute_strategy", None)
             if kind != "predict" and strategy is not None and len(strategy._devices()) > 1:
                 step = keras_step.distributed_step(strategy, step)
-            self._step_functions[kind] = (
-                step if getattr(self, "run_eagerly", False) else function(step, jit_compile=jit)
+            self._step_functions[kind] = (  # (traces relaxed as Keras's: a last, short batch)
+                step
+                if getattr(self, "run_eagerly", False)
+                else function(step, jit_compile=jit, reduce_retracing=True)
             )
         return self._step_functions[kind]
 
