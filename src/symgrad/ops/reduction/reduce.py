@@ -580,7 +580,10 @@ def _mean_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[An
     if g.ndim == 0 and x.ndim and g.dtype == x.dtype and x.dtype.kind not in "iu":
         # Every axis reduced (``reduce_mean(loss)``): the broadcast holds g everywhere,
         # so each element's quotient is g / factor, divided once (the rule's bits).
-        return [np.full(x.shape, np.true_divide(g, factor), x.dtype), None]
+        # (``np.full``'s body, without its Python frame: an empty array, then the copy)
+        out = np.empty(x.shape, x.dtype)
+        np.copyto(out, np.true_divide(g, factor), casting="unsafe")
+        return [out, None]
     g = _to_input(x, xs[1], g)
     if x.dtype.kind in "iu":  # ``divide`` casts integers to float64 first
         g, factor = cast_a(g, dt.float64), cast_a(factor, dt.float64)
