@@ -501,3 +501,25 @@ def test_a_variable_read_passes_nothing_back() -> None:
     rule = array_rule_for("ReadVariableOp")
     assert rule is not None
     assert rule([], [read.numpy()], dict(op.attrs), [g], []) == []
+
+
+def test_unbroadcast_axes_are_found_once_a_shape_pair() -> None:
+    """``array_vjp.unbroadcast`` keeps its Sums' axes by (gradient shape, input shape):
+    a second, different pair gets its own axes, and each result is the registered
+    ``ops.core.unbroadcast``'s, bit for bit."""
+    from symgrad.ops import array_vjp
+    from symgrad.ops.core import unbroadcast as unbroadcast_t
+
+    rng = np.random.default_rng(7)
+    pairs = [((32, 64), (64,)), ((2, 3, 4), (3, 1)), ((32, 64), (1, 64)), ((5, 1), (1,))]
+    for _ in range(2):  # the second time round from the memo
+        for gs, shape in pairs:
+            g = rng.standard_normal(gs).astype(np.float32)
+            got = array_vjp.unbroadcast(g, shape)
+            want = unbroadcast_t(constant(g), constant(np.zeros(shape, np.float32))).numpy()
+            assert got.shape == shape and got.dtype == want.dtype
+            assert got.tobytes() == want.tobytes()
+    assert array_vjp._reduction_axes((32, 64), (64,)) == ((), (0,))
+    assert array_vjp._reduction_axes((2, 3, 4), (3, 1)) == ((2,), (0,))
+    assert array_vjp._reduction_axes((32, 64), (1, 64)) == ((0,), ())
+    assert array_vjp._reduction_axes((5, 1), (1,)) == ((), (0,))

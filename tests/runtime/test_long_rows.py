@@ -58,3 +58,38 @@ def test_a_sum_over_leading_axes_matches_the_float64_sum(dtype, keepdims):
     # partial sums of 169 rows, then 128 of them: closer to the exact sum than one
     # sequential sum of 21,632 (whose error bound is 21,632 ulps)
     np.testing.assert_allclose(got, want, rtol=1e-5 if dtype == np.float32 else 1e-12, atol=1e-4)
+
+
+def test_the_fold_decided_once_a_shape_still_asks_the_array():
+    """``reduce._sum`` decides the fold once a (shape, axes) pair (``_fold_of``); the
+    array's dtype and layout are still asked each call: the sums are the same NumPy calls
+    the test on each array gave before."""
+    from symgrad.ops.reduction import reduce
+
+    rng = np.random.default_rng(3)
+    big = rng.standard_normal((1024, 32)).astype(np.float32)
+    f = row_blocks.fold(1024, 32)
+    assert f is not None and reduce._fold_of((1024, 32), (0,)) == f
+    folded = np.add.reduce(
+        np.add.reduce(big.reshape(-1, f * 32), axis=0, dtype=np.float32).reshape(f, -1),
+        axis=0,
+        dtype=np.float32,
+    )
+    for keep in (False, True):
+        got = reduce._sum(big, (0,), keep)
+        np.testing.assert_array_equal(got, folded.reshape((1, 32) if keep else (32,)))
+    # the same shape and axes, other arrays: no fold for integers or a strided view
+    ints = rng.integers(-5, 5, size=(1024, 32)).astype(np.int32)
+    got = reduce._sum(ints, (0,), False)
+    np.testing.assert_array_equal(got, np.add.reduce(ints, axis=(0,), dtype=np.int32))
+    strided = np.asfortranarray(big)
+    assert not strided.flags.c_contiguous
+    got = reduce._sum(strided, (0,), False)
+    assert got.tobytes() == np.add.reduce(strided, axis=(0,), dtype=np.float32).tobytes()
+    # another shape after it: its own answer (too few rows), not the first's fold
+    small = big[:32]
+    assert reduce._fold_of((32, 32), (0,)) is None
+    got = reduce._sum(small, (0,), False)
+    assert got.tobytes() == np.add.reduce(small, axis=(0,), dtype=np.float32).tobytes()
+    # other axes of the first shape: not leading ones, no fold
+    assert reduce._fold_of((1024, 32), (1,)) is None

@@ -13,6 +13,7 @@ Callers run array rules with NumPy's floating-point warnings off, as kernels run
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -69,21 +70,28 @@ def unbroadcast(g: Array, shape: tuple[int, ...]) -> Array:
     gs = g.shape
     if gs == shape:
         return g
-    n, k = len(gs), len(shape)
-    # The axes as a tuple: the Sum kernel takes them as they are (``reduce._axes``), the
-    # values int32s(axes) would give; a bias gradient's Sum cost half again its kernel.
-    if gs[n - k :] != shape:  # (a bias gradient's trailing sizes are its own: none kept)
-        kept = [i for i in range(max(n - k, 0), n) if shape[i - n + k] == 1 and gs[i] != 1]
-        if kept:
-            g = _sum(g, tuple(kept), True)
-    if n > k:
-        g = _sum(g, _LEADING[n - k] if n - k < len(_LEADING) else tuple(range(n - k)), False)
+    kept, leading = _reduction_axes(gs, shape)
+    if kept:
+        g = _sum(g, kept, True)
+    if leading:
+        g = _sum(g, leading, False)
     if g.shape != shape:
         g = RESHAPE(g, int32s(shape))
     return g
 
 
-_LEADING = tuple(tuple(range(j)) for j in range(8))  # the leading j axes, made once
+@functools.lru_cache(maxsize=256)
+def _reduction_axes(
+    gs: tuple[int, ...], shape: tuple[int, ...]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``unbroadcast``'s Sums' axes, found once a (shape, shape) pair (a bias gradient's,
+    each layer a step): the broadcast axes kept as 1, then the leading ones.  As tuples:
+    the Sum kernel takes them as they are (``reduce._axes``), the values int32s(axes) give."""
+    n, k = len(gs), len(shape)
+    kept: tuple[int, ...] = ()
+    if gs[n - k :] != shape:  # (a bias gradient's trailing sizes are its own: none kept)
+        kept = tuple([i for i in range(max(n - k, 0), n) if shape[i - n + k] == 1 and gs[i] != 1])
+    return kept, tuple(range(n - k))
 
 
 def _sum(g: Array, axes: tuple[int, ...], keep_dims: bool) -> Array:
@@ -92,7 +100,7 @@ def _sum(g: Array, axes: tuple[int, ...], keep_dims: bool) -> Array:
     ``ops/reduction/reduce.py`` hands to ``sum_function``), while the registry holds the
     kernel it was handed with; else the kernel as registered."""
     fn, with_kernel = _SUM_FN
-    if fn is None or OPS["Sum"].kernel is not with_kernel:
+    if OPS["Sum"].kernel is not with_kernel:  # (a kernel is never None: unset says here)
         return SUM(g, axes, keep_dims=keep_dims)  # type: ignore[no-any-return]
     v = fn(g, axes, keep_dims)
     return v if type(v) is np.ndarray and v.dtype == g.dtype else np.asarray(v, dtype=g.dtype)
@@ -151,11 +159,16 @@ def binary_array_rule(op_type: str) -> Callable[[BinaryRule], BinaryRule]:
         def fn(xs: Sequence[Array], ys: Sequence[Array], attrs: Any, grads: Any, needs: Any) -> Any:
             x, y = xs
             dx, dy = rule(x, y, ys[0], grads[0], needs)
-            if dx is not None and needs[0] and dx.shape != x.shape:
+            need_x, need_y = needs
+            if not need_x:
+                dx = None
+            elif dx is not None and dx.shape != x.shape:
                 dx = unbroadcast(dx, x.shape)
-            if dy is not None and needs[1] and dy.shape != y.shape:
+            if not need_y:
+                dy = None
+            elif dy is not None and dy.shape != y.shape:
                 dy = unbroadcast(dy, y.shape)
-            return [dx if needs[0] else None, dy if needs[1] else None]
+            return [dx, dy]
 
         fn.__name__ = rule.__name__
         array_rule(op_type)(fn)

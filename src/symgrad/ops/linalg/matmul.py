@@ -237,25 +237,28 @@ def _matmul_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
 
 @array_rule("MatMul")
 def _matmul_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
-    ta, tb = attrs["transpose_a"], attrs["transpose_b"]
-    a, b, g = xs[0], xs[1], grads[0]
+    a, b = xs
+    g = grads[0]
     if a.dtype.kind == "c" or b.dtype.kind == "c":  # (``conj_a`` of real arrays: themselves)
         a, b = conj_a(a), conj_a(b)
-    if not ta and not tb:
-        pa, pb = (g, b, False, True), (a, g, True, False)
-    elif not ta and tb:
-        pa, pb = (g, b, False, False), (g, a, True, False)
-    elif ta and not tb:
-        pa, pb = (b, g, False, True), (a, g, False, False)
-    else:
-        pa, pb = (b, g, True, True), (g, a, True, True)
-    return [_mm_array(*pa) if needs[0] else None, _mm_array(*pb) if needs[1] else None]
+    # The rule's four transpose cases, each product's operands transposed (views) here.
+    if not attrs["transpose_a"]:
+        if not attrs["transpose_b"]:
+            return [
+                _mm_array(g, b.T) if needs[0] else None,
+                _mm_array(a.T, g) if needs[1] else None,
+            ]
+        return [_mm_array(g, b) if needs[0] else None, _mm_array(g.T, a) if needs[1] else None]
+    if not attrs["transpose_b"]:
+        return [_mm_array(b, g.T) if needs[0] else None, _mm_array(a, g) if needs[1] else None]
+    return [_mm_array(b.T, g.T) if needs[0] else None, _mm_array(g.T, a.T) if needs[1] else None]
 
 
-def _mm_array(p: Any, q: Any, ta: bool, tb: bool) -> Any:
+def _mm_array(p: Any, q: Any) -> Any:
     """The MatMul kernel (``_matmul_kernel``) as ``kernel("MatMul")`` runs it, called
-    directly: a backward pass runs two a product, and the wrapper cost a fifth of each."""
-    v = np.matmul(p.T if ta else p, q.T if tb else q)
+    directly on the operands as transposed: a backward pass runs two a product, and the
+    wrapper cost a fifth of each.  (Its dtype: p's, which p.T has.)"""
+    v = np.matmul(p, q)
     return v if type(v) is np.ndarray and v.dtype == p.dtype else np.asarray(v, dtype=p.dtype)
 
 

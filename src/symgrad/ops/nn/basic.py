@@ -482,7 +482,10 @@ def _xent_logits_array(xs: Any, ys: Any, grads: Any) -> Any:
     g_loss, g_bp = grads
     if g_loss is None:  # the rule's engine fills in zeros
         g_loss = ZEROS_LIKE(ys[0])
-    grad = MUL(_expand_last(g_loss), ys[1])
+    e = _expand_last(g_loss)
+    grad = np.multiply(e, ys[1])  # Mul's kernel, without its wrapper (``MUL``): its dtype
+    if type(grad) is not np.ndarray or grad.dtype != e.dtype:
+        grad = np.asarray(grad, dtype=e.dtype)
     if g_bp is not None and np.any(g_bp):  # ``is_zeros``: a zero gradient adds nothing
         grad = ADD(grad, _softmax_term(g_bp, _SOFTMAX(xs[0])))
     return grad
