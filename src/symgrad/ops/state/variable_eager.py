@@ -58,30 +58,39 @@ _MODES = {
 }
 
 
-def read(
-    graph: Graph, var: Any, ctx: dict[str, Any], recorders: list[Any], up: int
-) -> Tensor | None:
-    """A read of ``var`` in the eager ``graph``, made and run (None: not here), called by
-    ``Variable._read_up`` (whose thread context is ``ctx``, its ``recorders`` told of the
-    read already): a light tensor whose op is built when first asked for (as
-    ``apply_op1``'s), its user's line looked for from the frame ``up`` out on, handed to
-    the tapes that record (``record_light``); where another recorder records, the
-    ReadVariableOp's output, handed to each."""
+def read(graph: Graph, var: Any, ctx: dict[str, Any], up: int) -> Tensor | None:
+    """A read of ``var`` in the eager ``graph``, made and run (None: not here, with no
+    recorder told of it), called by ``Variable._read_up`` (whose thread context is
+    ``ctx``): a light tensor whose op is built when first asked for (as ``apply_op1``'s),
+    its user's line looked for from the frame ``up`` out on, handed to the tapes that
+    record (``record_light``, which notes the access as ``variable_accessed`` would);
+    where another recorder records, the ReadVariableOp's output, handed to each, told
+    of the access first (``accessed``)."""
     value = var._value
     if type(value) is not _ndarray or op_registry.output_check is not None or ERRSTATE is None:
         return None  # uninitialised (the general path raises), a check to run, NumPy 1.x
     if value.dtype is not var._np_dtype and value.dtype != var._np_dtype:
         return None  # the general path converts it (run_kernel)
     shape = var._shape if var._dims == value.shape else TensorShape.of_array(value.shape)
+    recorders = ctx["recorders"]
     if not recorders or _light_recorders(recorders):  # (``_fast_tensor`` records it)
         return _fast_tensor(
             _READ, graph, ctx, recorders, value, var._dtype, shape, (), {"var": var}, up
         )
+    accessed(var, recorders)
     name = graph.unique_name("ReadVariableOp")
     op = _make(graph, "ReadVariableOp", name, (), {"var": var}, var._dtype, shape, value)
     for recorder in recorders:
         recorder.record(op)
     return op.output(0)
+
+
+def accessed(var: Any, recorders: list[Any]) -> None:
+    """Tell ``recorders`` that ``var`` is read (a trainable one: a tape watching the
+    variables it sees read watches it), before the read's op is made."""
+    if recorders and var.trainable:
+        for recorder in recorders:
+            recorder.variable_accessed(var)
 
 
 def write(

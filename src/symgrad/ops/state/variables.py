@@ -618,16 +618,13 @@ class Variable:
         ``_fast_tensor`` (3: this method's caller; ``value`` passes 4, its own caller;
         the matmul and elementwise wrappers pass their callers' depth)."""
         ctx = context.current.__dict__  # one thread-local read for both
-        recorders = ctx["recorders"]
-        if recorders and self.trainable:
-            for recorder in recorders:
-                recorder.variable_accessed(self)
         graphs = ctx["graphs"]
         graph = graphs[-1] if graphs else context._top_level  # (get_default_graph's)
-        if graph.eager:
-            t = variable_eager.read(graph, self, ctx, recorders, up)
+        if graph.eager:  # (the recorders told of the access there, as below)
+            t = variable_eager.read(graph, self, ctx, up)
             if t is not None:
                 return t
+        variable_eager.accessed(self, ctx["recorders"])
         return apply_op("ReadVariableOp", [], {"var": self}, "ReadVariableOp").output(0)
 
     def numpy(self) -> Any:
@@ -659,10 +656,7 @@ class Variable:
             u = self._write_now(value, mode, name)
         if not read_value:
             return u.op
-        recorders = context.current.recorders
-        if recorders and self.trainable:
-            for recorder in recorders:
-                recorder.variable_accessed(self)
+        variable_eager.accessed(self, context.current.recorders)
         return u
 
     def _write_now(self, value: Any, mode: str, name: str | None) -> UnreadVariable:
