@@ -194,7 +194,9 @@ class GradientTape:
                 return
         self._records[op_id] = op
         known = self._known
-        outs = tuple(known.setdefault((op_id, i), len(known)) for i in range(len(op.output_dtypes)))
+        outs: tuple[int, ...] = ()  # (a tuple grown: a generator costs twice this loop)
+        for i in range(len(op.output_dtypes)):
+            outs += (known.setdefault((op_id, i), len(known)),)
         self._wiring.append((op_type, ins, outs))
         if op_type == "ReadVariableOp":
             self._read(var, outs[0])
