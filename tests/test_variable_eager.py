@@ -13,8 +13,6 @@ from both_paths import on_both_paths
 
 import symgrad as tf
 from symgrad.core import eager
-from symgrad.core.context import current
-from symgrad.ops.state import variable_eager
 
 pytestmark = pytest.mark.skipif(
     eager.ERRSTATE is None, reason="NumPy 1.x: every eager op takes the general path"
@@ -94,6 +92,50 @@ def test_the_tape_records_a_watched_variables_read_only():
     assert fast == general == (None, 6.0, None)
 
 
+def test_a_light_read_tells_each_tape_of_the_access_as_the_general_path_does():
+    # The fast path's read notes the access in each tape's record_light (not before the
+    # read): nested tapes, one not watching accessed variables, a variable not trainable
+    # (watched only where asked), a tape that already watches the variable, and a read
+    # under a recorder that takes no light tensor (the access told before the op).
+    from symgrad.core import context
+
+    class Other:
+        def record(self, op):
+            pass
+
+        def variable_accessed(self, var):
+            pass
+
+        def would_record(self, inputs, variables):
+            return False
+
+    def program():
+        v, w = tf.Variable(3.0), tf.Variable(2.0, trainable=False)
+        out = []
+        with tf.GradientTape() as t1, tf.GradientTape(watch_accessed_variables=False) as t2:
+            t2.watch(w)
+            y = v * w + tf.matmul(tf.reshape(v, (1, 1)), tf.reshape(w, (1, 1)))[0, 0]
+        out += [[x.name for x in t.watched_variables()] for t in (t1, t2)]
+        out += [t1.gradient(y, [v, w]), t2.gradient(y, [v, w])]
+        other = Other()
+        with tf.GradientTape() as t3:
+            t3.watch(v)
+            context.push_recorder(other)
+            try:
+                z = v * v + w
+            finally:
+                context.remove_recorder(other)
+        out += [[x.name for x in t3.watched_variables()], t3.gradient(z, [v, w])]
+        return [
+            [None if g is None else float(g) for g in o] if o and type(o[0]) is not str else o
+            for o in out
+        ]
+
+    fast, general = on_both_paths(program)
+    assert fast == general
+    assert fast[:4] == [["Variable:0"], ["Variable_1:0"], [4.0, None], [None, 6.0]]
+
+
 def test_a_failed_update_leaves_the_variable_as_it_was():
     def program():
         v = tf.Variable([1.0, 2.0], shape=tf.TensorShape([None]))
@@ -116,8 +158,6 @@ def test_an_uninitialised_variable_and_placeholders_take_the_general_path():
     g = tf.Graph()
     with g.as_default():
         v = tf.Variable(1.0)  # TF1 style: no value until its initializer runs
-    graph = tf.compat.v1.get_default_graph()
-    assert variable_eager.read(graph, v, current.__dict__, [], 3) is None
     with pytest.raises(tf.errors.FailedPreconditionError, match="uninitialized"):
         v.value()
     w = tf.Variable(2.0)

@@ -194,28 +194,38 @@ class GradientTape:
                 return
         self._records[op_id] = op
         known = self._known
-        outs = tuple(known.setdefault((op_id, i), len(known)) for i in range(len(op.output_dtypes)))
+        outs: tuple[int, ...] = ()  # (a tuple grown: a generator costs twice this loop)
+        for i in range(len(op.output_dtypes)):
+            outs += (known.setdefault((op_id, i), len(known)),)
         self._wiring.append((op_type, ins, outs))
         if op_type == "ReadVariableOp":
             self._read(var, outs[0])
 
     def record_light(self, t: EagerTensor) -> None:
         """``record`` for a light eager tensor (one output, its op not built): the tape
-        keeps the tensor, which holds what the gradient rule reads."""
+        keeps the tensor, which holds what the gradient rule reads.  A light read of a
+        variable (``variable_eager.read``'s) is the variable's access too: the tape is
+        told of it here (``variable_accessed``'s), not before."""
         op_type = t._type
         known = self._known
         if op_type == "ReadVariableOp":
-            var = id(t._attrs["var"])
-            if var in self._variables:
-                self._records[id(t)] = t
-                known[id(t)] = s = len(known)
-                self._wiring.append((op_type, (), (s,)))
-                self._reads.setdefault(var, []).append(s)  # (``_read``, inlined)
+            v = t._attrs["var"]
+            var = id(v)
+            variables = self._variables
+            if var not in variables:  # (``variable_accessed``, inlined)
+                if not (v.trainable and self._watch_accessed_variables):
+                    return
+                variables[var] = v
+            k = id(t)
+            self._records[k] = t
+            known[k] = s = len(known)
+            self._wiring.append((op_type, (), (s,)))
+            self._reads.setdefault(var, []).append(s)  # (``_read``, inlined)
             return
         if op_type == "StopGradient":
             return
-        slots = []  # ``_slots``, inlined: this runs for every op under a tape
-        wanted = False
+        slots: tuple[int, ...] = ()  # ``_slots``, inlined: this runs for every op under a
+        wanted = False  # tape (a tuple grown: for one to three inputs, cheaper than a list)
         for i in t._inputs:  # type: ignore[union-attr]
             s = known.get(id(i) if type(i) is EagerTensor else (id(i.op), i.value_index), -1)
             if s >= 0:
@@ -223,11 +233,12 @@ class GradientTape:
                     wanted = True
                 else:
                     s = -1
-            slots.append(s)
+            slots += (s,)
         if wanted:
-            self._records[id(t)] = t
-            known[id(t)] = s = len(known)
-            self._wiring.append((op_type, tuple(slots), (s,)))
+            k = id(t)
+            self._records[k] = t
+            known[k] = s = len(known)
+            self._wiring.append((op_type, slots, (s,)))
 
     def _slots(self, inputs: Sequence[Tensor]) -> tuple[int, ...] | None:
         """Each input's slot (-1: unknown to the tape, or not differentiable); None where

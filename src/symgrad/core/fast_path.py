@@ -425,10 +425,7 @@ def _fast_tensor(
     else:  # (the common case: no gradient_override_map, no control_dependencies)
         t._override = None
         t._control = ()
-    tb = ctx["frame"]
-    if tb is not None:
-        t._tb, t._at = tb, -1
-    else:
+    if ctx["frame"] is None:
         frame = _getframe(up)  # the wrapper's caller
         code = frame.f_code
         if code is _user_code[0]:  # the user's (the common case): (file, line) when read
@@ -436,6 +433,8 @@ def _fast_tensor(
             t._at = frame.f_lasti
         else:
             t._tb, t._at = _caller_site(frame)
+    else:
+        t._tb, t._at = ctx["frame"], -1
     t._device = ctx["device"]
     live = graph._live
     live.append(ref)

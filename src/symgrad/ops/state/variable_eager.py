@@ -58,30 +58,50 @@ _MODES = {
 }
 
 
-def read(
-    graph: Graph, var: Any, ctx: dict[str, Any], recorders: list[Any], up: int
-) -> Tensor | None:
-    """A read of ``var`` in the eager ``graph``, made and run (None: not here), called by
-    ``Variable._read_up`` (whose thread context is ``ctx``, its ``recorders`` told of the
-    read already): a light tensor whose op is built when first asked for (as
-    ``apply_op1``'s), its user's line looked for from the frame ``up`` out on, handed to
-    the tapes that record (``record_light``); where another recorder records, the
-    ReadVariableOp's output, handed to each."""
-    value = var._value
-    if type(value) is not _ndarray or op_registry.output_check is not None or ERRSTATE is None:
-        return None  # uninitialised (the general path raises), a check to run, NumPy 1.x
-    if value.dtype is not var._np_dtype and value.dtype != var._np_dtype:
-        return None  # the general path converts it (run_kernel)
-    shape = var._shape if var._dims == value.shape else TensorShape.of_array(value.shape)
-    if not recorders or _light_recorders(recorders):  # (``_fast_tensor`` records it)
-        return _fast_tensor(
-            _READ, graph, ctx, recorders, value, var._dtype, shape, (), {"var": var}, up
-        )
-    name = graph.unique_name("ReadVariableOp")
-    op = _make(graph, "ReadVariableOp", name, (), {"var": var}, var._dtype, shape, value)
-    for recorder in recorders:
-        recorder.record(op)
-    return op.output(0)
+def read_up(var: Any, up: int) -> Tensor:
+    """``Variable._read_up`` (this function is the method: the read takes one frame):
+    a read of ``var`` (``value()``), its user's line looked for first ``up`` frames out
+    of the read's ``_fast_tensor`` (3: the method's caller; ``value`` passes 4, its own
+    caller; the matmul and elementwise wrappers pass their callers' depth).  In the eager
+    graph it is made and run here: a light tensor whose op is built when first asked for
+    (as ``apply_op1``'s), handed to the tapes that record (``record_light``, which notes
+    the access as ``variable_accessed`` would); where another recorder records, the
+    ReadVariableOp's output, handed to each, told of the access first (``accessed``).
+    Else (another graph, or a check below fails) the general path's read, the recorders
+    told of the access first."""
+    ctx = current.__dict__  # one thread-local read for both
+    graphs = ctx["graphs"]
+    graph = graphs[-1] if graphs else _context._top_level  # (get_default_graph's)
+    if graph.eager:
+        value = var._value
+        if (  # not uninitialised (the general path raises), no output check to run, not
+            type(value) is _ndarray  # NumPy 1.x, and no conversion (run_kernel's) to make
+            and op_registry.output_check is None
+            and ERRSTATE is not None
+            and (value.dtype is var._np_dtype or value.dtype == var._np_dtype)
+        ):
+            shape = var._shape if var._dims == value.shape else TensorShape.of_array(value.shape)
+            recorders = ctx["recorders"]
+            if not recorders or _light_recorders(recorders):  # (``_fast_tensor`` records it)
+                return _fast_tensor(  # (up - 1: _fast_tensor is called from here)
+                    _READ, graph, ctx, recorders, value, var._dtype, shape, (), {"var": var}, up - 1
+                )
+            accessed(var, recorders)
+            name = graph.unique_name("ReadVariableOp")
+            op = _make(graph, "ReadVariableOp", name, (), {"var": var}, var._dtype, shape, value)
+            for recorder in recorders:
+                recorder.record(op)
+            return op.output(0)
+    accessed(var, ctx["recorders"])
+    return op_registry.apply_op("ReadVariableOp", [], {"var": var}, "ReadVariableOp").output(0)
+
+
+def accessed(var: Any, recorders: list[Any]) -> None:
+    """Tell ``recorders`` that ``var`` is read (a trainable one: a tape watching the
+    variables it sees read watches it), before the read's op is made."""
+    if recorders and var.trainable:
+        for recorder in recorders:
+            recorder.variable_accessed(var)
 
 
 def write(

@@ -613,22 +613,9 @@ class Variable:
     read_value = value
     _as_tensor = value
 
-    def _read_up(self, up: int) -> Tensor:
-        """``value()``, its user's line looked for first ``up`` frames out of the read's
-        ``_fast_tensor`` (3: this method's caller; ``value`` passes 4, its own caller;
-        the matmul and elementwise wrappers pass their callers' depth)."""
-        ctx = context.current.__dict__  # one thread-local read for both
-        recorders = ctx["recorders"]
-        if recorders and self.trainable:
-            for recorder in recorders:
-                recorder.variable_accessed(self)
-        graphs = ctx["graphs"]
-        graph = graphs[-1] if graphs else context._top_level  # (get_default_graph's)
-        if graph.eager:
-            t = variable_eager.read(graph, self, ctx, recorders, up)
-            if t is not None:
-                return t
-        return apply_op("ReadVariableOp", [], {"var": self}, "ReadVariableOp").output(0)
+    # ``value()``, its user's line looked for ``up`` frames out (variable_eager's: the
+    # method is that function, so the eager read takes one frame)
+    _read_up = variable_eager.read_up
 
     def numpy(self) -> Any:
         value = _read_kernel(var=self)
@@ -659,10 +646,7 @@ class Variable:
             u = self._write_now(value, mode, name)
         if not read_value:
             return u.op
-        recorders = context.current.recorders
-        if recorders and self.trainable:
-            for recorder in recorders:
-                recorder.variable_accessed(self)
+        variable_eager.accessed(self, context.current.recorders)
         return u
 
     def _write_now(self, value: Any, mode: str, name: str | None) -> UnreadVariable:
