@@ -149,7 +149,7 @@ def test_mixed_model_file_keeps_policies_and_the_passed_optimizer(
     path = str(tmp_path) + "/m.keras"  # type: ignore[operator]
     m.save(path)
     mp.set_global_policy("float32")
-    with pytest.warns(UserWarning, match="Skipping variable loading for optimizer 'adam'"):
+    with pytest.warns(UserWarning, match=r"Skipping variable loading for optimizer 'adam(_\d+)?'"):
         again = keras.models.load_model(path)  # as Keras: the wrapper's 14 saved, Adam has 10
     assert repr(again.layers[0].dtype_policy) == '<DTypePolicy "mixed_float16">'
     assert again.layers[0].compute_dtype == "float16"
