@@ -24,6 +24,7 @@ import numpy as np
 
 from symgrad.api.clip_ops import clip_by_norm, clip_by_value
 from symgrad.autodiff.tape import GradientTape
+from symgrad.control_flow.cond import cond
 from symgrad.core import dtypes as dt
 from symgrad.core.graph import Tensor, name_scope
 from symgrad.distribute.distribute_lib import replica_to_sync
@@ -32,7 +33,7 @@ from symgrad.keras.optimizers.schedules import LearningRateSchedule
 from symgrad.ops.array import structure as array
 from symgrad.ops.array.joining import stack
 from symgrad.ops.control import control_dependencies
-from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.core import convert_to_tensor, identity
 from symgrad.ops.math import elementwise as math
 from symgrad.ops.reduction import reduce as reduction
 from symgrad.ops.sparse.indexed_slices import IndexedSlices, dense
@@ -77,10 +78,9 @@ class Optimizer:
             )
         if kwargs:
             raise ValueError(f"Argument(s) not recognized: {kwargs}")
-        if use_ema or gradient_accumulation_steps:
-            raise NotImplementedError(
-                "symgrad's Keras optimizers do not implement use_ema or gradient_accumulation_steps"
-            )
+        _check_ema_and_accumulation(
+            use_ema, ema_momentum, ema_overwrite_frequency, gradient_accumulation_steps
+        )
         if sum(a is not None for a in (clipnorm, clipvalue, global_clipnorm)) > 1:
             raise ValueError(
                 "Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be "
@@ -182,7 +182,17 @@ class Optimizer:
         return out[0] if isinstance(name, str) else out
 
     def build(self, variables: Sequence[Any]) -> None:
-        """Make the slot variables for ``variables`` (subclasses add theirs after this)."""
+        """Make the slot variables for ``variables`` (subclasses add theirs after this):
+        Keras's order, the moving averages (``use_ema``) first, then the gradient
+        accumulators (``gradient_accumulation_steps``)."""
+        if self.use_ema:
+            self._model_variables_moving_average = self.add_optimizer_variables(
+                variables, "average"
+            )
+        self._accumulated_gradients = [
+            self.add_variable_from_reference(v, name="gradient_accumulator")
+            for v in (variables if self.gradient_accumulation_steps else ())
+        ]
         for i, v in enumerate(variables):
             self._index[id(v)] = i
         self._trainable_variables = list(variables)
@@ -193,7 +203,11 @@ class Optimizer:
         return self._variables[:]
 
     @property
-    def iterations(self) -> Variable:
+    def iterations(self) -> Any:
+        """The steps applied: with ``gradient_accumulation_steps``, the calls to ``apply``
+        floor-divided by it (a tensor, as Keras's); else the ``iteration`` variable."""
+        if self.gradient_accumulation_steps:
+            return math.floordiv(self._iterations, self.gradient_accumulation_steps)
         return self._iterations
 
     def _get_variable_index(self, variable: Any) -> int:
@@ -259,7 +273,9 @@ class Optimizer:
         if grads:
             if self.loss_scale_factor is not None:
                 grads = [sparse.div(g, self.loss_scale_factor) for g in grads]
-            grads = self._clip_gradients([self._gradient(g) for g in grads])
+            grads = [self._gradient(g) for g in grads]
+            if not self.gradient_accumulation_steps:  # else the average is clipped
+                grads = self._clip_gradients(grads)
         replica = replica_to_sync()
         if replica is None:
             self._update(grads, variables)
@@ -270,15 +286,94 @@ class Optimizer:
         replica.merge_call(lambda _strategy: self._update(summed, variables))
 
     def _update(self, grads: list[Any], variables: list[Any]) -> None:
+        """Keras's ``_backend_apply_gradients``, then the constraints and ``iterations``."""
         updates: list[Any] = []
         if grads:
-            updates += self._apply_weight_decay(variables)
-            learning_rate = self.learning_rate
-            for g, v in zip(grads, variables):
-                updates.append(self.update_step(g, v, learning_rate))
+            if self.gradient_accumulation_steps:
+                updates.append(self._accumulate(grads, variables))
+            else:
+                updates += self._step(grads, variables)
+            if self.use_ema:
+                updates += self._moving_average(updates)
             updates += self._apply_constraints(updates, variables)
         with control_dependencies([u for u in updates if u is not None]):
             self._iterations.assign_add(convert_to_tensor(1, dtype=dt.int64))
+
+    def _step(self, grads: list[Any], variables: list[Any]) -> list[Any]:
+        """Weight decay, then each variable's ``update_step`` (gradients already clipped)."""
+        updates = self._apply_weight_decay(variables)
+        learning_rate = self.learning_rate
+        for g, v in zip(grads, variables):
+            updates.append(self.update_step(g, v, learning_rate))
+        return updates
+
+    def _accumulate(self, grads: list[Any], variables: list[Any]) -> Tensor:
+        """Keras's gradient accumulation: on every ``steps``-th call (``iteration + 1``
+        divisible by it) the step runs with ``(g + accumulated) / steps``, clipped, and the
+        accumulators go back to zero; on the others the gradient is added to them."""
+        steps = int(self.gradient_accumulation_steps)  # type: ignore[arg-type]
+        accumulated = [self._accumulated_gradients[self._get_variable_index(v)] for v in variables]
+        is_update_step = math.equal(math.floormod(math.add(self._iterations, 1), steps), 0)
+        dense_grads = [dense(g) for g in grads]
+
+        def update() -> Tensor:
+            averaged = [(g + a) / steps for g, a in zip(dense_grads, accumulated)]
+            done = self._step(self._clip_gradients(averaged), variables)
+            with control_dependencies([u for u in done if u is not None]):
+                done = [a.assign(array.zeros_like(a)) for a in self._accumulated_gradients]
+            return _after(done)
+
+        def increment() -> Tensor:
+            return _after([a.assign(g + a) for g, a in zip(dense_grads, accumulated)])
+
+        return cond(is_update_step, update, increment)  # type: ignore[no-any-return]
+
+    def _moving_average(self, updates: list[Any]) -> list[Any]:
+        """Keras's EMA of every trainable variable, after the step: ``average = m·average +
+        (1 - m)·variable`` with ``m = ema_momentum``, 0 while ``iterations`` is 0; every
+        ``ema_overwrite_frequency``-th step (``iterations + 1`` divisible by it) the
+        variables are overwritten with their averages."""
+        with control_dependencies([u for u in updates if u is not None]):
+            done = []
+            for v, average in zip(self._trainable_variables, self._model_variables_moving_average):
+                not_first_step = math.not_equal(self.iterations, 0)
+                momentum = math.multiply(array.cast(not_first_step, v.dtype), self.ema_momentum)
+                done.append(
+                    average.assign(
+                        math.add(
+                            math.multiply(momentum, average),
+                            math.multiply(math.subtract(1, momentum), v),
+                        )
+                    )
+                )
+        frequency = self.ema_overwrite_frequency
+        if not frequency:
+            return done
+        with control_dependencies(done):
+            overwrite = math.equal(math.floormod(self.iterations + 1, frequency), 0)
+            return [
+                cond(
+                    overwrite,
+                    lambda: _after(self._overwrite_with_average(self._trainable_variables)),
+                    lambda: _after([]),
+                )
+            ]
+
+    def _overwrite_with_average(self, variables: Sequence[Any]) -> list[Any]:
+        if len(variables) != len(self._model_variables_moving_average):
+            raise ValueError(
+                f"The length of model variables ({len(variables)}) to override does not "
+                "match the length of model variables stored in the optimizer "
+                f"({len(self._model_variables_moving_average)}). Please check if the "
+                "optimizer was called on your model."
+            )
+        return [v.assign(a) for v, a in zip(variables, self._model_variables_moving_average)]
+
+    def finalize_variable_values(self, var_list: Sequence[Any]) -> None:
+        """With ``use_ema``, ``var_list`` overwritten with its moving averages (``fit``
+        calls this at the end of training)."""
+        if self.use_ema:
+            self._overwrite_with_average(list(var_list))
 
     def _apply_constraints(self, updates: list[Any], variables: Sequence[Any]) -> list[Any]:
         """A Keras layer's ``kernel_constraint``: the variable projected after its update."""
@@ -444,6 +539,34 @@ class Optimizer:
         if value is not None:
             check_values([(f"{self.name} variable {index}", v, value)])
             assign_values([(v, value)])  # in the variable's graph, even while tracing
+
+
+def _after(updates: list[Any]) -> Tensor:
+    """A scalar that depends on ``updates``: a ``cond`` branch's output."""
+    with control_dependencies([u for u in updates if u is not None]):
+        return identity(convert_to_tensor(0, dtype=dt.int64))
+
+
+def _check_ema_and_accumulation(
+    use_ema: bool, momentum: float, frequency: Any, accumulation_steps: Any
+) -> None:
+    """Keras's checks of ``gradient_accumulation_steps`` and the EMA arguments."""
+    if accumulation_steps and not accumulation_steps >= 2:
+        raise ValueError(
+            "`gradient_accumulation_steps` must be an integer >= 2. "
+            f"Received: gradient_accumulation_steps={accumulation_steps}"
+        )
+    if not use_ema:
+        return
+    if momentum > 1 or momentum < 0:
+        raise ValueError(
+            f"`ema_momentum` must be in the range [0, 1]. Received: ema_momentum={momentum}"
+        )
+    if frequency and (not isinstance(frequency, int) or frequency < 1):
+        raise ValueError(
+            "`ema_overwrite_frequency` must be an integer >= 1 or None. "
+            f"Received: ema_overwrite_frequency={frequency}"
+        )
 
 
 _OPTIONS = (

@@ -114,7 +114,7 @@ class LossScaleOptimizer(Optimizer):
             unscaled = [None if g is None else sparse.div(g, scale) for g in grads]
             self.inner_optimizer.apply(unscaled, trainable_variables=variables)
             grow = m.equal(counter, self.dynamic_growth_steps - 1)
-            with control_dependencies([self.inner_optimizer.iterations.value()]):
+            with control_dependencies([self.inner_optimizer._iterations.value()]):
                 a = self.step_counter.assign(array.where(grow, counter - counter, counter + 1))
                 b = self.dynamic_scale.assign(array.where(grow, scale * 2.0, scale))
             return [a, b]

@@ -125,6 +125,9 @@ def fit(model: Any, a: dict[str, Any]) -> Any:
         training_logs = epoch_logs
         if model.stop_training or batches.exhausted:
             break
+    finalize = getattr(model.optimizer, "finalize_variable_values", None)
+    if finalize is not None and a["epochs"] > 0:  # Keras's: an EMA's averages written back
+        finalize(model.trainable_weights)
     callbacks.on_train_end(logs=training_logs)
     return callbacks.history()
 
