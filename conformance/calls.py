@@ -779,6 +779,52 @@ IMAGE = {
         note="standardization and grayscale compute in float32 whatever the input",
     ),
     "image_stateless": Call(_image_stateless, [("n", (2, 5, 4, 3))], graph=True),
+    "rgb_to_hsv": Call(lambda tf, x: tf.image.rgb_to_hsv(x), [("p", (2, 4, 3))], order=1),
+    "hsv_to_rgb": Call(
+        lambda tf, x: tf.image.hsv_to_rgb(x * 0.45),
+        [("p", (2, 4, 3))],
+        order=0,
+        note="TF declares HSVToRGB NotDifferentiable",
+    ),
+    "adjust_hue_saturation": Call(
+        lambda tf, x: [
+            tf.image.adjust_hue(x, 0.3),
+            tf.image.adjust_hue(x, -0.8),
+            tf.image.adjust_saturation(x, 1.7),
+            tf.image.stateless_random_hue(x, 0.4, (1, 2)),
+            tf.image.stateless_random_saturation(x, 0.5, 1.5, (3, 4)),
+        ],
+        [("p", (2, 3, 4, 3))],
+        order=0,
+        dtypes=F32,
+        note="TF registers no gradient for AdjustHue or AdjustSaturation (float32 kernels)",
+    ),
+    "image_color_spaces": Call(
+        lambda tf, x: [
+            tf.image.rgb_to_yiq(x),
+            tf.image.yiq_to_rgb(x),
+            tf.image.rgb_to_yuv(x),
+            tf.image.yuv_to_rgb(x),
+        ],
+        [("p", (2, 4, 3))],
+        order=1,
+    ),
+    "image_measures": Call(
+        lambda tf, x: [
+            tf.image.total_variation(x),
+            *tf.image.image_gradients(x),
+            tf.image.sobel_edges(x),
+        ],
+        [("p", (2, 5, 4, 3))],
+        order=1,
+    ),
+    "image_psnr": Call(
+        lambda tf, x, y: tf.image.psnr(x, y, 2.0),
+        [("p", (2, 5, 4, 3)), ("p", (2, 5, 4, 3))],
+        order=1,
+        dtypes=F32,
+        note="psnr computes in float32 whatever the input",
+    ),
     "extract_patches": Call(
         lambda tf, x: [
             tf.image.extract_patches(x, [1, 2, 3, 1], [1, 1, 2, 1], [1, 2, 1, 1], "VALID"),

@@ -30,6 +30,8 @@ _NOT_INHERITED = frozenset(
         "stateless_random_crop",
         "stateless_random_flip_left_right",
         "stateless_random_flip_up_down",
+        "stateless_random_hue",
+        "stateless_random_saturation",
     }
 )
 

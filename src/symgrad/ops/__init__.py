@@ -18,7 +18,7 @@ from symgrad.ops.array import joining, reverse, slicing
 from symgrad.ops.array import structure as array
 from symgrad.ops.array.boolean_mask import boolean_mask
 from symgrad.ops.debug import assertion, printing, script_ops
-from symgrad.ops.image import area, bicubic, patches, resize, transform
+from symgrad.ops.image import area, bicubic, color, patches, resize, transform
 from symgrad.ops.linalg import base as linalg
 from symgrad.ops.linalg import decomp as linalg_decomp
 from symgrad.ops.linalg import diag as linalg_diag

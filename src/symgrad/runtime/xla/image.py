@@ -17,6 +17,7 @@ import numpy as np
 from symgrad.ops.image import sampling as S
 from symgrad.ops.image.area import _area_plan, _cover
 from symgrad.ops.image.bicubic import cubic_plan
+from symgrad.ops.image.color import hsv_to_rgb_xp, rgb_to_hsv_xp
 from symgrad.ops.image.patches import _taps
 from symgrad.ops.image.transform import project
 from symgrad.runtime.xla.host import static
@@ -194,6 +195,8 @@ def table() -> Table:
         "ResizeBicubicGrad": _bicubic_grad,
         "ResizeArea": _area,
         "AdjustContrastv2": _adjust_contrast,
+        "RGBToHSV": lambda ctx, op, x: rgb_to_hsv_xp(jnp, x),
+        "HSVToRGB": lambda ctx, op, x: hsv_to_rgb_xp(jnp, x),
         "ImageProjectiveTransformV3": _projective,
         "ExtractImagePatches": _patches,
     }

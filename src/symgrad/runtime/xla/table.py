@@ -14,6 +14,10 @@ from symgrad.core.op_registry import OPS
 from symgrad.runtime.xla.engine import BACKEND
 
 NO_LOWERING = {
+    "AdjustHue": "TF's kernel wraps each hue by repeated adds and subtracts, as many as the "
+    "run-time delta needs (a data-dependent loop per pixel)",
+    "AdjustSaturation": "TF's kernel wraps each hue by data-dependent repeated subtracts per "
+    "pixel, which a fixed XLA graph would have to bound",
     "Placeholder": "a placeholder has no value of its own: it is one of the compiled "
     "function's inputs (an unfed one is an error before compiling)",
     "Where": "its output's length depends on the values (XLA needs static shapes)",
