@@ -51,6 +51,7 @@ def lowerings() -> dict[str, object]:
         host,
         image,
         linalg,
+        shape_util,
         spectral,
         spmd,
         structural,
@@ -58,7 +59,18 @@ def lowerings() -> dict[str, object]:
     )
 
     table: dict[str, object] = {}
-    for family in (elementwise, structural, windowed, linalg, image, control, host, spmd, spectral):
+    for family in (
+        elementwise,
+        structural,
+        windowed,
+        linalg,
+        image,
+        control,
+        host,
+        spmd,
+        spectral,
+        shape_util,
+    ):
         table.update(family.table())
     return table
 
