@@ -992,6 +992,15 @@ HELPERS = {
         ],
         [("n", (3, 3)), ("n", (3,))],
     ),
+    "crelu_normalize_moments": Call(
+        lambda tf, x, s: [
+            tf.nn.crelu(x, axis=0),
+            *tf.nn.normalize_moments(
+                s[0] + 3.0, tf.reduce_sum(x, 0), tf.reduce_sum(x * x, 0), s[1]
+            ),
+        ],
+        [("a", (3, 4)), ("p", (2,))],
+    ),
     "monotonic": Call(
         lambda tf, x, i: [
             tf.math.is_non_decreasing(x),

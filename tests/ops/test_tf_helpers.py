@@ -282,3 +282,27 @@ def test_accumulate_n() -> None:
     with tf.Graph().as_default() as g:
         tf.math.accumulate_n([tf.ones([2]), tf.ones([2])])
         assert [o.type for o in g.get_operations()][-1] == "AddN"  # TF: Const, Const, AddN
+
+
+def test_crelu_and_normalize_moments() -> None:
+    x = tf.constant([[1.5, -0.5, 2.0], [-1.0, 0.25, -3.0]], tf.float64)
+    w = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], tf.float64)
+    with tf.GradientTape() as t:
+        t.watch(x)
+        c = tf.nn.crelu(x)
+        loss = tf.reduce_sum(c * tf.concat([w, -w], 1))
+    want = [[1.5, 0.0, 2.0, 0.0, 0.5, 0.0], [0.0, 0.25, 0.0, 1.0, 0.0, 3.0]]  # TF's
+    np.testing.assert_array_equal(c.numpy(), want)
+    np.testing.assert_array_equal(t.gradient(loss, x).numpy(), w.numpy())  # TF: w itself
+    assert tf.nn.crelu(x, axis=0).shape == [4, 3]
+    assert tf.compat.v1.nn.crelu(x, None, 0).shape == [4, 3]  # TF1: (features, name, axis)
+    tf.test.check_vjp(lambda a: tf.nn.crelu(a, axis=0), [np.linspace(-1.3, 1.1, 6).reshape(2, 3)])
+    n, m_ss, v_ss = (tf.constant(v, tf.float64) for v in (4.0, [2.0, -1.0], [5.0, 3.0]))
+    m, v = tf.nn.normalize_moments(n, m_ss, v_ss, None)
+    assert m.numpy().tolist() == [0.5, -0.25] and v.numpy().tolist() == [1.0, 0.6875]  # TF's
+    m, v = tf.nn.normalize_moments(n, m_ss, v_ss, tf.constant(0.5, tf.float64))
+    assert m.numpy().tolist() == [1.0, 0.25] and v.numpy().tolist() == [1.0, 0.6875]
+    with tf.Graph().as_default():
+        assert tf.nn.crelu(tf.ones([2, 3])).name == "CRelu/Relu:0"
+        m, v = tf.nn.normalize_moments(tf.constant(4.0), tf.ones([2]), tf.ones([2]), 0.5)
+        assert (m.name, v.name) == ("normalize/mean:0", "normalize/variance:0")

@@ -14,9 +14,11 @@ from typing import Any
 from symgrad.api import embedding_ops as _embedding
 from symgrad.api.nn_sampled import log_poisson_loss, nce_loss, sampled_softmax_loss
 from symgrad.core import missing as _missing
-from symgrad.core.graph import Tensor
+from symgrad.core.graph import Tensor, name_scope
 from symgrad.distribute.losses import compute_average_loss, scale_regularization_loss
-from symgrad.ops.math.elementwise import sigmoid, tanh
+from symgrad.ops.array.joining import concat
+from symgrad.ops.core import convert_to_tensor
+from symgrad.ops.math.elementwise import add, multiply, reciprocal, sigmoid, square, subtract, tanh
 from symgrad.ops.nn import conv_api as _conv
 from symgrad.ops.nn import dropout as _dropout
 from symgrad.ops.nn import losses as _losses
@@ -75,6 +77,7 @@ __all__ = [
     "conv3d_transpose",
     "conv_transpose",
     "convolution",
+    "crelu",
     "depthwise_conv2d",
     "depthwise_conv2d_backprop_filter",
     "depthwise_conv2d_backprop_input",
@@ -93,6 +96,7 @@ __all__ = [
     "max_pool2d",
     "max_pool3d",
     "moments",
+    "normalize_moments",
     "relu",
     "relu6",
     "selu",
@@ -144,6 +148,28 @@ def moments(
     x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: str | None = None
 ) -> tuple[Tensor, Tensor]:
     return _norm.moments(x, axes, shift=shift, keepdims=keepdims, name=name)
+
+
+def crelu(features: Any, axis: int = -1, name: str | None = None) -> Tensor:
+    """relu(concat([x, -x], axis)): the positive and the negative part side by side."""
+    with name_scope(name, "CRelu") as scope:
+        x = convert_to_tensor(features, name="features")
+        return relu(concat([x, -x], axis, name=scope))
+
+
+def normalize_moments(
+    counts: Any, mean_ss: Any, variance_ss: Any, shift: Any, name: str | None = None
+) -> tuple[Tensor, Tensor]:
+    """Mean and variance from sufficient statistics: (mean_ss/n + shift, var_ss/n - m²)."""
+    with name_scope(name, "normalize"):
+        divisor = reciprocal(counts, name="divisor")
+        if shift is None:
+            mean = shifted = multiply(mean_ss, divisor, name="mean")
+        else:
+            shifted = multiply(mean_ss, divisor, name="shifted_mean")
+            mean = add(shifted, shift, name="mean")
+        variance = subtract(multiply(variance_ss, divisor), square(shifted), name="variance")
+        return mean, variance
 
 
 def max_pool(

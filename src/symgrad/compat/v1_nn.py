@@ -53,6 +53,10 @@ def dropout(
     )
 
 
+def crelu(features: Any, name: str | None = None, axis: int = -1) -> Tensor:
+    return _nn.crelu(features, axis=axis, name=name)
+
+
 def moments(
     x: Any,
     axes: Any,
