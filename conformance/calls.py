@@ -1001,6 +1001,10 @@ HELPERS = {
         ],
         [("a", (3, 4)), ("p", (2,))],
     ),
+    "sufficient_statistics": Call(
+        lambda tf, x, s: list(tf.nn.sufficient_statistics(x, [0, 2], shift=s[0], keepdims=True)),
+        [("n", (2, 3, 4)), ("n", (1,))],
+    ),
     "monotonic": Call(
         lambda tf, x, i: [
             tf.math.is_non_decreasing(x),

@@ -306,3 +306,41 @@ def test_crelu_and_normalize_moments() -> None:
         assert tf.nn.crelu(tf.ones([2, 3])).name == "CRelu/Relu:0"
         m, v = tf.nn.normalize_moments(tf.constant(4.0), tf.ones([2]), tf.ones([2]), 0.5)
         assert (m.name, v.name) == ("normalize/mean:0", "normalize/variance:0")
+
+
+def test_sufficient_statistics() -> None:
+    x = tf.constant([[1.5, -0.5, 2.0], [-1.0, 0.25, -3.0]], tf.float64)
+
+    def values(r: Any) -> list[Any]:
+        return [None if v is None else np.asarray(v).tolist() for v in r]
+
+    # TF's numbers:
+    assert values(tf.nn.sufficient_statistics(x, [0])) == [
+        2.0,
+        [0.5, -0.25, -1.0],
+        [3.25, 0.3125, 13.0],
+        None,
+    ]
+    shift = tf.constant(0.5, tf.float64)
+    got = tf.nn.sufficient_statistics(x, [-1], shift=shift, keepdims=True)
+    assert values(got) == [3.0, [[1.5], [-5.25]], [[4.25], [14.5625]], 0.5]
+    got = tf.compat.v1.nn.sufficient_statistics(x, [0], None, True)  # TF1: keep_dims 4th
+    assert np.asarray(got[1]).shape == (1, 3)
+    with tf.Graph().as_default():
+        r = tf.nn.sufficient_statistics(tf.ones([2, 3]), [0], shift=1.0)
+        assert [t.name for t in r] == [
+            "sufficient_statistics/Const:0",
+            "sufficient_statistics/mean_ss:0",
+            "sufficient_statistics/var_ss:0",
+            "sufficient_statistics/shift:0",
+        ]
+        p = tf.compat.v1.placeholder(tf.float32, [None, 3])
+        r = tf.nn.sufficient_statistics(p, [0])
+        assert r[0].name == "sufficient_statistics_1/count:0"
+        with tf.compat.v1.Session() as s:
+            assert s.run(r[0], {p: np.ones([5, 3])}) == 5.0
+    tf.test.check_vjp(
+        lambda a: tf.nn.sufficient_statistics(a, [1], shift=tf.constant(0.3, a.dtype))[2],
+        [np.linspace(-1.3, 1.1, 6).reshape(2, 3)],
+        order=2,
+    )

@@ -69,6 +69,18 @@ def moments(
     return _moments(x, axes, shift=shift, keepdims=bool(keep), name=name)
 
 
+def sufficient_statistics(
+    x: Any,
+    axes: Any,
+    shift: Any = None,
+    keep_dims: bool | None = None,
+    name: str | None = None,
+    keepdims: bool | None = None,
+) -> tuple[Tensor, Tensor, Tensor, Any]:
+    keep = one_of(keepdims, keep_dims, "keepdims", "keep_dims")
+    return _nn.sufficient_statistics(x, axes, shift=shift, keepdims=bool(keep), name=name)
+
+
 def softmax(logits: Any, axis: Any = None, name: str | None = None, dim: Any = None) -> Tensor:
     return _ops_nn.softmax(logits, axis=one_of(axis, dim, "axis", "dim"), name=name)
 
