@@ -994,6 +994,76 @@ SIGNAL = {
     ),
 }
 
+# TF's small helpers: shape checks and shapes, saturating casts, monotonic tests, polyval.
+HELPERS = {
+    "ensure_shape": Call(
+        lambda tf, x: tf.ensure_shape(x * x, [3, None]), [("n", (3, 4))], graph=True
+    ),
+    "shape_n_broadcast_args": Call(
+        lambda tf, x, y: [
+            *tf.shape_n([x, y], out_type=tf.int64),
+            tf.broadcast_dynamic_shape(tf.shape(x), tf.shape(y)),
+        ],
+        [("n", (3, 1)), ("n", (4,))],
+        order=0,
+        graph=True,
+        note="integer outputs only",
+    ),
+    "unravel_index": Call(
+        lambda tf, i: tf.unravel_index(tf.reshape(i, [-1]) * 5, [4, 2, 3]),
+        [("i4", (3, 2))],
+        order=0,
+        note="integer outputs only",
+    ),
+    "truncatemod": Call(
+        lambda tf, x, y, i: [tf.truncatemod(x * 5.0, y), tf.truncatemod(i - 2, i * 0 + 3)],
+        [("n", (3, 4)), ("a", (4,)), ("i4", (3, 4))],
+        order=0,
+        note="TF registers no gradient for TruncateMod",
+    ),
+    "realdiv": Call(lambda tf, x, y: tf.realdiv(x, y), [("n", (3, 4)), ("a", (4,))]),
+    "saturate_cast": Call(
+        lambda tf, x: [
+            tf.saturate_cast(x * 200.0, tf.uint8),
+            tf.cast(tf.saturate_cast(x * 4e4, tf.float16), x.dtype) * x,
+        ],
+        [("n", (3, 4))],
+        order=1,
+        dtypes=F32,
+    ),
+    "polyval_accumulate_n": Call(
+        lambda tf, x, c: [
+            tf.math.polyval([c[0], c[1], c[2] + 2.0, c[2]], x),
+            tf.math.accumulate_n([x, x * c, tf.sin(x)]),
+        ],
+        [("n", (3, 3)), ("n", (3,))],
+    ),
+    "crelu_normalize_moments": Call(
+        lambda tf, x, s: [
+            tf.nn.crelu(x, axis=0),
+            *tf.nn.normalize_moments(
+                s[0] + 3.0, tf.reduce_sum(x, 0), tf.reduce_sum(x * x, 0), s[1]
+            ),
+        ],
+        [("a", (3, 4)), ("p", (2,))],
+    ),
+    "sufficient_statistics": Call(
+        lambda tf, x, s: list(tf.nn.sufficient_statistics(x, [0, 2], shift=s[0], keepdims=True)),
+        [("n", (2, 3, 4)), ("n", (1,))],
+    ),
+    "monotonic": Call(
+        lambda tf, x, i: [
+            tf.math.is_non_decreasing(x),
+            tf.math.is_strictly_increasing(tf.sort(tf.reshape(x, [-1]))),
+            tf.math.is_non_decreasing(tf.sort(i, axis=1)),
+            tf.math.is_strictly_increasing(i[:1]),
+        ],
+        [("d", (3, 4)), ("i4", (2, 3))],
+        order=0,
+        note="boolean outputs only",
+    ),
+}
+
 CALLS: dict[str, Call] = {
     **UNARY,
     **BINARY,
@@ -1008,4 +1078,5 @@ CALLS: dict[str, Call] = {
     **CONTROL,
     **SCRIPT,
     **SIGNAL,
+    **HELPERS,
 }

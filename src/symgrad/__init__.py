@@ -303,6 +303,19 @@ from symgrad.compat.tf1_app.tf_logging import get_logger
 from symgrad.api import image
 
 # isort: split
+# TF's small tensor helpers: static values and shapes, shape checks, saturating casts.
+from symgrad.api.array_ops import get_static_value, is_tensor
+from symgrad.ops.array.shape_util import (
+    broadcast_dynamic_shape,
+    broadcast_static_shape,
+    ensure_shape,
+    shape_n,
+    unravel_index,
+)
+from symgrad.ops.debug.check_ops import realdiv, saturate_cast
+from symgrad.ops.math.safe_math import truncatemod
+
+# isort: split
 # tf.signal: FFTs (TF's ops and gradients), framing, windows, STFT, DCT, mel weights.
 from symgrad.api import signal
 

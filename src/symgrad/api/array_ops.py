@@ -26,6 +26,8 @@ from symgrad.ops.array.slicing import slice as slice_
 from symgrad.ops.core import convert_to_tensor, identity
 from symgrad.ops.math import elementwise as math
 from symgrad.ops.reduction import reduce as reduction
+from symgrad.ops.sparse.indexed_slices import IndexedSlices
+from symgrad.ops.state.variables import Variable
 
 
 def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int = 0) -> Tensor:
@@ -233,3 +235,40 @@ def _checked(x: Tensor, check: Any, bound: Any, message: str) -> Tensor:
         return x
     with get_default_graph().control_dependencies([assertion]):
         return identity(x)
+
+
+# tf.is_tensor and tf.get_static_value (TF's tensor_util).
+
+
+def is_tensor(x: Any) -> bool:
+    """True for a Tensor, a Variable, IndexedSlices or a tensor-like object."""
+    return isinstance(x, (Tensor, Variable, IndexedSlices)) or bool(
+        getattr(x, "is_tensor_like", False)
+    )
+
+
+def get_static_value(tensor: Any, partial: bool = False) -> Any:
+    """``tensor``'s value as a NumPy array when known without running a graph, else None;
+    a non-tensor comes back as it is (TF's ``tensor_util.constant_value``)."""
+    if isinstance(tensor, Tensor) and tensor.eager_value is not None:
+        return np.asarray(tensor.eager_value)
+    if not is_tensor(tensor):
+        return tensor
+    if not isinstance(tensor, Tensor):
+        return None  # a Variable's value may change
+    op = tensor.op
+    if op.type in ("Shape", "Size", "Rank"):
+        s = op.inputs[0].shape
+        if op.type == "Rank":
+            return None if s.rank is None else np.array(s.rank, np.int32)
+        if not s.is_fully_defined():
+            return None
+        v = s.as_list() if op.type == "Shape" else s.num_elements()
+        return np.array(v, tensor.dtype.np)
+    if op.type == "Pack" and partial and op.get_attr("axis") == 0 and op.inputs:
+        values = [get_static_value(x, partial) for x in op.inputs]
+        try:
+            return np.array(values)
+        except ValueError:
+            return np.array(values, dtype=object)
+    return constant_value(tensor)

@@ -212,7 +212,14 @@ __all__ = [
 ]
 
 # isort: split
-# Rounding, counting and the tf.nn names TF also exports under tf.math (issue 16).
+# Rounding, counting and the tf.nn names TF also exports under tf.math (issue 16), and TF's
+# Python helpers over existing ops (math_ops.py, check_ops.py).
+from symgrad.ops.debug.check_ops import (
+    accumulate_n,
+    is_non_decreasing,
+    is_strictly_increasing,
+    polyval,
+)
 from symgrad.ops.math.rounding import (
     ceil,
     floor,
@@ -226,11 +233,15 @@ from symgrad.ops.nn.normalization import l2_normalize
 from symgrad.ops.reduction.statistics import count_nonzero, zero_fraction
 
 __all__ += [
+    "accumulate_n",
     "ceil",
     "count_nonzero",
     "floor",
     "in_top_k",
+    "is_non_decreasing",
+    "is_strictly_increasing",
     "l2_normalize",
+    "polyval",
     "reciprocal_no_nan",
     "rint",
     "round",

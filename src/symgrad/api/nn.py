@@ -11,12 +11,27 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from symgrad.api import embedding_ops as _embedding
 from symgrad.api.nn_sampled import log_poisson_loss, nce_loss, sampled_softmax_loss
 from symgrad.core import missing as _missing
-from symgrad.core.graph import Tensor
+from symgrad.core.graph import Tensor, name_scope
 from symgrad.distribute.losses import compute_average_loss, scale_regularization_loss
-from symgrad.ops.math.elementwise import sigmoid, tanh
+from symgrad.ops.array.gather import gather
+from symgrad.ops.array.joining import concat
+from symgrad.ops.array.structure import cast, rank, shape
+from symgrad.ops.core import constant, convert_to_tensor
+from symgrad.ops.math.elementwise import (
+    add,
+    multiply,
+    reciprocal,
+    sigmoid,
+    square,
+    squared_difference,
+    subtract,
+    tanh,
+)
 from symgrad.ops.nn import conv_api as _conv
 from symgrad.ops.nn import dropout as _dropout
 from symgrad.ops.nn import losses as _losses
@@ -56,6 +71,7 @@ from symgrad.ops.nn.pooling import (
     max_pool3d,
 )
 from symgrad.ops.random.candidates import compute_accidental_hits
+from symgrad.ops.reduction.reduce import reduce_prod, reduce_sum
 
 __all__ = [
     "avg_pool",
@@ -75,6 +91,7 @@ __all__ = [
     "conv3d_transpose",
     "conv_transpose",
     "convolution",
+    "crelu",
     "depthwise_conv2d",
     "depthwise_conv2d_backprop_filter",
     "depthwise_conv2d_backprop_input",
@@ -93,6 +110,7 @@ __all__ = [
     "max_pool2d",
     "max_pool3d",
     "moments",
+    "normalize_moments",
     "relu",
     "relu6",
     "selu",
@@ -104,6 +122,7 @@ __all__ = [
     "softmax_cross_entropy_with_logits",
     "softplus",
     "sparse_softmax_cross_entropy_with_logits",
+    "sufficient_statistics",
     "swish",
     "tanh",
     "weighted_cross_entropy_with_logits",
@@ -144,6 +163,51 @@ def moments(
     x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: str | None = None
 ) -> tuple[Tensor, Tensor]:
     return _norm.moments(x, axes, shift=shift, keepdims=keepdims, name=name)
+
+
+def crelu(features: Any, axis: int = -1, name: str | None = None) -> Tensor:
+    """relu(concat([x, -x], axis)): the positive and the negative part side by side."""
+    with name_scope(name, "CRelu") as scope:
+        x = convert_to_tensor(features, name="features")
+        return relu(concat([x, -x], axis, name=scope))
+
+
+def sufficient_statistics(
+    x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: str | None = None
+) -> tuple[Tensor, Tensor, Tensor, Any]:
+    """(count, Σ(x - shift), Σ(x - shift)², shift) over ``axes`` (TF's one-pass moments)."""
+    axes = list(set(axes))
+    with name_scope(name, "sufficient_statistics"):
+        t = convert_to_tensor(x, name="x")
+        dims = t.shape.dims
+        if dims is not None and all(dims[d] is not None for d in axes):
+            counts = constant(int(np.prod([dims[d] for d in axes])), t.dtype)
+        else:
+            ax = [a + rank(t) if a < 0 else a for a in axes]
+            counts = reduce_prod(gather(cast(shape(t), t.dtype), ax), name="count")
+        if shift is not None:
+            shift = convert_to_tensor(shift, name="shift")
+            m_ss, v_ss = subtract(t, shift), squared_difference(t, shift)
+        else:
+            m_ss, v_ss = t, square(t)
+        m_ss = reduce_sum(m_ss, axes, keepdims=keepdims, name="mean_ss")
+        v_ss = reduce_sum(v_ss, axes, keepdims=keepdims, name="var_ss")
+    return counts, m_ss, v_ss, shift
+
+
+def normalize_moments(
+    counts: Any, mean_ss: Any, variance_ss: Any, shift: Any, name: str | None = None
+) -> tuple[Tensor, Tensor]:
+    """Mean and variance from sufficient statistics: (mean_ss/n + shift, var_ss/n - m²)."""
+    with name_scope(name, "normalize"):
+        divisor = reciprocal(counts, name="divisor")
+        if shift is None:
+            mean = shifted = multiply(mean_ss, divisor, name="mean")
+        else:
+            shifted = multiply(mean_ss, divisor, name="shifted_mean")
+            mean = add(shifted, shift, name="mean")
+        variance = subtract(multiply(variance_ss, divisor), square(shifted), name="variance")
+        return mean, variance
 
 
 def max_pool(

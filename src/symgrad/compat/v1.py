@@ -15,12 +15,15 @@ from symgrad.api.array_ops import linspace as lin_space  # noqa: F401
 
 # The tf.math names TF 2 also exports at the top of tf.compat.v1 (but not of tf).
 from symgrad.api.math import (  # noqa: F401
+    accumulate_n,
     digamma,
     erfc,
     expm1,
     is_finite,
     is_inf,
     is_nan,
+    is_non_decreasing,
+    is_strictly_increasing,
     lgamma,
     log_sigmoid,
     polygamma,

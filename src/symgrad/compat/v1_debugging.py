@@ -18,6 +18,7 @@ from symgrad.api.debugging import (  # noqa: F401  (the same in TF1)
     is_numeric_tensor,
 )
 from symgrad.core.graph import Tensor as _Tensor
+from symgrad.ops.debug.check_ops import is_non_decreasing, is_strictly_increasing  # noqa: F401
 
 Result = Any
 

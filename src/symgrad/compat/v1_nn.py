@@ -53,6 +53,10 @@ def dropout(
     )
 
 
+def crelu(features: Any, name: str | None = None, axis: int = -1) -> Tensor:
+    return _nn.crelu(features, axis=axis, name=name)
+
+
 def moments(
     x: Any,
     axes: Any,
@@ -63,6 +67,18 @@ def moments(
 ) -> tuple[Tensor, Tensor]:
     keep = one_of(keepdims, keep_dims, "keepdims", "keep_dims")
     return _moments(x, axes, shift=shift, keepdims=bool(keep), name=name)
+
+
+def sufficient_statistics(
+    x: Any,
+    axes: Any,
+    shift: Any = None,
+    keep_dims: bool | None = None,
+    name: str | None = None,
+    keepdims: bool | None = None,
+) -> tuple[Tensor, Tensor, Tensor, Any]:
+    keep = one_of(keepdims, keep_dims, "keepdims", "keep_dims")
+    return _nn.sufficient_statistics(x, axes, shift=shift, keepdims=bool(keep), name=name)
 
 
 def softmax(logits: Any, axis: Any = None, name: str | None = None, dim: Any = None) -> Tensor:

@@ -90,7 +90,9 @@ TF2, TF1, SYMGRAD = "TF 2.21", "TF1-only", "symgrad's own"
 # the conformance stage checks this list against TensorFlow.
 TF1_ONLY = frozenset(
     """
-    add_to_collection add_to_collections angle assert_greater_equal assert_integer
+    accumulate_n add_to_collection add_to_collections angle assert_greater_equal assert_integer
+    is_non_decreasing is_strictly_increasing debugging.is_non_decreasing
+    debugging.is_strictly_increasing
     ConfigProto GPUOptions GraphOptions OptimizerOptions RunMetadata RunOptions
     assert_less_equal assert_near assert_negative assert_non_negative assert_non_positive
     assert_none_equal assert_positive assert_rank_at_least assert_rank_in assert_scalar

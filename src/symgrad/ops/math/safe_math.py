@@ -1,5 +1,6 @@
 """Elementwise ops with guarded edge cases: Xlogy, Xdivy, Xlog1py, DivNoNan, MulNoNan,
-TruncateDiv, Expm1, IsNan/IsInf/IsFinite, Softsign (with SoftsignGrad), and
+TruncateDiv,
+TruncateMod, Expm1, IsNan/IsInf/IsFinite, Softsign (with SoftsignGrad), and
 NextAfter.
 
 The ``x*`` and ``*_no_nan`` ops exist so that 0·log(0), 0/0 and 0·inf give 0 where a
@@ -18,7 +19,17 @@ import numpy as np
 
 from symgrad.core import batching
 from symgrad.core import dtypes as dt
-from symgrad.core.cases import COMPLEX, Case, complex_randn, fixed, positive, randn, uniform
+from symgrad.core.cases import (
+    COMPLEX,
+    Case,
+    complex_randn,
+    fixed,
+    ints,
+    positive,
+    randn,
+    uniform,
+)
+from symgrad.core.errors import InternalError
 from symgrad.core.gradient_registry import RegisterGradient, no_gradient
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
@@ -237,6 +248,44 @@ truncatediv = binary_op(
 def _truncate_div_grad(op: Any, grad: Tensor) -> tuple[None, None]:
     """(None, None), as TF."""
     return None, None
+
+
+def _truncate_mod(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    if x.dtype.kind in "iu" and x.size and np.any(y == 0):
+        raise InternalError(
+            "Unexpected error in binary operator (only integer div and mod should have errors)"
+        )
+    return np.fmod(x, y)  # type: ignore[no-any-return]
+
+
+truncatemod = binary_op(
+    "TruncateMod",
+    _truncate_mod,
+    "truncatemod",
+    REAL,
+    cases=[
+        Case(
+            [ints([[7, -7], [7, -7]]), ints([[3, 3], [-3, -3]])],
+            lambda x, y: np.array([[1, -1], [1, -1]], np.int32),
+            dtypes=(np.int32,),
+            order=0,
+            name="int",
+            note="the remainder takes the dividend's sign (C's %)",
+        ),
+        Case(
+            [uniform(-9, 9, 3, 4), uniform(1, 3, 4)],
+            np.fmod,
+            order=0,
+            note="TF registers no gradient for TruncateMod",
+        ),
+    ],
+)
+
+
+@RegisterGradient("TruncateMod")
+def _truncate_mod_grad(op: Any, grad: Tensor) -> None:
+    """TF registers no gradient for TruncateMod: differentiating it is TF's LookupError."""
+    raise LookupError("gradient registry has no entry for: TruncateMod")
 
 
 # --------------------------------------------------------------------------------------

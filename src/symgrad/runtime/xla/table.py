@@ -55,6 +55,7 @@ def lowerings() -> dict[str, object]:
         host,
         image,
         linalg,
+        shape_util,
         spectral,
         spmd,
         structural,
@@ -62,7 +63,18 @@ def lowerings() -> dict[str, object]:
     )
 
     table: dict[str, object] = {}
-    for family in (elementwise, structural, windowed, linalg, image, control, host, spmd, spectral):
+    for family in (
+        elementwise,
+        structural,
+        windowed,
+        linalg,
+        image,
+        control,
+        host,
+        spmd,
+        spectral,
+        shape_util,
+    ):
         table.update(family.table())
     return table
 
