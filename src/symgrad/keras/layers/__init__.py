@@ -50,8 +50,15 @@ from symgrad.keras.layers.core import (
     Masking,
     Reshape,
 )
-from symgrad.keras.layers.image_affine import RandomRotation, RandomZoom
-from symgrad.keras.layers.image_preprocessing import CenterCrop, RandomCrop, RandomFlip, Resizing
+from symgrad.keras.layers.image_affine import RandomRotation, RandomTranslation, RandomZoom
+from symgrad.keras.layers.image_preprocessing import (
+    CenterCrop,
+    RandomBrightness,
+    RandomContrast,
+    RandomCrop,
+    RandomFlip,
+    Resizing,
+)
 from symgrad.keras.layers.input_spec import InputSpec
 from symgrad.keras.layers.keras_tensor import Input, InputLayer
 from symgrad.keras.layers.layer import Layer
@@ -220,9 +227,12 @@ __all__ = [
     "PReLU",
     "Permute",
     "RMSNormalization",
+    "RandomBrightness",
+    "RandomContrast",
     "RandomCrop",
     "RandomFlip",
     "RandomRotation",
+    "RandomTranslation",
     "RandomZoom",
     "ReLU",
     "RepeatVector",
