@@ -370,6 +370,7 @@ class _ColorLayer(_ImageLayer):
     ``value_range``; at inference the images come back as given."""
 
     _BOUNDS = (-1, 1)
+    value_range: Any
 
     def __init__(
         self, factor: Any, value_range: Any = (0, 255), seed: Any = None, **kwargs: Any
@@ -401,6 +402,9 @@ class _ColorLayer(_ImageLayer):
                 f"Expected the input image to be rank 3 or 4. Received inputs.shape={tuple(shape)}"
             )
         return (1, 1, 1) if len(shape) == 3 else (shape[0], 1, 1, 1)
+
+    def _draw(self, shape: Any) -> Any:
+        raise NotImplementedError
 
     def _apply(self, images: Any, draw: Any) -> Any:
         raise NotImplementedError
