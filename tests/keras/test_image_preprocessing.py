@@ -1,10 +1,10 @@
 """Keras 3's Resizing, CenterCrop, RandomFlip, RandomCrop, RandomZoom, RandomRotation,
-RandomTranslation, RandomBrightness and RandomContrast against Keras-on-TF 2.21's outputs
-(tf_image_layers.py's programs: every interpolation and fill mode, crop and pad to the
-aspect ratio, integer images, channels_first, seeded draws repeated, inference, a model
-with its gradient), to the bit but where sin/cos (rotation), a 3x3 inverse (the
-transform's gradient) or an image mean (contrast, within stated ulps) enter; and their
-configs and texts."""
+RandomTranslation, RandomBrightness, RandomContrast, RandomHeight and RandomWidth against
+Keras-on-TF 2.21's outputs (tf_image_layers.py's programs: every interpolation and fill
+mode, crop and pad to the aspect ratio, integer images, channels_first, seeded draws
+repeated, inference, a model with its gradient), to the bit but where sin/cos (rotation),
+a 3x3 inverse (the transform's gradient) or an image mean (contrast, within stated ulps)
+enter; and their configs and texts."""
 
 from __future__ import annotations
 
@@ -67,6 +67,10 @@ def test_configs_are_kerases() -> None:
                                           "seed": 1},
         L.RandomContrast(0.2): {**base, "factor": (0, 0.2), "value_range": (0, 255),
                                 "seed": None},
+        L.RandomHeight(0.2, seed=1): {"trainable": True, "dtype": _policy(), "factor": 0.2,
+                                      "interpolation": "bilinear", "seed": 1},
+        L.RandomWidth((0.1, 0.2)): {"trainable": True, "dtype": _policy(), "factor": (0.1, 0.2),
+                                    "interpolation": "bilinear", "seed": None},
     }  # fmt: skip
     for layer, want in configs.items():
         got = layer.get_config()
@@ -74,6 +78,7 @@ def test_configs_are_kerases() -> None:
         snake |= {"CenterCrop": "center_crop", "RandomCrop": "random_crop"}
         snake |= {"RandomRotation": "random_rotation", "RandomZoom": "random_zoom"}
         snake |= {"RandomTranslation": "random_translation"}
+        snake |= {"RandomHeight": "random_height", "RandomWidth": "random_width"}
         snake |= {"RandomBrightness": "random_brightness", "RandomContrast": "random_contrast"}
         assert got.pop("name").startswith(snake[type(layer).__name__])
         assert got == want
@@ -132,6 +137,16 @@ ERRORS = [
     (lambda: L.RandomTranslation(0.1, [0.1]), ValueError, "Received: width_factor=[0.1]"),
     (lambda: L.RandomBrightness(0.1)(X[None]), ValueError,
      "Expected the input image to be rank 3 or 4. Received inputs.shape=(1, 2, 7, 5, 3)"),
+    (lambda: L.RandomHeight((0.3, 0.1)), ValueError,
+     "`factor` argument cannot have an upper bound lesser than the lower bound. "
+     "Received: factor=(0.3, 0.1)"),
+    (lambda: L.RandomWidth((0.3, 0.1)), ValueError,
+     "`factor` argument cannot have an upper bound less than the lower bound. "
+     "Received: factor=(0.3, 0.1)"),
+    (lambda: L.RandomWidth((-1.5, 0.1)), ValueError,
+     "`factor` argument must have values larger than -1. Received: factor=(-1.5, 0.1)"),
+    (lambda: L.RandomWidth(0.5, seed=2)(X.astype("uint8")), ValueError,
+     "Tensor conversion requested dtype float32 for Tensor with dtype uint8"),
     (lambda: L.RandomTranslation(0.1, 0.1, interpolation="bicubic"), NotImplementedError,
      "Unknown `interpolation` bicubic. Expected of one ('nearest', 'bilinear')."),
 ]  # fmt: skip

@@ -1,4 +1,4 @@
-"""Keras 3's long names, functional merge helpers and the 3-D reshaping layers' errors:
+"""Keras 3's long names, functional merge helpers, ThresholdedReLU and the 3-D layers' errors:
 TF 2.21's tf.keras answers from the same programs (the layers' numbers and gradients are in
 the layer table, test_keras_layer_table.py; their configs in test_keras_configs.py)."""
 
@@ -146,3 +146,33 @@ def test_errors_are_keras_errors(case: int) -> None:
     with pytest.raises(ValueError) as info:
         make()
     assert text in str(info.value)
+
+
+# TF 2.21: ThresholdedReLU(theta, dtype=d) on x, its config's theta and the tape gradient
+THRESHOLDED = [
+    ("float32", 0.3, 0.30000001192092896, [-0.0, 0.0, 0.0, 0.0, 0.5, 2.0], [0, 0, 0, 0, 1, 1]),
+    ("float64", 0.3, 0.3, [-0.0, 0.0, 0.0, 0.30000001, 0.5, 2.0], [0, 0, 0, 1, 1, 1]),
+    ("float32", 0.0, 0.0, [-0.0, 0.0, 0.3, 0.3, 0.5, 2.0], [0, 0, 1, 1, 1, 1]),
+]
+
+
+@pytest.mark.parametrize("case", THRESHOLDED, ids=["f32", "f64", "zero"])
+def test_thresholded_relu_matches_keras(case) -> None:
+    dtype, theta, config_theta, want, grad = case
+    x = tf.constant([[-1.0, 0.0, 0.3, 0.30000001, 0.5, 2.0]], dtype=dtype)
+    layer = L.ThresholdedReLU(theta, dtype=dtype)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = layer(x)
+    np.testing.assert_array_equal(y.numpy(), np.asarray([want], dtype))  # exact: x * 0 or 1
+    np.testing.assert_array_equal(tape.gradient(y, x).numpy(), np.asarray([grad], dtype))
+    config = layer.get_config()
+    assert config["theta"] == config_theta
+    assert L.ThresholdedReLU.from_config(config).get_config() == config
+
+
+def test_thresholded_relu_errors_are_kerases() -> None:
+    with pytest.raises(ValueError, match="should be >=0. Received: -1"):
+        L.ThresholdedReLU(-1)
+    with pytest.raises(ValueError, match="cannot be None, expecting a float. Received: None"):
+        L.ThresholdedReLU(None)

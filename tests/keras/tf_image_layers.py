@@ -175,6 +175,18 @@ def color_gradient(tf: Any) -> list[Any]:
     return [y, tape.gradient(loss, x)]
 
 
+def random_height_width(tf: Any) -> list[Any]:
+    L = tf.keras.layers
+    out = []
+    for interpolation in ("bilinear", "nearest", "bicubic", "area"):
+        height = L.RandomHeight(0.4, interpolation=interpolation, seed=3)
+        width = L.RandomWidth((-0.3, 0.5), interpolation=interpolation, seed=1)
+        out += [height(X), height(X[0]), width(X), width(X[1])]
+    out += [height(X, training=False), width(X, training=False)]
+    out.append(L.RandomHeight((0.1, 0.2), seed=2, dtype="float64")(X / 255.0))
+    return out
+
+
 def model(tf: Any) -> list[Any]:
     K = tf.keras
     inp = K.Input((7, 5, 3))
@@ -194,7 +206,7 @@ def model(tf: Any) -> list[Any]:
 PROGRAMS = [resizing, center_crop, random_flip, random_crop, random_zoom, zoom_gradient]
 PROGRAMS += [random_rotation, model]
 PROGRAMS += [random_translation, translation_gradient, random_brightness, random_contrast]
-PROGRAMS += [color_gradient]
+PROGRAMS += [color_gradient, random_height_width]
 # The rotation matrix goes through sin and cos, whose float32 results may differ from TF's
 # by an ulp: those outputs (pixel values up to 255) within this absolute tolerance.
 ATOL = {"random_rotation": 1e-3, "zoom_gradient": 1e-6, "translation_gradient": 1e-6}

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad.keras.layers.activation_layers import ELU, LeakyReLU, PReLU, ReLU, Softmax
+from symgrad.keras.layers.activation_layers import (
+    ELU,
+    LeakyReLU,
+    PReLU,
+    ReLU,
+    Softmax,
+    ThresholdedReLU,
+)
 from symgrad.keras.layers.attention import (
     AdditiveAttention,
     Attention,
@@ -57,6 +64,8 @@ from symgrad.keras.layers.image_preprocessing import (
     RandomContrast,
     RandomCrop,
     RandomFlip,
+    RandomHeight,
+    RandomWidth,
     Resizing,
 )
 from symgrad.keras.layers.input_spec import InputSpec
@@ -231,8 +240,10 @@ __all__ = [
     "RandomContrast",
     "RandomCrop",
     "RandomFlip",
+    "RandomHeight",
     "RandomRotation",
     "RandomTranslation",
+    "RandomWidth",
     "RandomZoom",
     "ReLU",
     "RepeatVector",
@@ -251,6 +262,7 @@ __all__ = [
     "SpatialDropout3D",
     "StackedRNNCells",
     "Subtract",
+    "ThresholdedReLU",
     "TimeDistributed",
     "UnitNormalization",
     "UpSampling1D",

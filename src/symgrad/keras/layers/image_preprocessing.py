@@ -29,6 +29,7 @@ from symgrad.ops.array import structure as array
 from symgrad.ops.array.joining import concat, stack
 from symgrad.ops.array.reverse import reverse
 from symgrad.ops.array.slicing import getitem
+from symgrad.ops.core import convert_to_tensor
 from symgrad.ops.math import elementwise as m
 from symgrad.ops.math.rounding import round as round_
 from symgrad.ops.reduction.reduce import reduce_mean
@@ -455,3 +456,60 @@ class RandomContrast(_ColorLayer):
         mean = reduce_mean(images, axis=self.height_axis, keepdims=True)
         mean = reduce_mean(mean, axis=self.width_axis, keepdims=True)
         return m.add(m.multiply(m.subtract(images, mean), draw), mean)
+
+
+class _RandomSize(Layer):
+    """Keras 3's legacy RandomHeight / RandomWidth (still in TF 2.21's tf.keras.layers):
+    one factor drawn per call for the whole batch, the axis resized to
+    ``int(factor * size)`` with ``tf.image.resize``; at inference the input as given."""
+
+    _axis = -3
+    _less = "lesser"
+
+    def __init__(
+        self, factor: Any, interpolation: str = "bilinear", seed: Any = None, **kwargs: Any
+    ) -> None:
+        super().__init__(**kwargs)
+        self.seed_generator = krandom.SeedGenerator(seed)
+        self.factor = factor
+        if isinstance(factor, (tuple, list)):
+            self.lower, self.upper = factor[0], factor[1]
+        else:
+            self.lower, self.upper = -factor, factor
+        if self.upper < self.lower:
+            raise ValueError(
+                f"`factor` argument cannot have an upper bound {self._less} than the lower "
+                f"bound. Received: factor={factor}"
+            )
+        if self.lower < -1.0 or self.upper < -1.0:
+            raise ValueError(
+                f"`factor` argument must have values larger than -1. Received: factor={factor}"
+            )
+        self.interpolation, self.seed = interpolation, seed
+        self.built = True
+
+    def call(self, inputs: Any, training: Any = True) -> Any:
+        inputs = convert_to_tensor(inputs, dtype=self.compute_dtype)  # no cast, as Keras's
+        if not training:
+            return inputs
+        shape = array.shape(inputs)
+        size = [getitem(shape, -3), getitem(shape, -2)]
+        which = 0 if self._axis == -3 else 1
+        scale = krandom.uniform([], 1.0 + self.lower, 1.0 + self.upper, seed=self.seed_generator)
+        size[which] = array.cast(scale * array.cast(size[which], dt.float32), dt.int32)
+        out = array.cast(
+            tf_resize(inputs, stack(size), method=self.interpolation), self.compute_dtype
+        )
+        dims = inputs.shape.as_list()
+        dims[self._axis] = None
+        out.set_shape(dims)
+        return out
+
+
+class RandomHeight(_RandomSize):
+    pass
+
+
+class RandomWidth(_RandomSize):
+    _axis = -2
+    _less = "less"
