@@ -64,6 +64,13 @@ def run(tf: Any) -> dict[str, Any]:
         "logaddexp_mixed": K.logaddexp(ints, tf.constant([[0.5, 1.5]], "float64")),
         "arctan2_int": K.arctan2(ints, ints - 2),
         "diff_n0": K.diff(ints, 0),
+        "round": K.round(tf.constant([0.5, 1.5, 2.5, -0.5, -1.7, 3.14159])),
+        "round_2": K.round(tf.constant([0.125, 1.555, -2.675, 3.14159], "float64"), 2),
+        "round_int": K.round(tf.constant([15, 25, -35, 1234]), -1),
+        "round_int_pos": K.round(ints, 1),
+        "nan_to_num": K.nan_to_num(SPECIAL.astype("float32")),
+        "nan_to_num_set": K.nan_to_num(SPECIAL, nan=-1.0, posinf=9.0, neginf=-9.0),
+        "nan_to_num_int": K.nan_to_num(ints),
     }.items():  # fmt: skip
         out[name] = [np.asarray(y).tolist(), y.dtype.name]
     out["ndim"] = [K.ndim(np.zeros((2, 3, 1))), K.ndim(3.0)]

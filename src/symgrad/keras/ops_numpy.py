@@ -4,6 +4,7 @@ integer or bool input of a float function becomes ``floatx()``)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from symgrad.core import dtypes as dt
@@ -41,7 +42,9 @@ __all__ = [
     "log10",
     "logaddexp",
     "moveaxis",
+    "nan_to_num",
     "ndim",
+    "round",
     "sinh",
     "tan",
 ]  # fmt: skip
@@ -208,3 +211,34 @@ def moveaxis(x: Any, source: Any, destination: Any) -> Any:
 
 def ndim(x: Any) -> Any:
     return convert_to_tensor(x).shape.rank
+
+
+def round(x: Any, decimals: int = 0) -> Any:
+    """TF's Round (half to even), scaled by 10**decimals as Keras scales it."""
+    x = convert_to_tensor(x)
+    if decimals == 0:
+        return rounding.round(x)
+    x_dtype = x.dtype
+    if x_dtype.is_integer:
+        if decimals > 0:
+            return x
+        factor = array.cast(math.pow(10, decimals), backend.floatx())
+        x = array.cast(x, backend.floatx())
+    else:
+        factor = array.cast(math.pow(10, decimals), x_dtype)
+    x = m.divide(rounding.round(m.multiply(x, factor)), factor)
+    return array.cast(x, x_dtype)
+
+
+def nan_to_num(x: Any, nan: Any = 0.0, posinf: Any = None, neginf: Any = None) -> Any:
+    x = convert_to_tensor(x)
+    d = x.dtype
+    if not d.is_floating:
+        return x
+    x = array.where(safe_math.is_nan(x), convert_to_tensor(nan, dtype=d), x)
+    posinf = d.max if posinf is None else posinf
+    big = m.logical_and(safe_math.is_inf(x), m.greater(x, array.cast(0, d)))
+    x = array.where(big, convert_to_tensor(posinf, dtype=d), x)
+    neginf = d.min if neginf is None else neginf
+    small = m.logical_and(safe_math.is_inf(x), m.less(x, array.cast(0, d)))
+    return array.where(small, convert_to_tensor(neginf, dtype=d), x)
