@@ -1,15 +1,18 @@
-"""Keras 3's Resizing, CenterCrop, RandomFlip, RandomCrop, RandomZoom and RandomRotation
-against Keras-on-TF 2.21's outputs (tf_image_layers.py's programs: every interpolation and
-fill mode, crop and pad to the aspect ratio, integer images, channels_first, seeded draws
-repeated, inference, a model with its gradient), to the bit but where sin/cos (rotation)
-or a 3x3 inverse (the transform's gradient) enter; and their configs and texts."""
+"""Keras 3's Resizing, CenterCrop, RandomFlip, RandomCrop, RandomZoom, RandomRotation,
+RandomTranslation, RandomBrightness, RandomContrast, RandomHeight and RandomWidth against
+Keras-on-TF 2.21's outputs (tf_image_layers.py's programs: every interpolation and fill
+mode, crop and pad to the aspect ratio, integer images, channels_first, seeded draws
+repeated, inference, a model with its gradient), to the bit but where sin/cos (rotation),
+a 3x3 inverse (the transform's gradient) or an image mean (contrast, within stated ulps)
+enter; and their configs and texts."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from keras.tf_image_layers import ATOL, PROGRAMS, X, run
+from keras.tf_image_layers import ATOL, PROGRAMS, ULPS, X, run
 from keras.tf_image_layers_expected import EXPECTED
+from ulp import assert_ulp
 
 import symgrad as tf
 
@@ -25,7 +28,9 @@ def test_outputs_are_keras_on_tensorflows(program) -> None:
     for k, (g, (dtype, shape, values)) in enumerate(zip(got, want, strict=True)):
         assert (g.dtype.name, g.shape) == (dtype, shape), f"output {k}"
         expected = np.asarray(values, dtype).reshape(shape)
-        if atol:
+        if program.__name__ in ULPS:
+            assert_ulp(g, expected, ULPS[program.__name__])
+        elif atol:
             np.testing.assert_allclose(g, expected, rtol=0, atol=atol, err_msg=f"output {k}")
         else:
             np.testing.assert_array_equal(g, expected, f"output {k}")
@@ -55,12 +60,26 @@ def test_configs_are_kerases() -> None:
                                                 "fill_mode": "reflect",
                                                 "interpolation": "bilinear", "seed": None,
                                                 "fill_value": 0.0},
+        L.RandomTranslation(0.2, 0.1): {**base, "height_factor": 0.2, "width_factor": 0.1,
+                                         "fill_mode": "reflect", "interpolation": "bilinear",
+                                         "seed": None, "fill_value": 0.0},
+        L.RandomBrightness(0.2, seed=1): {**base, "factor": (-0.2, 0.2), "value_range": [0, 255],
+                                          "seed": 1},
+        L.RandomContrast(0.2): {**base, "factor": (0, 0.2), "value_range": (0, 255),
+                                "seed": None},
+        L.RandomHeight(0.2, seed=1): {"trainable": True, "dtype": _policy(), "factor": 0.2,
+                                      "interpolation": "bilinear", "seed": 1},
+        L.RandomWidth((0.1, 0.2)): {"trainable": True, "dtype": _policy(), "factor": (0.1, 0.2),
+                                    "interpolation": "bilinear", "seed": None},
     }  # fmt: skip
     for layer, want in configs.items():
         got = layer.get_config()
         snake = {"Resizing": "resizing", "RandomFlip": "random_flip"}
         snake |= {"CenterCrop": "center_crop", "RandomCrop": "random_crop"}
         snake |= {"RandomRotation": "random_rotation", "RandomZoom": "random_zoom"}
+        snake |= {"RandomTranslation": "random_translation"}
+        snake |= {"RandomHeight": "random_height", "RandomWidth": "random_width"}
+        snake |= {"RandomBrightness": "random_brightness", "RandomContrast": "random_contrast"}
         assert got.pop("name").startswith(snake[type(layer).__name__])
         assert got == want
         again = type(layer).from_config(layer.get_config()).get_config()
@@ -102,6 +121,33 @@ ERRORS = [
      "The `height_factor` and `width_factor` arguments should be a number (or a list of two "
      "numbers) in the range (-1.0, 1.0]. Received: input_number=1.5"),
     (lambda: L.RandomZoom(0.1, interpolation="bicubic"), NotImplementedError,
+     "Unknown `interpolation` bicubic. Expected of one ('nearest', 'bilinear')."),
+    (lambda: L.RandomBrightness(1.5), ValueError,
+     "The `factor` argument should be a number (or a list of two numbers) in the range "
+     "[-1, 1]. Received: factor=1.5"),
+    (lambda: L.RandomBrightness(0.1, value_range=3), ValueError,
+     "The `value_range` argument should be a list of two numbers. Received: value_range=3"),
+    (lambda: L.RandomContrast(-0.5), ValueError,
+     "The `factor` argument should be a number (or a list of two numbers) in the range "
+     "[0, 1]. Received: factor=-0.5"),
+    (lambda: L.RandomContrast((0.2,)), ValueError, "[0, 1]. Received: factor=(0.2,)"),
+    (lambda: L.RandomTranslation(1.2, 0.1), ValueError,
+     "The `factor` argument should be a number (or a list of two numbers) in the range "
+     "[-1.0, 1.0]. Received: input_number=1.2"),
+    (lambda: L.RandomTranslation(0.1, [0.1]), ValueError, "Received: width_factor=[0.1]"),
+    (lambda: L.RandomBrightness(0.1)(X[None]), ValueError,
+     "Expected the input image to be rank 3 or 4. Received inputs.shape=(1, 2, 7, 5, 3)"),
+    (lambda: L.RandomHeight((0.3, 0.1)), ValueError,
+     "`factor` argument cannot have an upper bound lesser than the lower bound. "
+     "Received: factor=(0.3, 0.1)"),
+    (lambda: L.RandomWidth((0.3, 0.1)), ValueError,
+     "`factor` argument cannot have an upper bound less than the lower bound. "
+     "Received: factor=(0.3, 0.1)"),
+    (lambda: L.RandomWidth((-1.5, 0.1)), ValueError,
+     "`factor` argument must have values larger than -1. Received: factor=(-1.5, 0.1)"),
+    (lambda: L.RandomWidth(0.5, seed=2)(X.astype("uint8")), ValueError,
+     "Tensor conversion requested dtype float32 for Tensor with dtype uint8"),
+    (lambda: L.RandomTranslation(0.1, 0.1, interpolation="bicubic"), NotImplementedError,
      "Unknown `interpolation` bicubic. Expected of one ('nearest', 'bilinear')."),
 ]  # fmt: skip
 

@@ -120,6 +120,73 @@ def random_rotation(tf: Any) -> list[Any]:
     return out
 
 
+def random_translation(tf: Any) -> list[Any]:
+    L = tf.keras.layers
+    out = []
+    for fill_mode in ("reflect", "wrap", "constant", "nearest"):
+        for interpolation in ("bilinear", "nearest"):
+            layer = L.RandomTranslation(
+                0.5, (-0.2, 0.4), fill_mode, interpolation, seed=3, fill_value=2.5
+            )
+            out += [layer(X), layer(X[1])]
+    layer = L.RandomTranslation((-0.3, 0.1), 0.3, seed=1, data_format="channels_first")
+    out += [layer(np.transpose(X, (0, 3, 1, 2))), layer(X, training=False)]
+    out.append(L.RandomTranslation(0.2, 0.2, seed=2)(images((2, 7, 5, 3), "uint8")))
+    return out
+
+
+def translation_gradient(tf: Any) -> list[Any]:
+    x = tf.constant(X / 255.0)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.keras.layers.RandomTranslation(0.3, 0.2, seed=4)(x)
+        loss = tf.reduce_sum(y * y)
+    return [y, tape.gradient(loss, x)]
+
+
+def random_brightness(tf: Any) -> list[Any]:
+    L = tf.keras.layers
+    layer = L.RandomBrightness(0.3, seed=4)
+    out = [layer(X), layer(X), layer(X[0]), layer(X, training=False)]
+    layer = L.RandomBrightness((-0.5, 0.2), value_range=(1, 0), seed=1, dtype="float64")
+    out += [layer(X / 255.0), layer(X / 255.0)]
+    return out
+
+
+def random_contrast(tf: Any) -> list[Any]:
+    L = tf.keras.layers
+    layer = L.RandomContrast(0.5, seed=2)
+    out = [layer(X), layer(X), layer(X[0]), layer(X, training=False)]
+    layer = L.RandomContrast(
+        (0.2, 0.6), value_range=(-10, 300), seed=5, data_format="channels_first"
+    )
+    out.append(layer(np.transpose(X, (0, 3, 1, 2))))
+    out.append(L.RandomContrast(0.4, value_range=(0, 1), seed=3, dtype="float64")(X / 255.0))
+    return out
+
+
+def color_gradient(tf: Any) -> list[Any]:
+    x = tf.constant(X)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.keras.layers.RandomContrast(0.7, seed=6)(x)
+        y = tf.keras.layers.RandomBrightness(0.2, seed=7)(y)
+        loss = tf.reduce_sum(y * y)
+    return [y, tape.gradient(loss, x)]
+
+
+def random_height_width(tf: Any) -> list[Any]:
+    L = tf.keras.layers
+    out = []
+    for interpolation in ("bilinear", "nearest", "bicubic", "area"):
+        height = L.RandomHeight(0.4, interpolation=interpolation, seed=3)
+        width = L.RandomWidth((-0.3, 0.5), interpolation=interpolation, seed=1)
+        out += [height(X), height(X[0]), width(X), width(X[1])]
+    out += [height(X, training=False), width(X, training=False)]
+    out.append(L.RandomHeight((0.1, 0.2), seed=2, dtype="float64")(X / 255.0))
+    return out
+
+
 def model(tf: Any) -> list[Any]:
     K = tf.keras
     inp = K.Input((7, 5, 3))
@@ -138,9 +205,14 @@ def model(tf: Any) -> list[Any]:
 
 PROGRAMS = [resizing, center_crop, random_flip, random_crop, random_zoom, zoom_gradient]
 PROGRAMS += [random_rotation, model]
+PROGRAMS += [random_translation, translation_gradient, random_brightness, random_contrast]
+PROGRAMS += [color_gradient, random_height_width]
 # The rotation matrix goes through sin and cos, whose float32 results may differ from TF's
 # by an ulp: those outputs (pixel values up to 255) within this absolute tolerance.
-ATOL = {"random_rotation": 1e-3, "zoom_gradient": 1e-6}
+ATOL = {"random_rotation": 1e-3, "zoom_gradient": 1e-6, "translation_gradient": 1e-6}
+# A mean over the image (RandomContrast) is a float sum whose order NumPy and Eigen choose:
+# within this many ulps of TF's (the clip to value_range exact).
+ULPS = {"random_contrast": 4, "color_gradient": 8}
 
 
 def run(tf: Any, program: Any) -> list[np.ndarray]:

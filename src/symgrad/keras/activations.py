@@ -8,6 +8,9 @@ from typing import Any
 
 from symgrad.api.clip_ops import clip_by_value
 from symgrad.ops.array import structure as array
+from symgrad.ops.array.joining import split
+from symgrad.ops.array.slicing import getitem
+from symgrad.ops.array.sorting import sort
 from symgrad.ops.core import convert_to_tensor
 from symgrad.ops.math import elementwise as m
 from symgrad.ops.math.safe_math import expm1
@@ -15,11 +18,14 @@ from symgrad.ops.math.safe_math import softsign as _softsign
 from symgrad.ops.nn import activations as act
 from symgrad.ops.nn import basic as nn
 from symgrad.ops.nn.basic import log_sigmoid as _log_sigmoid
+from symgrad.ops.reduction.reduce import cumsum, reduce_sum
 
 __all__ = [
-    "celu", "deserialize", "elu", "exponential", "gelu", "get", "hard_sigmoid", "hard_silu",
-    "leaky_relu", "linear", "log_sigmoid", "log_softmax", "mish", "relu", "relu6", "selu",
-    "serialize", "sigmoid", "silu", "softmax", "softplus", "softsign", "swish", "tanh",
+    "celu", "deserialize", "elu", "exponential", "gelu", "get", "glu", "hard_shrink",
+    "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "leaky_relu", "linear",
+    "log_sigmoid", "log_softmax", "mish", "relu", "relu6", "selu", "serialize", "sigmoid",
+    "silu", "soft_shrink", "softmax", "softplus", "softsign", "sparse_plus", "sparse_sigmoid",
+    "sparsemax", "squareplus", "swish", "tanh", "tanh_shrink", "threshold",
 ]  # fmt: skip
 
 
@@ -131,6 +137,93 @@ def linear(x: Any) -> Any:
     return x
 
 
+# Keras 3's newer activations, each the TF ops of Keras's TF backend (keras/src/backend/
+# tensorflow/nn.py), so their values and gradients are those ops'.
+def glu(x: Any, axis: Any = -1) -> Any:
+    x = convert_to_tensor(x)
+    if x.shape[axis] % 2 != 0:
+        shape = tuple(x.shape.as_list())
+        raise ValueError(
+            f"axis size must be divisible by 2. Received: x.shape={shape} with axis={axis}"
+        )
+    x1, x2 = split(x, 2, axis=axis)
+    return m.multiply(x1, m.sigmoid(x2))
+
+
+def hard_shrink(x: Any, threshold: Any = 0.5) -> Any:
+    x = convert_to_tensor(x)
+    big = m.greater(m.abs(x), convert_to_tensor(threshold, dtype=x.dtype))
+    return array.where(big, x, array.zeros_like(x))
+
+
+def hard_tanh(x: Any) -> Any:
+    x = convert_to_tensor(x)
+    return clip_by_value(x, array.cast(-1.0, x.dtype), array.cast(1.0, x.dtype))
+
+
+def soft_shrink(x: Any, threshold: Any = 0.5) -> Any:
+    x = convert_to_tensor(x)
+    t = convert_to_tensor(threshold, dtype=x.dtype)
+    inner = array.where(m.less(x, m.negative(t)), m.add(x, t), array.zeros_like(x))
+    return array.where(m.greater(x, t), m.subtract(x, t), inner)
+
+
+def sparse_plus(x: Any) -> Any:
+    x = convert_to_tensor(x)
+    one = array.cast(1.0, x.dtype)
+    square = m.multiply(array.cast(0.25, x.dtype), m.pow(m.add(x, one), array.cast(2, x.dtype)))
+    inner = array.where(m.less(x, one), square, x)
+    return array.where(m.less_equal(x, m.negative(one)), array.zeros_like(x), inner)
+
+
+def sparse_sigmoid(x: Any) -> Any:
+    x = convert_to_tensor(x)
+    one = array.cast(1.0, x.dtype)
+    half = m.multiply(array.cast(0.5, x.dtype), m.add(x, one))
+    inner = array.where(m.greater_equal(x, one), array.ones_like(x), half)
+    return array.where(m.less_equal(x, m.negative(one)), array.zeros_like(x), inner)
+
+
+def squareplus(x: Any, b: Any = 4) -> Any:
+    x = convert_to_tensor(x)
+    b = convert_to_tensor(b, dtype=x.dtype)
+    y = m.add(x, m.sqrt(m.add(m.square(x), b)))
+    return m.divide(y, array.cast(2, x.dtype))
+
+
+def tanh_shrink(x: Any) -> Any:
+    x = convert_to_tensor(x)
+    return m.subtract(x, m.tanh(x))
+
+
+def threshold(x: Any, threshold: Any, default_value: Any) -> Any:
+    x = convert_to_tensor(x)
+    above = m.greater(x, convert_to_tensor(threshold, dtype=x.dtype))
+    return array.where(above, x, convert_to_tensor(default_value, dtype=x.dtype))
+
+
+def sparsemax(x: Any, axis: Any = -1) -> Any:
+    """Keras 3's TF sparsemax, line for line (its threshold included)."""
+    logits = convert_to_tensor(x)
+    d = logits.dtype
+    ordered = sort(logits, axis=axis, direction="DESCENDING")
+    running = cumsum(ordered, axis=axis)
+    n = getitem(array.shape(logits), axis)
+    r = array.range(1, m.add(n, 1), dtype=d)
+    r_shape = [1] * int(logits.shape.rank or 0)
+    r_shape[axis] = -1
+    r = array.reshape(r, r_shape)
+    one = array.cast(1.0, d)
+    support = m.greater(m.subtract(ordered, m.divide(m.subtract(running, one), r)), 0)
+    safe = array.where(support, running, array.zeros_like(running))
+    k = reduce_sum(array.cast(support, d), axis=axis, keepdims=True)
+    tau = m.divide(m.subtract(reduce_sum(safe, axis=axis, keepdims=True), one), k)
+    return m.maximum(m.subtract(logits, tau), array.zeros_like(logits))
+
+
+hard_swish = hard_silu
+
+
 _BY_NAME: dict[str, Callable[..., Any]] = {
     f.__name__: f
     for f in (
@@ -152,6 +245,16 @@ _BY_NAME: dict[str, Callable[..., Any]] = {
         softmax,
         softplus,
         tanh,
+        squareplus,
+        soft_shrink,
+        sparse_plus,
+        glu,
+        tanh_shrink,
+        threshold,
+        sparse_sigmoid,
+        hard_tanh,
+        hard_shrink,
+        sparsemax,
     )
 }
 _BY_NAME.update({"swish": silu, "hard_swish": hard_silu, "softsign": softsign})

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from symgrad.keras.layers.activation_layers import ELU, LeakyReLU, PReLU, ReLU, Softmax
+from symgrad.keras.layers.activation_layers import (
+    ELU,
+    LeakyReLU,
+    PReLU,
+    ReLU,
+    Softmax,
+    ThresholdedReLU,
+)
 from symgrad.keras.layers.attention import (
     AdditiveAttention,
     Attention,
@@ -15,7 +22,10 @@ from symgrad.keras.layers.categorical import CategoryEncoding, Discretization, I
 from symgrad.keras.layers.conv_variants import (
     Conv1DTranspose,
     Conv2DTranspose,
+    Conv3DTranspose,
+    DepthwiseConv1D,
     DepthwiseConv2D,
+    SeparableConv1D,
     SeparableConv2D,
 )
 from symgrad.keras.layers.convolutional import (
@@ -47,8 +57,17 @@ from symgrad.keras.layers.core import (
     Masking,
     Reshape,
 )
-from symgrad.keras.layers.image_affine import RandomRotation, RandomZoom
-from symgrad.keras.layers.image_preprocessing import CenterCrop, RandomCrop, RandomFlip, Resizing
+from symgrad.keras.layers.image_affine import RandomRotation, RandomTranslation, RandomZoom
+from symgrad.keras.layers.image_preprocessing import (
+    CenterCrop,
+    RandomBrightness,
+    RandomContrast,
+    RandomCrop,
+    RandomFlip,
+    RandomHeight,
+    RandomWidth,
+    Resizing,
+)
 from symgrad.keras.layers.input_spec import InputSpec
 from symgrad.keras.layers.keras_tensor import Input, InputLayer
 from symgrad.keras.layers.layer import Layer
@@ -61,6 +80,14 @@ from symgrad.keras.layers.merging import (
     Minimum,
     Multiply,
     Subtract,
+    add,
+    average,
+    concatenate,
+    dot,
+    maximum,
+    minimum,
+    multiply,
+    subtract,
 )
 from symgrad.keras.layers.normalization import (
     BatchNormalization,
@@ -76,22 +103,33 @@ from symgrad.keras.layers.regularization import AlphaDropout, GaussianDropout
 from symgrad.keras.layers.reshaping import (
     Cropping1D,
     Cropping2D,
+    Cropping3D,
     GaussianNoise,
     Permute,
     RepeatVector,
     Rescaling,
     SpatialDropout1D,
     SpatialDropout2D,
+    SpatialDropout3D,
     UpSampling1D,
     UpSampling2D,
+    UpSampling3D,
     ZeroPadding1D,
     ZeroPadding2D,
+    ZeroPadding3D,
 )
 
 AvgPool1D, AvgPool2D, AvgPool3D = AveragePooling1D, AveragePooling2D, AveragePooling3D
 MaxPool1D, MaxPool2D, MaxPool3D = MaxPooling1D, MaxPooling2D, MaxPooling3D
 GlobalAvgPool1D, GlobalAvgPool2D = GlobalAveragePooling1D, GlobalAveragePooling2D
+GlobalAvgPool3D = GlobalAveragePooling3D
 GlobalMaxPool1D, GlobalMaxPool2D = GlobalMaxPooling1D, GlobalMaxPooling2D
+GlobalMaxPool3D = GlobalMaxPooling3D
+# Keras 3's long names: the same classes.
+Convolution1D, Convolution2D, Convolution3D = Conv1D, Conv2D, Conv3D
+Convolution1DTranspose, Convolution2DTranspose = Conv1DTranspose, Conv2DTranspose
+Convolution3DTranspose = Conv3DTranspose
+SeparableConvolution1D, SeparableConvolution2D = SeparableConv1D, SeparableConv2D
 
 
 def serialize(layer: Any) -> Any:
@@ -137,9 +175,18 @@ __all__ = [
     "Conv2D",
     "Conv2DTranspose",
     "Conv3D",
+    "Conv3DTranspose",
+    "Convolution1D",
+    "Convolution1DTranspose",
+    "Convolution2D",
+    "Convolution2DTranspose",
+    "Convolution3D",
+    "Convolution3DTranspose",
     "Cropping1D",
     "Cropping2D",
+    "Cropping3D",
     "Dense",
+    "DepthwiseConv1D",
     "DepthwiseConv2D",
     "Discretization",
     "Dot",
@@ -155,8 +202,10 @@ __all__ = [
     "GlobalAveragePooling3D",
     "GlobalAvgPool1D",
     "GlobalAvgPool2D",
+    "GlobalAvgPool3D",
     "GlobalMaxPool1D",
     "GlobalMaxPool2D",
+    "GlobalMaxPool3D",
     "GlobalMaxPooling1D",
     "GlobalMaxPooling2D",
     "GlobalMaxPooling3D",
@@ -187,29 +236,49 @@ __all__ = [
     "PReLU",
     "Permute",
     "RMSNormalization",
+    "RandomBrightness",
+    "RandomContrast",
     "RandomCrop",
     "RandomFlip",
+    "RandomHeight",
     "RandomRotation",
+    "RandomTranslation",
+    "RandomWidth",
     "RandomZoom",
     "ReLU",
     "RepeatVector",
     "Rescaling",
     "Reshape",
     "Resizing",
+    "SeparableConv1D",
     "SeparableConv2D",
+    "SeparableConvolution1D",
+    "SeparableConvolution2D",
     "SimpleRNN",
     "SimpleRNNCell",
     "Softmax",
     "SpatialDropout1D",
     "SpatialDropout2D",
+    "SpatialDropout3D",
     "StackedRNNCells",
     "Subtract",
+    "ThresholdedReLU",
     "TimeDistributed",
     "UnitNormalization",
     "UpSampling1D",
     "UpSampling2D",
+    "UpSampling3D",
     "ZeroPadding1D",
     "ZeroPadding2D",
+    "ZeroPadding3D",
+    "add",
+    "average",
+    "concatenate",
     "deserialize",
+    "dot",
+    "maximum",
+    "minimum",
+    "multiply",
     "serialize",
+    "subtract",
 ]

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from symgrad.core import dtypes as dt
 from symgrad.keras import activations, constraints, initializers, regularizers
 from symgrad.keras.layers.layer import Layer
 from symgrad.ops.array import structure as array
+from symgrad.ops.core import convert_to_tensor
 from symgrad.ops.math import elementwise as m
 from symgrad.ops.reduction.statistics import reduce_logsumexp
 
@@ -132,3 +135,27 @@ class Softmax(Layer):
         if mask is not None:
             outputs = array.where(mask, outputs, array.cast(0.0, outputs.dtype))
         return outputs
+
+
+class ThresholdedReLU(Layer):
+    """Keras 3's legacy ``ThresholdedReLU`` (still in TF 2.21's tf.keras.layers):
+    ``x * (x > theta)``, ``theta`` held in the compute dtype as Keras holds it."""
+
+    def __init__(self, theta: Any = 1.0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if theta is None:
+            raise ValueError(
+                "Theta of a Thresholded ReLU layer cannot be None, expecting a float. "
+                f"Received: {theta}"
+            )
+        if theta < 0:
+            raise ValueError(
+                f"The theta value of a Thresholded ReLU layer should be >=0. Received: {theta}"
+            )
+        self.supports_masking = True
+        self.theta = float(np.asarray(theta, dtype=dt.as_dtype(self.compute_dtype).as_numpy_dtype))
+        self.built = True
+
+    def call(self, inputs: Any) -> Any:
+        theta = convert_to_tensor(self.theta, dtype=self.compute_dtype)
+        return m.multiply(inputs, array.cast(m.greater(inputs, theta), self.compute_dtype))

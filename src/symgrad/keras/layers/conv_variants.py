@@ -1,8 +1,9 @@
 # mypy: disable-error-code="override, attr-defined"
 # (Keras layers narrow build/call signatures as Keras 3 does.)
-"""Conv1DTranspose / Conv2DTranspose, DepthwiseConv2D and SeparableConv2D (channels_last)
-with Keras 3's weights and output sizes, computed with ``tf.nn.conv_transpose``,
-``tf.nn.depthwise_conv2d`` and ``tf.nn.separable_conv2d`` as Keras's TF backend calls them."""
+"""Conv1DTranspose / Conv2DTranspose / Conv3DTranspose, DepthwiseConv1D/2D and
+SeparableConv1D/2D with Keras 3's weights and output sizes, computed with
+``tf.nn.conv_transpose``, ``tf.nn.depthwise_conv2d`` and ``tf.nn.separable_conv2d`` as Keras's
+TF backend calls them (a 1-D input and kernel get a unit height, strides ``(1, s, s, 1)``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from symgrad.keras import activations, constraints, initializers, regularizers
 from symgrad.keras.layers.channels import channels_last_build, channels_last_call, standardize
 from symgrad.keras.layers.convolutional import BaseConv, _format, _tuple
 from symgrad.keras.layers.core import dynamic_shape
+from symgrad.keras.layers.input_spec import InputSpec
 from symgrad.keras.layers.layer import Layer
 from symgrad.ops.array import structure as array
 from symgrad.ops.array.joining import stack
@@ -132,7 +134,27 @@ class Conv2DTranspose(BaseConvTranspose):
         )  # fmt: skip
 
 
+class Conv3DTranspose(BaseConvTranspose):
+    def __init__(
+        self, filters: Any, kernel_size: Any, strides: Any = (1, 1, 1), padding: Any = "valid",
+        data_format: Any = None, output_padding: Any = None, dilation_rate: Any = (1, 1, 1),
+        activation: Any = None, use_bias: bool = True, kernel_initializer: Any = "glorot_uniform",
+        bias_initializer: Any = "zeros", kernel_regularizer: Any = None,
+        bias_regularizer: Any = None, activity_regularizer: Any = None,
+        kernel_constraint: Any = None, bias_constraint: Any = None, **kwargs: Any,
+    ) -> None:  # fmt: skip
+        super().__init__(
+            3, filters, kernel_size, strides, padding, output_padding, data_format, dilation_rate,
+            activation=activation, use_bias=use_bias, kernel_initializer=kernel_initializer,
+            bias_initializer=bias_initializer, kernel_regularizer=kernel_regularizer,
+            bias_regularizer=bias_regularizer, activity_regularizer=activity_regularizer,
+            kernel_constraint=kernel_constraint, bias_constraint=bias_constraint, **kwargs,
+        )  # fmt: skip
+
+
 class _Depthwise(Layer):
+    rank = 2
+
     def _setup(
         self,
         kernel_size: Any,
@@ -144,13 +166,26 @@ class _Depthwise(Layer):
         activation: Any,
         use_bias: bool,
     ) -> None:
-        self.kernel_size = _tuple(kernel_size, 2, "kernel_size")
-        self.strides = _tuple(strides, 2, "strides")
-        self.dilation_rate = _tuple(dilation_rate, 2, "dilation_rate")
+        self.kernel_size = _tuple(kernel_size, self.rank, "kernel_size")
+        self.strides = _tuple(strides, self.rank, "strides")
+        self.dilation_rate = _tuple(dilation_rate, self.rank, "dilation_rate")
         self.padding, self.depth_multiplier = padding.lower(), int(depth_multiplier)
         self.data_format = standardize(data_format)
         self._tf_format = _format(data_format, 2)
+        self.input_spec = InputSpec(min_ndim=self.rank + 2)
         self.activation, self.use_bias = activations.get(activation), use_bias
+
+    def _conv_args(self) -> tuple[list[int], list[int]]:
+        """The strides and dilations of Keras's 2-D call (a 1-D one has unit height)."""
+        if self.rank == 1:
+            return [1, self.strides[0], self.strides[0], 1], [1, self.dilation_rate[0]]
+        return [1, *self.strides, 1], list(self.dilation_rate)
+
+    def _as_2d(self, x: Any) -> Any:
+        return array.expand_dims(x, 1) if self.rank == 1 else x
+
+    def _from_2d(self, x: Any) -> Any:
+        return array.squeeze(x, [1]) if self.rank == 1 else x
 
     def _bias(self, n: int, initializer: Any, regularizer: Any, constraint: Any) -> None:
         self.bias = None
@@ -162,7 +197,7 @@ class _Depthwise(Layer):
 
     def _finish(self, x: Any) -> Any:
         if self.bias is not None:
-            x = m.add(x, array.reshape(self.bias, [1, 1, 1, -1]))
+            x = m.add(x, array.reshape(self.bias, [1] * (self.rank + 1) + [-1]))
         return self.activation(x)
 
 
@@ -204,11 +239,13 @@ class DepthwiseConv2D(_Depthwise):
 
     @channels_last_call
     def call(self, inputs: Any) -> Any:
+        strides, dilations = self._conv_args()
+        kernel = array.expand_dims(self.kernel, 0) if self.rank == 1 else self.kernel
         x = depthwise_conv2d(
-            inputs, self.kernel, [1, *self.strides, 1], self.padding.upper(),
-            data_format=self._tf_format, dilations=list(self.dilation_rate),
+            self._as_2d(inputs), kernel, strides, self.padding.upper(),
+            data_format=self._tf_format, dilations=dilations,
         )  # fmt: skip
-        return self._finish(x)
+        return self._finish(self._from_2d(x))
 
 
 class SeparableConv2D(_Depthwise):
@@ -248,7 +285,7 @@ class SeparableConv2D(_Depthwise):
                 self._depthwise_args,
             ),
             "pointwise_kernel": (
-                (1, 1, channels * self.depth_multiplier, self.filters),
+                (*(1,) * self.rank, channels * self.depth_multiplier, self.filters),
                 self._pointwise_args,
             ),
         }
@@ -262,8 +299,55 @@ class SeparableConv2D(_Depthwise):
 
     @channels_last_call
     def call(self, inputs: Any) -> Any:
+        strides, dilations = self._conv_args()
+        depthwise, pointwise = self.depthwise_kernel, self.pointwise_kernel
+        if self.rank == 1:
+            depthwise, pointwise = array.expand_dims(depthwise, 0), array.expand_dims(pointwise, 0)
         x = separable_conv2d(
-            inputs, self.depthwise_kernel, self.pointwise_kernel, [1, *self.strides, 1],
-            self.padding.upper(), data_format=self._tf_format, dilations=list(self.dilation_rate),
+            self._as_2d(inputs), depthwise, pointwise, strides, self.padding.upper(),
+            data_format=self._tf_format, dilations=dilations,
         )  # fmt: skip
-        return self._finish(x)
+        return self._finish(self._from_2d(x))
+
+
+class DepthwiseConv1D(DepthwiseConv2D):
+    rank = 1
+
+    def __init__(
+        self, kernel_size: Any, strides: Any = 1, padding: Any = "valid",
+        depth_multiplier: Any = 1, data_format: Any = None, dilation_rate: Any = 1,
+        activation: Any = None, use_bias: bool = True,
+        depthwise_initializer: Any = "glorot_uniform",
+        bias_initializer: Any = "zeros", depthwise_regularizer: Any = None,
+        bias_regularizer: Any = None, activity_regularizer: Any = None,
+        depthwise_constraint: Any = None, bias_constraint: Any = None, **kwargs: Any,
+    ) -> None:  # fmt: skip
+        super().__init__(
+            kernel_size, strides, padding, depth_multiplier, data_format, dilation_rate,
+            activation, use_bias, depthwise_initializer, bias_initializer,
+            depthwise_regularizer, bias_regularizer, activity_regularizer,
+            depthwise_constraint, bias_constraint, **kwargs,
+        )  # fmt: skip
+
+
+class SeparableConv1D(SeparableConv2D):
+    rank = 1
+
+    def __init__(
+        self, filters: Any, kernel_size: Any, strides: Any = 1, padding: Any = "valid",
+        data_format: Any = None, dilation_rate: Any = 1, depth_multiplier: Any = 1,
+        activation: Any = None, use_bias: bool = True,
+        depthwise_initializer: Any = "glorot_uniform",
+        pointwise_initializer: Any = "glorot_uniform", bias_initializer: Any = "zeros",
+        depthwise_regularizer: Any = None, pointwise_regularizer: Any = None,
+        bias_regularizer: Any = None, activity_regularizer: Any = None,
+        depthwise_constraint: Any = None, pointwise_constraint: Any = None,
+        bias_constraint: Any = None, **kwargs: Any,
+    ) -> None:  # fmt: skip
+        super().__init__(
+            filters, kernel_size, strides, padding, data_format, dilation_rate,
+            depth_multiplier, activation, use_bias, depthwise_initializer,
+            pointwise_initializer, bias_initializer, depthwise_regularizer,
+            pointwise_regularizer, bias_regularizer, activity_regularizer,
+            depthwise_constraint, pointwise_constraint, bias_constraint, **kwargs,
+        )  # fmt: skip

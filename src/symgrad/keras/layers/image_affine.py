@@ -251,3 +251,78 @@ class RandomZoom(_AffineLayer):
 
 
 _BASE_KEYS = ("name", "trainable", "dtype", "data_format")
+
+
+_TRANSLATION_TEXT = (
+    "The `factor` argument should be a number (or a list of two numbers) in the range [-1.0, 1.0]. "
+)
+
+
+def _translation_range(factor: Any, name: str) -> tuple[float, float]:
+    def check(v: float) -> None:
+        if v > 1.0 or v < -1.0:
+            raise ValueError(_TRANSLATION_TEXT + f"Received: input_number={v}")
+
+    if isinstance(factor, (tuple, list)):
+        if len(factor) != 2:
+            raise ValueError(_TRANSLATION_TEXT + f"Received: {name}={factor}")
+        check(factor[0])
+        check(factor[1])
+        lower, upper = sorted(factor)
+        return lower, upper
+    if isinstance(factor, (int, float)):
+        check(factor)
+        return -abs(factor), abs(factor)
+    raise ValueError(_TRANSLATION_TEXT + f"Received: {name}={factor}")
+
+
+class RandomTranslation(_AffineLayer):
+    def __init__(
+        self,
+        height_factor: Any,
+        width_factor: Any,
+        fill_mode: str = "reflect",
+        interpolation: str = "bilinear",
+        seed: Any = None,
+        fill_value: float = 0.0,
+        data_format: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(data_format=data_format, **kwargs)
+        self.height_factor, self.width_factor = height_factor, width_factor
+        self.height_lower, self.height_upper = _translation_range(height_factor, "height_factor")
+        self.width_lower, self.width_upper = _translation_range(width_factor, "width_factor")
+        _check_modes(fill_mode, interpolation)
+        self.fill_mode, self.fill_value, self.interpolation = fill_mode, fill_value, interpolation
+        self.seed = seed
+        self.generator = krandom.SeedGenerator(seed)
+
+    def get_config(self) -> dict[str, Any]:
+        head = {k: v for k, v in super().get_config().items() if k in _BASE_KEYS}
+        return {
+            **head,
+            "height_factor": self.height_factor,
+            "width_factor": self.width_factor,
+            "fill_mode": self.fill_mode,
+            "interpolation": self.interpolation,
+            "seed": self.seed,
+            "fill_value": self.fill_value,
+        }
+
+    def _draw(self, inputs: Any) -> Any:
+        """Keras's translations (a height then a width fraction of the image per image,
+        times its size) as the matrix [[1, 0, -dx], [0, 1, -dy], [0, 0, 1]]."""
+        batch, height, width = self._batch_height_width(inputs)
+        shape = (batch, 1)
+        dy = krandom.uniform(shape, self.height_lower, self.height_upper, seed=self.generator)
+        dy = dy * array.cast(height, dy.dtype)
+        dx = krandom.uniform(shape, self.width_lower, self.width_upper, seed=self.generator)
+        dx = dx * array.cast(width, dx.dtype)
+        moves = array.cast(concat([dx, dy], axis=1), dt.float32)
+        n = array.shape(moves)[0]
+        one, zero = array.ones(stack([n, 1])), array.zeros(stack([n, 1]))
+        dx, dy = (
+            getitem(moves, (slice(None), slice(0, 1))),
+            getitem(moves, (slice(None), slice(1, None))),
+        )
+        return concat([one, zero, -dx, zero, one, -dy, array.zeros(stack([n, 2]))], axis=1)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from symgrad.api.clip_ops import clip_by_value
 from symgrad.api.image_color import _saturate_cast
 from symgrad.api.image_resize import resize as tf_resize
 from symgrad.control_flow.cond import cond
@@ -28,8 +29,10 @@ from symgrad.ops.array import structure as array
 from symgrad.ops.array.joining import concat, stack
 from symgrad.ops.array.reverse import reverse
 from symgrad.ops.array.slicing import getitem
+from symgrad.ops.core import convert_to_tensor
 from symgrad.ops.math import elementwise as m
 from symgrad.ops.math.rounding import round as round_
+from symgrad.ops.reduction.reduce import reduce_mean
 
 INTERPOLATIONS = ("bilinear", "nearest", "lanczos3", "lanczos5", "bicubic", "area")
 
@@ -342,3 +345,171 @@ class RandomCrop(_ImageLayer):
             return x
 
         return self._each(inputs, crop)
+
+
+def factor_range(factor: Any, bounds: tuple[int, int]) -> tuple[Any, Any]:
+    """Keras's ``BaseImagePreprocessingLayer._set_factor`` (its text) for these bounds."""
+    text = (
+        "The `factor` argument should be a number (or a list of two numbers) in the range "
+        f"[{bounds[0]}, {bounds[1]}]. Received: factor={factor}"
+    )
+    if isinstance(factor, (tuple, list)):
+        if len(factor) != 2 or factor[0] > bounds[1] or factor[1] < bounds[0]:
+            raise ValueError(text)
+        lower, upper = sorted(factor)
+        return lower, upper
+    if isinstance(factor, (int, float)):
+        if factor < bounds[0] or factor > bounds[1]:
+            raise ValueError(text)
+        return max(-abs(factor), bounds[0]), abs(factor)
+    raise ValueError(text)
+
+
+class _ColorLayer(_ImageLayer):
+    """RandomBrightness / RandomContrast: one draw per image of a batch (shape
+    ``(batch, 1, 1, 1)``, or ``(1, 1, 1)`` for one image), applied then clipped to
+    ``value_range``; at inference the images come back as given."""
+
+    _BOUNDS = (-1, 1)
+    value_range: Any
+
+    def __init__(
+        self, factor: Any, value_range: Any = (0, 255), seed: Any = None, **kwargs: Any
+    ) -> None:
+        super().__init__(**kwargs)
+        self.factor = factor_range(factor, self._BOUNDS)
+        self.seed = seed
+        self.generator = krandom.SeedGenerator(seed)
+
+    def get_config(self) -> dict[str, Any]:
+        config = Layer.get_config(self)
+        head = {k: config[k] for k in ("name", "trainable", "dtype")}
+        return {
+            **head,
+            "data_format": self.data_format,
+            "factor": self.factor,
+            "value_range": self.value_range,
+            "seed": self.seed,
+        }
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any]) -> Any:
+        return cls(**config)
+
+    def _draw_shape(self, inputs: Any) -> Any:
+        shape = dynamic_shape(inputs)
+        if len(shape) not in (3, 4):
+            raise ValueError(
+                f"Expected the input image to be rank 3 or 4. Received inputs.shape={tuple(shape)}"
+            )
+        return (1, 1, 1) if len(shape) == 3 else (shape[0], 1, 1, 1)
+
+    def _draw(self, shape: Any) -> Any:
+        raise NotImplementedError
+
+    def _apply(self, images: Any, draw: Any) -> Any:
+        raise NotImplementedError
+
+    def call(self, inputs: Any, training: Any = True) -> Any:
+        shape = self._draw_shape(inputs)
+        if not training:
+            return inputs
+        draw = self._draw(shape)
+        low, high = self.value_range
+        return clip_by_value(self._apply(inputs, draw), low, high)
+
+
+class RandomBrightness(_ColorLayer):
+    def __init__(
+        self, factor: Any, value_range: Any = (0, 255), seed: Any = None, **kwargs: Any
+    ) -> None:
+        super().__init__(factor, value_range, seed, **kwargs)
+        if not isinstance(value_range, (tuple, list)) or len(value_range) != 2:
+            raise ValueError(
+                "The `value_range` argument should be a list of two numbers. "
+                f"Received: value_range={value_range}"
+            )
+        self.value_range = sorted(value_range)
+
+    def _draw(self, shape: Any) -> Any:
+        delta = krandom.uniform(shape, self.factor[0], self.factor[1], seed=self.generator)
+        return delta * (self.value_range[1] - self.value_range[0])
+
+    def _apply(self, images: Any, draw: Any) -> Any:
+        return m.add(images, array.cast(draw, images.dtype))
+
+
+class RandomContrast(_ColorLayer):
+    _BOUNDS = (0, 1)
+
+    def __init__(
+        self, factor: Any, value_range: Any = (0, 255), seed: Any = None, **kwargs: Any
+    ) -> None:
+        super().__init__(factor, value_range, seed, **kwargs)
+        self.value_range = value_range
+
+    def _draw(self, shape: Any) -> Any:
+        lo, hi = 1.0 - self.factor[0], 1.0 + self.factor[1]
+        return krandom.uniform(shape, lo, hi, dtype=self.compute_dtype, seed=self.generator)
+
+    def _apply(self, images: Any, draw: Any) -> Any:
+        mean = reduce_mean(images, axis=self.height_axis, keepdims=True)
+        mean = reduce_mean(mean, axis=self.width_axis, keepdims=True)
+        return m.add(m.multiply(m.subtract(images, mean), draw), mean)
+
+
+class _RandomSize(Layer):
+    """Keras 3's legacy RandomHeight / RandomWidth (still in TF 2.21's tf.keras.layers):
+    one factor drawn per call for the whole batch, the axis resized to
+    ``int(factor * size)`` with ``tf.image.resize``; at inference the input as given."""
+
+    _axis = -3
+    _less = "lesser"
+
+    def __init__(
+        self, factor: Any, interpolation: str = "bilinear", seed: Any = None, **kwargs: Any
+    ) -> None:
+        super().__init__(**kwargs)
+        self.seed_generator = krandom.SeedGenerator(seed)
+        self.factor = factor
+        if isinstance(factor, (tuple, list)):
+            self.lower, self.upper = factor[0], factor[1]
+        else:
+            self.lower, self.upper = -factor, factor
+        if self.upper < self.lower:
+            raise ValueError(
+                f"`factor` argument cannot have an upper bound {self._less} than the lower "
+                f"bound. Received: factor={factor}"
+            )
+        if self.lower < -1.0 or self.upper < -1.0:
+            raise ValueError(
+                f"`factor` argument must have values larger than -1. Received: factor={factor}"
+            )
+        self.interpolation, self.seed = interpolation, seed
+        self.built = True
+
+    def call(self, inputs: Any, training: Any = True) -> Any:
+        inputs = convert_to_tensor(inputs, dtype=self.compute_dtype)  # no cast, as Keras's
+        if not training:
+            return inputs
+        shape = array.shape(inputs)
+        size = [getitem(shape, -3), getitem(shape, -2)]
+        which = 0 if self._axis == -3 else 1
+        scale = krandom.uniform([], 1.0 + self.lower, 1.0 + self.upper, seed=self.seed_generator)
+        size[which] = array.cast(scale * array.cast(size[which], dt.float32), dt.int32)
+        out = array.cast(
+            tf_resize(inputs, stack(size), method=self.interpolation), self.compute_dtype
+        )
+        dims = inputs.shape.as_list()
+        dims[self._axis] = None
+        out.set_shape(dims)
+        return out
+
+
+class RandomHeight(_RandomSize):
+    pass
+
+
+class RandomWidth(_RandomSize):
+    _axis = -2
+    _less = "less"

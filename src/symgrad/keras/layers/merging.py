@@ -65,6 +65,15 @@ class Add(Merge):
 
 
 class Subtract(Merge):
+    def build(self, input_shape: Any) -> None:
+        super().build(input_shape)
+        if len(input_shape) != 2:
+            shapes = [tuple(s) for s in input_shape]
+            raise ValueError(
+                f"A `Subtract` layer should be called on exactly 2 inputs. "
+                f"Received: input_shape={shapes}"
+            )
+
     def _merge_function(self, inputs: list[Any]) -> Any:
         if len(inputs) != 2:
             raise ValueError(
@@ -149,3 +158,44 @@ class Dot(Merge):
             b = "bnc" if axes[1] == 2 else "bcn"
             return einsum(f"{a},{b}->bmn", x1, x2)
         raise NotImplementedError("symgrad's Dot supports 2-D or 3-D inputs")
+
+
+# Keras 3's functional forms: the layer made from ``kwargs`` and called on ``inputs``.
+def add(inputs: Any, **kwargs: Any) -> Any:
+    """Functional interface to the ``keras.layers.Add`` layer."""
+    return Add(**kwargs)(inputs)
+
+
+def subtract(inputs: Any, **kwargs: Any) -> Any:
+    """Functional interface to the ``keras.layers.Subtract`` layer."""
+    return Subtract(**kwargs)(inputs)
+
+
+def multiply(inputs: Any, **kwargs: Any) -> Any:
+    """Functional interface to the ``keras.layers.Multiply`` layer."""
+    return Multiply(**kwargs)(inputs)
+
+
+def average(inputs: Any, **kwargs: Any) -> Any:
+    """Functional interface to the ``keras.layers.Average`` layer."""
+    return Average(**kwargs)(inputs)
+
+
+def maximum(inputs: Any, **kwargs: Any) -> Any:
+    """Functional interface to the ``keras.layers.Maximum`` layer."""
+    return Maximum(**kwargs)(inputs)
+
+
+def minimum(inputs: Any, **kwargs: Any) -> Any:
+    """Functional interface to the ``keras.layers.Minimum`` layer."""
+    return Minimum(**kwargs)(inputs)
+
+
+def concatenate(inputs: Any, axis: Any = -1, **kwargs: Any) -> Any:
+    """Functional interface to the ``keras.layers.Concatenate`` layer."""
+    return Concatenate(axis=axis, **kwargs)(inputs)
+
+
+def dot(inputs: Any, axes: Any = -1, **kwargs: Any) -> Any:
+    """Functional interface to the ``keras.layers.Dot`` layer."""
+    return Dot(axes=axes, **kwargs)(inputs)

@@ -1,7 +1,7 @@
 # mypy: disable-error-code="override"
 # (Keras layers narrow build/call signatures as Keras 3 does.)
-"""Reshaping layers (Permute, RepeatVector, ZeroPadding1D/2D, Cropping1D/2D,
-UpSampling1D/2D) and Rescaling, GaussianNoise, SpatialDropout1D/2D, as Keras 3 computes
+"""Reshaping layers (Permute, RepeatVector, ZeroPadding1D/2D/3D, Cropping1D/2D/3D,
+UpSampling1D/2D/3D) and Rescaling, GaussianNoise, SpatialDropout1D/2D/3D, as Keras 3 computes
 them (channels_first inputs transposed around the channels_last computation)."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 from symgrad.keras import random as krandom
 from symgrad.keras.layers.channels import channels_last_call, standardize
 from symgrad.keras.layers.core import dynamic_shape
+from symgrad.keras.layers.input_spec import InputSpec
 from symgrad.keras.layers.layer import Layer
 from symgrad.keras.layers.resize import resize
 from symgrad.ops.array import structure as array
@@ -200,6 +201,9 @@ class SpatialDropout1D(_Simple):
         self.rate, self.seed = rate, seed
         self.seed_generator = krandom.SeedGenerator(seed)
         self.supports_masking = True
+        self.input_spec = InputSpec(ndim=self._ndim)
+
+    _ndim = 3
 
     def _noise_shape(self, inputs: Any) -> Any:
         return (dynamic_shape(inputs)[0], 1, dynamic_shape(inputs)[-1])
@@ -213,6 +217,8 @@ class SpatialDropout1D(_Simple):
 
 
 class SpatialDropout2D(SpatialDropout1D):
+    _ndim = 4
+
     def __init__(
         self,
         rate: Any,
@@ -229,3 +235,116 @@ class SpatialDropout2D(SpatialDropout1D):
         if self.data_format == "channels_first":
             return (shape[0], shape[1], 1, 1)
         return (shape[0], 1, 1, shape[-1])
+
+
+class SpatialDropout3D(SpatialDropout2D):
+    _ndim = 5
+
+    def _noise_shape(self, inputs: Any) -> Any:
+        shape = dynamic_shape(inputs)
+        if self.data_format == "channels_first":
+            return (shape[0], shape[1], 1, 1, 1)
+        return (shape[0], 1, 1, 1, shape[-1])
+
+
+def standardize_tuple(value: Any, n: int, name: str, allow_zero: bool = False) -> tuple:
+    """Keras's ``argument_validation.standardize_tuple``, with its messages."""
+    msg = f"The `{name}` argument must be a tuple of {n} integers. Received {name}={value}"
+    if isinstance(value, int):
+        out: tuple = (value,) * n
+    else:
+        try:
+            out = tuple(value)
+        except TypeError:
+            raise ValueError(msg) from None
+        if len(out) != n:
+            raise ValueError(msg)
+        for v in out:
+            try:
+                int(v)
+            except (ValueError, TypeError):
+                raise ValueError(msg + f"including element {v} of type {type(v)}") from None
+    bad = {v for v in out if (v < 0 if allow_zero else v <= 0)}
+    if bad:
+        req = ">= 0" if allow_zero else "> 0"
+        raise ValueError(msg + f", including values {bad} that do not satisfy `value {req}`")
+    return out
+
+
+_ORDINALS = ("1st", "2nd", "3rd")
+
+
+def _three_pairs(value: Any, name: str, short: str) -> tuple:
+    """ZeroPadding3D's ``padding`` / Cropping3D's ``cropping`` as Keras standardizes them."""
+    if isinstance(value, int):
+        if name == "cropping" and value < 0:
+            raise ValueError(f"`cropping` cannot be negative. Received: cropping={value}.")
+        return ((value, value),) * 3
+    if hasattr(value, "__len__"):
+        if len(value) != 3:
+            raise ValueError(f"`{name}` should have 3 elements. Received: {value}.")
+        return tuple(
+            standardize_tuple(v, 2, f"{o} entry of {name}", allow_zero=True)
+            for v, o in zip(value, _ORDINALS)
+        )
+    received = f"{name}={value}" if name == "padding" else f"{value}"
+    raise ValueError(
+        f"`{name}` should be either an int, a tuple of 3 ints (symmetric_dim1_{short}, "
+        f"symmetric_dim2_{short}, symmetric_dim3_{short}), or a tuple of 3 tuples of 2 ints "
+        f"((left_dim1_{short}, right_dim1_{short}), (left_dim2_{short}, right_dim2_{short}),"
+        f" (left_dim3_{short}, right_dim2_{short})). Received: {received}."
+    )
+
+
+class ZeroPadding3D(_Simple):
+    def __init__(
+        self, padding: Any = ((1, 1), (1, 1), (1, 1)), data_format: Any = None, **kwargs: Any
+    ) -> None:
+        super().__init__(**kwargs)
+        self.data_format = standardize(data_format)
+        self.padding = _three_pairs(padding, "padding", "pad")
+        self.input_spec = InputSpec(ndim=5)
+
+    @channels_last_call
+    def call(self, inputs: Any) -> Any:
+        return pad(inputs, [[0, 0], *(list(p) for p in self.padding), [0, 0]])
+
+
+class Cropping3D(_Simple):
+    def __init__(
+        self, cropping: Any = ((1, 1), (1, 1), (1, 1)), data_format: Any = None, **kwargs: Any
+    ) -> None:
+        super().__init__(**kwargs)
+        self.data_format = standardize(data_format)
+        self.cropping = _three_pairs(cropping, "cropping", "crop")
+        self.input_spec = InputSpec(ndim=5)
+
+    def call(self, inputs: Any) -> Any:
+        first = self.data_format == "channels_first"
+        spatial = inputs.shape.as_list()[2:5] if first else inputs.shape.as_list()[1:4]
+        for size, crop in zip(spatial, self.cropping):
+            if size is not None and size - sum(crop) <= 0:
+                raise ValueError(
+                    "Values in `cropping` argument should be smaller than the corresponding "
+                    f"spatial dimension of the input. Received: inputs.shape={inputs.shape}, "
+                    f"cropping={self.cropping}"
+                )
+        return self._crop(inputs)
+
+    @channels_last_call
+    def _crop(self, inputs: Any) -> Any:
+        return _crop(inputs, list(self.cropping))
+
+
+class UpSampling3D(_Simple):
+    def __init__(self, size: Any = (2, 2, 2), data_format: Any = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.data_format = standardize(data_format)
+        self.size = standardize_tuple(size, 3, "size")
+        self.input_spec = InputSpec(ndim=5)
+
+    @channels_last_call
+    def call(self, inputs: Any) -> Any:
+        for axis, n in enumerate(self.size, start=1):
+            inputs = repeat(inputs, n, axis=axis)
+        return inputs
