@@ -176,14 +176,18 @@ _ZOOM_TEXT = (
 )
 
 
-def _zoom_range(factor: Any, name: str) -> tuple[float, float]:
+def _scale_range(factor: Any, name: str, text: str, minus_one: bool) -> tuple[float, float]:
+    """A zoom's or translation's factor as (lower, upper), as Keras reads it: a pair
+    (sorted) or a number ``f`` (``-|f|, |f|``), each value in [-1, 1] (-1 itself only
+    with ``minus_one``); else Keras's ValueError starting with ``text``."""
+
     def check(v: float) -> None:
-        if v > 1.0 or v <= -1.0:
-            raise ValueError(_ZOOM_TEXT + f"Received: input_number={v}")
+        if v > 1.0 or v < -1.0 or (v == -1.0 and not minus_one):
+            raise ValueError(text + f"Received: input_number={v}")
 
     if isinstance(factor, (tuple, list)):
         if len(factor) != 2:
-            raise ValueError(_ZOOM_TEXT + f"Received: {name}={factor}")
+            raise ValueError(text + f"Received: {name}={factor}")
         check(factor[0])
         check(factor[1])
         lower, upper = sorted(factor)
@@ -191,7 +195,11 @@ def _zoom_range(factor: Any, name: str) -> tuple[float, float]:
     if isinstance(factor, (int, float)):
         check(factor)
         return -abs(factor), abs(factor)
-    raise ValueError(_ZOOM_TEXT + f"Received: {name}={factor}")
+    raise ValueError(text + f"Received: {name}={factor}")
+
+
+def _zoom_range(factor: Any, name: str) -> tuple[float, float]:
+    return _scale_range(factor, name, _ZOOM_TEXT, minus_one=False)  # (-1, 1]
 
 
 class RandomZoom(_AffineLayer):
@@ -259,21 +267,7 @@ _TRANSLATION_TEXT = (
 
 
 def _translation_range(factor: Any, name: str) -> tuple[float, float]:
-    def check(v: float) -> None:
-        if v > 1.0 or v < -1.0:
-            raise ValueError(_TRANSLATION_TEXT + f"Received: input_number={v}")
-
-    if isinstance(factor, (tuple, list)):
-        if len(factor) != 2:
-            raise ValueError(_TRANSLATION_TEXT + f"Received: {name}={factor}")
-        check(factor[0])
-        check(factor[1])
-        lower, upper = sorted(factor)
-        return lower, upper
-    if isinstance(factor, (int, float)):
-        check(factor)
-        return -abs(factor), abs(factor)
-    raise ValueError(_TRANSLATION_TEXT + f"Received: {name}={factor}")
+    return _scale_range(factor, name, _TRANSLATION_TEXT, minus_one=True)  # [-1, 1]
 
 
 class RandomTranslation(_AffineLayer):
