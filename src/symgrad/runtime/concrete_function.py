@@ -381,9 +381,11 @@ class ConcreteFunction:
     def _valued(self, known: dict[tuple[int, int], Tensor]) -> set[int]:
         """The ids of the body's ops the outputs' values come from (by inputs, not
         control edges), short of the tensors ``known`` already stands for."""
-        stop = lambda op: [t.op for t in op.inputs if key(t) not in known]  # noqa: E731
+        def producers(op: Operation) -> list[Operation]:
+            return [t.op for t in op.inputs if key(t) not in known]
+
         roots = [t.op for t in self.outputs if key(t) not in known]
-        return {id(op) for op in walk_ops(roots, stop, topological=False)}
+        return {id(op) for op in walk_ops(roots, producers, topological=False)}
 
     def __repr__(self) -> str:
         return f"<symgrad.ConcreteFunction {self.name} inputs={len(self.inputs)}>"
