@@ -381,6 +381,7 @@ class ConcreteFunction:
     def _valued(self, known: dict[tuple[int, int], Tensor]) -> set[int]:
         """The ids of the body's ops the outputs' values come from (by inputs, not
         control edges), short of the tensors ``known`` already stands for."""
+
         def producers(op: Operation) -> list[Operation]:
             return [t.op for t in op.inputs if key(t) not in known]
 
