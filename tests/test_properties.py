@@ -178,6 +178,7 @@ BINARY = [
         ("any", "positive"),
     ),
     Binary("NextAfter", tf.math.nextafter, np.nextafter, (np.float32, np.float64)),
+    Binary("TruncateMod", tf.truncatemod, np.fmod, NUMBERS, ("any", "away"), grad=False),
 ]
 # Internal gradient ops of unary rules: two inputs of one shape, never broadcast.  Polygamma
 # and Zeta take an order / exponent, RandomGammaGrad a positive alpha and sample, whose

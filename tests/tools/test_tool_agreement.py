@@ -118,6 +118,8 @@ def _inputs(name: str) -> list[np.ndarray]:
 RAISES = {
     "lstsq_exact": (ValueError, "Gradient not defined for fast=False"),
     "rfft3d_irfft3d": (LookupError, "TensorFlow registers no gradient for it either"),
+    "adjust_hue_saturation": (LookupError, "Adjust(Hue|Saturation)"),
+    "truncatemod": (LookupError, "TruncateMod"),
 }
 
 
