@@ -350,9 +350,9 @@ class Function:
         """A trace that takes a call of ``key`` (its shapes as specific or more), as TF
         dispatches: the most specific such trace (a ``[None]`` one that
         ``get_concrete_function`` or ``reduce_retracing`` made takes ``[3]``)."""
-        takers = [
+        takers = [  # (a copy made in one C call: another thread may be adding a trace)
             (k, cf)
-            for k, cf in self._cache.items()
+            for k, cf in list(self._cache.items())
             if k[0] == key[0] and _takes(k[1], key[1])  # (the same structure)
         ]
         for k, cf in takers:
