@@ -66,7 +66,7 @@ def _run(opt_name: str, kind: str, in_function: bool) -> None:
 
     if in_function:
         step = tf.function(step)
-    check = _check_exact
+    check = _check_tf
     for k in range(6):
         step(tf.constant(G[k][0]), tf.constant(G[k][1]))
         check(w, expected["w"][k], f"w step {k}")
@@ -92,8 +92,11 @@ def _names(tf_names: list[str], w: tf.Variable, b: tf.Variable) -> list[str]:
     return [ref.get(n[:3], n[:3]) + n[3:] if n[:3] in ref else n for n in tf_names]
 
 
-def _check_exact(actual: tf.Variable, expected: list, what: str) -> None:
-    np.testing.assert_array_equal(actual.numpy(), np.asarray(expected, np.float32), err_msg=what)
+def _check_tf(actual: tf.Variable, expected: list, what: str) -> None:
+    """TF's values within 4 ulps: the decayed learning rates and Adam's bias corrections
+    go through float32 ``pow``, which another CPU's libm may round the other way (here the
+    numbers are TF's to the bit)."""
+    assert_ulp(actual.numpy(), np.asarray(expected, np.float32), ulps=4, err_msg=what)
 
 
 CASES = sorted(TF)
@@ -154,11 +157,11 @@ def test_checkpoint_mid_accumulation_resumes_as_uninterrupted(tmp_path: os.PathL
     tf.train.Checkpoint(optimizer=opt2, w=w2, b=b2).restore(path)
     for k in range(3, 6):
         opt2.apply_gradients([(tf.constant(G[k][0]), w2), (tf.constant(G[k][1]), b2)])
-    _check_exact(w2, expected["w"][5], "w")
-    _check_exact(b2, expected["b"][5], "b")
+    _check_tf(w2, expected["w"][5], "w")
+    _check_tf(b2, expected["b"][5], "b")
     assert int(np.asarray(opt2.iterations)) == expected["iterations"][5]
     for name, v, value in zip(expected["names"], opt2.variables[1:], expected["values"][1:]):
-        _check_exact(v, value, name)
+        _check_tf(v, value, name)
 
 
 def test_get_config_round_trip() -> None:
@@ -213,6 +216,6 @@ def test_accumulation_under_a_strategy_accumulates_the_summed_gradients() -> Non
 
     for k in range(6):
         step(tf.constant(G[k][0]), tf.constant(G[k][1]))
-        _check_exact(w, expected["w"][k], f"w step {k}")
-        _check_exact(b, expected["b"][k], f"b step {k}")
+        _check_tf(w, expected["w"][k], f"w step {k}")
+        _check_tf(b, expected["b"][k], f"b step {k}")
     assert int(np.asarray(opt.iterations)) == expected["iterations"][5]
