@@ -5,7 +5,8 @@ The program (run on .venv-tf with ``import tensorflow as tf``): ``w`` (shape 3) 
 after each step ``w``, ``b``, ``optimizer.iterations`` and ``optimizer._iterations`` are
 printed, then ``optimizer.variables`` (names and values), then ``w`` and ``b`` after
 ``finalize_variable_values([w, b])``.  Options ("ema", "acc", "both") and optimizers are
-``_make``'s.  Eagerly symgrad runs TF's float32 sequence op for op: compared exactly.
+``_make``'s.  Eagerly symgrad runs TF's float32 sequence op for op (TF's to the bit
+here; compared within 4 ulps, as ``pow`` may round otherwise on another CPU).
 Inside a ``function`` symgrad runs the same ops, so the eager literals hold bit for bit
 there too; TF's own function run differs from its eager run by 1 ulp in ``b`` where
 Grappler turns ``(g + acc) / steps`` into a multiplication (docs/semantics.md, Numbers).
