@@ -12,7 +12,8 @@ import weakref
 from typing import Any
 
 from symgrad.core.devices import eager_name
-from symgrad.core.graph import Graph, Operation, Tensor
+from symgrad.core.graph import _IN_PACKAGE_MAX as _SITES_MAX
+from symgrad.core.graph import _SITES, Graph, Operation, Tensor
 from symgrad.core.shapes import TensorShape, as_shape
 
 _new_op = Operation.__new__
@@ -151,7 +152,16 @@ def _site(code: Any, lasti: int) -> tuple[str, int]:
     the (file, line) itself (``lasti`` -1)."""
     if lasti < 0:
         return code  # type: ignore[no-any-return]
+    key = (id(code), lasti)  # remembered as ``graph._site_of`` remembers a frame's line:
+    hit = _SITES.get(key)  # the walk below is as long as the code (an optimizer's six
+    if hit is not None and hit[0] is code:  # updates, materialised: 15K bytecodes)
+        return hit[1]  # type: ignore[no-any-return]
+    site = code.co_filename, None  # as f_lineno: no line
     for start, end, line in code.co_lines():
         if start <= lasti < end:
-            return code.co_filename, line
-    return code.co_filename, None  # type: ignore[return-value]  # as f_lineno: no line
+            site = code.co_filename, line
+            break
+    if len(_SITES) >= _SITES_MAX:
+        _SITES.clear()
+    _SITES[key] = (code, site)
+    return site
