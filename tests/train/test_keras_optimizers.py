@@ -474,6 +474,49 @@ def test_minimize_equals_apply_gradients():
         tf.keras.optimizers.SGD(0.1).minimize(tf.constant(1.0), [tf.Variable(1.0)])
 
 
+def test_iterations_waits_for_the_updates_in_a_graph_only():
+    """In a graph the step counter's increment has every update as a control input, so
+    running it runs them (TF1's ``sess.run(opt.iterations.op)``-style programs).  Eagerly,
+    TF's control_dependencies does nothing: the updates have run, and their ops are not
+    built (an eager update is a light tensor until its op is asked for).  The values are
+    exact in binary: w - 0.5·g."""
+    from symgrad.core.eager_tensor import EagerTensor
+
+    def values(ws, read):
+        return [read(w).tolist() for w in ws]
+
+    with tf.Graph().as_default():
+        ws = [tf.Variable([1.0, 2.0]), tf.Variable(3.0)]
+        grads = [tf.constant([0.5, -1.0]), tf.constant(2.0)]
+        tf.keras.optimizers.SGD(0.5).apply_gradients(zip(grads, ws))
+        increment = ws[0].graph.get_operation_by_name("AssignAdd")  # iterations += 1
+        assert [op.name for op in increment.control_inputs] == ["AssignSub", "AssignSub_1"]
+        with tf.compat.v1.Session() as sess:
+            sess.run(tf.compat.v1.global_variables_initializer())
+            sess.run(increment)
+            assert values(ws, sess.run) == [[0.75, 2.5], 2.0]
+
+    ws = [tf.Variable([1.0, 2.0]), tf.Variable(3.0)]
+    grads = [tf.constant([0.5, -1.0]), tf.constant(2.0)]
+    opt = tf.keras.optimizers.SGD(0.5)
+    made, original = [], tf.Variable.assign_sub
+
+    def spy(self, delta, *args, **kwargs):
+        made.append(original(self, delta, *args, **kwargs))
+        return made[-1]
+
+    tf.Variable.assign_sub = spy
+    try:
+        opt.apply_gradients(zip(grads, ws))
+    finally:
+        tf.Variable.assign_sub = original
+    assert int(opt.iterations) == 1 and values(ws, lambda w: w.numpy()) == [[0.75, 2.5], 2.0]
+    assert [type(u._parent_op) is EagerTensor and u._parent_op._op is None for u in made] == [
+        True,
+        True,
+    ]
+
+
 def test_variable_paths_and_names():
     tf.reset_default_graph()
     try:

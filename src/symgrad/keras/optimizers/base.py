@@ -26,6 +26,7 @@ from symgrad.api.clip_ops import clip_by_norm, clip_by_value
 from symgrad.autodiff.tape import GradientTape
 from symgrad.control_flow.cond import cond
 from symgrad.core import dtypes as dt
+from symgrad.core.context import executing_eagerly
 from symgrad.core.graph import Tensor, name_scope
 from symgrad.distribute.distribute_lib import replica_to_sync
 from symgrad.keras.optimizers import schedules, sparse
@@ -296,8 +297,12 @@ class Optimizer:
             if self.use_ema:
                 updates += self._moving_average(updates)
             updates += self._apply_constraints(updates, variables)
+        one = convert_to_tensor(1, dtype=dt.int64)
+        if executing_eagerly():  # the updates have run (TF's control_dependencies does
+            self._iterations.assign_add(one)  # nothing eagerly; here it would build
+            return  # each update's op, for nothing)
         with control_dependencies([u for u in updates if u is not None]):
-            self._iterations.assign_add(convert_to_tensor(1, dtype=dt.int64))
+            self._iterations.assign_add(one)
 
     def _step(self, grads: list[Any], variables: list[Any]) -> list[Any]:
         """Weight decay, then each variable's ``update_step`` (gradients already clipped)."""
