@@ -153,10 +153,10 @@ def _site(code: Any, lasti: int) -> tuple[str, int]:
     if lasti < 0:
         return code  # type: ignore[no-any-return]
     key = (id(code), lasti)  # remembered as ``graph._site_of`` remembers a frame's line:
-    hit = _SITES.get(key)  # the walk below is as long as the code (an optimizer's six
-    if hit is not None and hit[0] is code:  # updates, materialised: 15K bytecodes)
+    hit = _SITES.get(key)  # the walk below is as long as the code, ~2.5K bytecodes for
+    if hit is not None and hit[0] is code:  # a script's top level
         return hit[1]  # type: ignore[no-any-return]
-    site = code.co_filename, None  # as f_lineno: no line
+    site: tuple[str, Any] = code.co_filename, None  # as f_lineno: no line
     for start, end, line in code.co_lines():
         if start <= lasti < end:
             site = code.co_filename, line
