@@ -153,16 +153,22 @@ def tf1_session_step(tf: Any, d: Data, session_kw: dict[str, Any]) -> Callable[[
     return lambda: sess.run([train, loss], feed)[1]
 
 
-def tf2_step(tf: Any, d: Data, compile_fn: bool) -> Callable[[], Any]:
-    """TF2 style, for symgrad and for TensorFlow: a tape inside (maybe) a function."""
+def tf2_step(tf: Any, d: Data, compile_fn: bool, optimizer: bool = False) -> Callable[[], Any]:
+    """TF2 style, for symgrad and for TensorFlow: a tape inside (maybe) a function; the
+    update by hand, or (``optimizer``) by ``tf.keras.optimizers.SGD``."""
     ws = [tf.Variable(w) for w in d.ws]
     bs = [tf.Variable(b) for b in d.bs]
     params = ws + bs
+    opt = tf.keras.optimizers.SGD(d.lr) if optimizer else None
 
     def step(x: Any, y: Any) -> Any:
         with tf.GradientTape() as tape:
             loss = sg_loss(tf, x, y, ws, bs)
-        for p, g in zip(params, tape.gradient(loss, params)):
+        grads = tape.gradient(loss, params)
+        if opt is not None:
+            opt.apply_gradients(zip(grads, params))
+            return loss
+        for p, g in zip(params, grads):
             p.assign_sub(d.lr * g)
         return loss
 
@@ -189,21 +195,29 @@ def symgrad_eager(d: Data) -> Callable[[], Any]:
     return tf2_step(symgrad, d, compile_fn=False)
 
 
+def symgrad_eager_sgd(d: Data) -> Callable[[], Any]:
+    import symgrad
+
+    return tf2_step(symgrad, d, compile_fn=False, optimizer=True)
+
+
 BUILDERS: dict[str, Callable[[Data], Callable[[], Any]]] = {
     "numpy": numpy_step,
     "numpy_matmuls": numpy_matmuls,
     "symgrad_session": symgrad_session,
     "symgrad_function": symgrad_function,
     "symgrad_eager": symgrad_eager,
+    "symgrad_eager_sgd": symgrad_eager_sgd,
     **peers.BUILDERS,
 }
-SYMGRAD = ("symgrad_session", "symgrad_function", "symgrad_eager")
+SYMGRAD = ("symgrad_session", "symgrad_function", "symgrad_eager", "symgrad_eager_sgd")
 
 
 # The peers each goal names, timed interleaved with the symgrad rows in their process.
 PEERS = {"big": ("tf_session", "tf_function", "torch"), "small": ("tf_session", "tf_function")}
-# The eager step's peers (issue 29: ≤ 1.5× PyTorch's step), timed in both orders.
-EAGER_PEERS = ("torch", "tf_eager")
+# The eager steps' peers (issue 29: ≤ 1.5× PyTorch's step), timed in both orders: the
+# update by hand, and by an optimizer (Keras SGD beside torch.optim.SGD).
+EAGER_PEERS = {"symgrad_eager": ("torch", "tf_eager"), "symgrad_eager_sgd": ("torch_sgd",)}
 PEER_GAP_S = 0.25  # lets a peer's spinning thread pool park (see harness.time_paired)
 
 
@@ -244,24 +258,24 @@ def run(framework: str, case: str, params: dict[str, Any]) -> None:
             gap_s=PEER_GAP_S,
         )
         harness.emit(**{f"paired_{peer}": ratios[framework]})
-    if framework == "symgrad_eager":
-        _pair_eager(d, step, params["repeat"])
+    if framework in EAGER_PEERS:
+        _pair_eager(framework, d, step, params["repeat"])
 
 
-def _pair_eager(d: Data, step: Callable[[], Any], repeat: int) -> None:
-    """symgrad_eager / each eager peer, timed interleaved in both orders (the peer's
-    block first: ``paired_<peer>``; symgrad's first: ``paired_<peer>_rev``)."""
-    for peer in EAGER_PEERS:
+def _pair_eager(framework: str, d: Data, step: Callable[[], Any], repeat: int) -> None:
+    """An eager symgrad step / each of its peers, timed interleaved in both orders (the
+    peer's block first: ``paired_<peer>``; symgrad's first: ``paired_<peer>_rev``)."""
+    for peer in EAGER_PEERS[framework]:
         try:
             other = BUILDERS[peer](d)
         except ImportError:  # a peer that is not installed: no paired ratio with it
             continue
         kw = {"rounds": repeat, "min_sample_s": 0.02, "gap_s": PEER_GAP_S}
-        first = harness.time_paired({peer: other, "symgrad_eager": step}, **kw)
-        second = harness.time_paired({"symgrad_eager": step, peer: other}, **kw)
+        first = harness.time_paired({peer: other, framework: step}, **kw)
+        second = harness.time_paired({framework: step, peer: other}, **kw)
         harness.emit(
             **{
-                f"paired_{peer}": first["symgrad_eager"],
+                f"paired_{peer}": first[framework],
                 f"paired_{peer}_rev": 1.0 / second[peer],
             }
         )
@@ -333,11 +347,12 @@ def _paired_lines(case: str, by_fw: dict[str, dict[str, Any]]) -> str:
         if _paired(by_fw.get(sg), peer) is not None
     ]
     lines += [
-        f"- symgrad_eager / {peer}: {report.num(_paired(by_fw.get('symgrad_eager'), peer))} "
-        f"({peer} first), {report.num(_paired(by_fw.get('symgrad_eager'), peer + '_rev'))} "
+        f"- {sg} / {peer}: {report.num(_paired(by_fw.get(sg), peer))} "
+        f"({peer} first), {report.num(_paired(by_fw.get(sg), peer + '_rev'))} "
         "(symgrad first)"
-        for peer in EAGER_PEERS
-        if _paired(by_fw.get("symgrad_eager"), peer) is not None
+        for sg, peers_of in EAGER_PEERS.items()
+        for peer in peers_of
+        if _paired(by_fw.get(sg), peer) is not None
     ]
     if not lines:
         return ""
@@ -350,9 +365,12 @@ def _paired_lines(case: str, by_fw: dict[str, dict[str, Any]]) -> str:
 def _case_goals(case: str, by_fw: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     t = {fw: _median(row) for fw, row in by_fw.items()}
     goals = []
-    eager = _paired(by_fw.get("symgrad_eager"), "torch")
-    if case == "small" and eager is not None:  # issue 29: the eager step ≤ 1.5× PyTorch's
-        goals.append(report.goal("small eager step: symgrad_eager/torch", eager, 1.5))
+    for sg, peer in (("symgrad_eager", "torch"), ("symgrad_eager_sgd", "torch_sgd")):
+        eager = _paired(by_fw.get(sg), peer)  # issue 29: the eager step ≤ 1.5× PyTorch's,
+        if case == "small" and eager is not None:  # in both orders
+            for order in (peer, peer + "_rev"):
+                ratio = _paired(by_fw.get(sg), order)
+                goals.append(report.goal(f"small eager step: {sg}/{order}", ratio, 1.5))
     for sg in ("symgrad_session", "symgrad_function"):
 
         def ratio(peer: str, sg: str = sg) -> float | None:  # paired where it was measured

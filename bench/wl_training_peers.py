@@ -32,13 +32,16 @@ def tf_eager(d: Any) -> Callable[[], Any]:
     return wl_training.tf2_step(harness.import_tf(), d, compile_fn=False)
 
 
-def torch_eager(d: Any) -> Callable[[], float]:
+def torch_eager(d: Any, optimizer: bool = False) -> Callable[[], float]:
+    """PyTorch's eager step; ``optimizer``: the update by ``torch.optim.SGD`` (``zero_grad``,
+    ``step``), as the optimizer row's symgrad step uses a Keras optimizer."""
     torch = harness.import_torch()
     import torch.nn.functional as F
 
     params = [torch.tensor(a, requires_grad=True) for a in d.ws + d.bs]
     ws, bs = params[: len(d.ws)], params[len(d.ws) :]
     x, y = torch.from_numpy(d.x), torch.from_numpy(d.y)
+    opt = torch.optim.SGD(params, lr=d.lr) if optimizer else None
 
     def step() -> float:
         h = x
@@ -47,6 +50,11 @@ def torch_eager(d: Any) -> Callable[[], float]:
             if i < len(ws) - 1:
                 h = torch.relu(h)
         loss = F.cross_entropy(h, y)
+        if opt is not None:
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            return loss.item()
         for p in params:
             p.grad = None
         loss.backward()
@@ -56,6 +64,10 @@ def torch_eager(d: Any) -> Callable[[], float]:
         return loss.item()
 
     return step
+
+
+def torch_sgd(d: Any) -> Callable[[], float]:
+    return torch_eager(d, optimizer=True)
 
 
 def jax_jit(d: Any) -> Callable[[], float]:
@@ -140,6 +152,7 @@ BUILDERS: dict[str, Callable[[Any], Callable[[], Any]]] = {
     "tf_function": tf_function,
     "tf_eager": tf_eager,
     "torch": torch_eager,
+    "torch_sgd": torch_sgd,
     "jax_jit": jax_jit,
     "pytensor": pytensor_fn,
     "autograd": autograd_fn,
