@@ -119,8 +119,8 @@ class Layer:
     def _layers(self) -> list[Layer]:
         found: list[Layer] = []
         for key, value in vars(self).items():
-            if key in ("_inbound_nodes", "_call_signature"):
-                continue
+            if not isinstance(value, _HOLDERS) or key == "_inbound_nodes":
+                continue  # (most attributes: a number, a string, a function, a variable)
             for leaf in _leaves(value):
                 if (
                     isinstance(leaf, Layer)
@@ -526,10 +526,16 @@ def _has_tensor(v: Any) -> bool:
 
 
 def _leaves(value: Any) -> list[Any]:
+    """The layers in ``value``: a layer, or nested in lists, tuples and dicts."""
     if isinstance(value, Layer):
         return [value]
-    if isinstance(value, (list, tuple)):
-        return [leaf for v in value for leaf in _leaves(v)]
     if isinstance(value, dict):
-        return [leaf for v in value.values() for leaf in _leaves(v)]
-    return []
+        value = value.values()
+    elif not isinstance(value, (list, tuple)):
+        return []
+    return [leaf for v in value if isinstance(v, _HOLDERS) for leaf in _leaves(v)]
+
+
+# What may hold a layer: ``_layers`` looks into these only (a model's step reads its
+# variables twice, each read visiting every attribute of every layer).
+_HOLDERS = (Layer, list, tuple, dict)
