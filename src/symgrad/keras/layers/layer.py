@@ -119,7 +119,7 @@ class Layer:
     def _layers(self) -> list[Layer]:
         found: list[Layer] = []
         for key, value in vars(self).items():
-            if not isinstance(value, _HOLDERS) or key == "_inbound_nodes":
+            if not isinstance(value, _HOLDERS) or key in _NO_LAYERS:
                 continue  # (most attributes: a number, a string, a function, a variable)
             for leaf in _leaves(value):
                 if (
@@ -539,3 +539,15 @@ def _leaves(value: Any) -> list[Any]:
 # What may hold a layer: ``_layers`` looks into these only (a model's step reads its
 # variables twice, each read visiting every attribute of every layer).
 _HOLDERS = (Layer, list, tuple, dict)
+# The layer's own bookkeeping, which holds no sub-layer (its variables, shapes, losses,
+# the functional graph's nodes).
+_NO_LAYERS = frozenset(
+    (
+        "_trainable_variables",
+        "_non_trainable_variables",
+        "_build_shapes_dict",
+        "_output_shape_seen",
+        "_losses",
+        "_inbound_nodes",
+    )
+)
