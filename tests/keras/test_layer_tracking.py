@@ -37,3 +37,20 @@ def test_sub_layers_in_every_container_in_assignment_order() -> None:
     assert [type(x).__name__ for x in block._flatten_layers()] == ["Block"] + ["Dense"] * 5
     del block.later  # TF 2.21: still 10 (Keras 3 tracks a layer when it is assigned, and
     assert len(block.trainable_variables) == 8  # keeps it): docs/semantics.md
+
+
+def test_sub_layers_follow_every_change_of_the_attributes() -> None:
+    block = Block()
+    block(tf.zeros((1, 1)))
+    assert len(block.weights) == 10
+    extra = keras.layers.Dense(1)
+    extra.build((None, 6))
+    block.later.append(extra)  # a list the layer holds, appended to in place
+    assert len(block.weights) == 12 and block.weights[-1] is extra.weights[-1]
+    block.units = [extra]  # an attribute that held a number now holds a list
+    block.later = 5  # one that held a list now holds a number
+    assert [tuple(w.shape) for w in block.weights][-4:] == [(4, 5), (5,), (6, 1), (1,)]
+    block.by_name["x"] = keras.layers.Identity()  # a dict's value replaced in place
+    assert len(block.weights) == 8
+    block.pair = None
+    assert len(block.weights) == 6

@@ -113,15 +113,29 @@ class Layer:
                 (
                     self._trainable_variables if value.trainable else self._non_trainable_variables
                 ).append(value)
+        if isinstance(value, _HOLDERS) or name in self.__dict__.get("_holding", ()):
+            self.__dict__.pop("_holding", None)  # (``_layers`` finds them again)
         object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        self.__dict__.pop("_holding", None)
+        object.__delattr__(self, name)
 
     @property
     def _layers(self) -> list[Layer]:
+        """The sub-layers the attributes hold now, in assignment order.  Which attributes
+        can hold one (``_holding``) is kept until an attribute is set to a layer or a
+        container, or one of them is set or deleted; their contents are read each time,
+        so a list appended to is seen."""
         found: list[Layer] = []
-        for key, value in vars(self).items():
-            if not isinstance(value, _HOLDERS) or key in _NO_LAYERS:
-                continue  # (most attributes: a number, a string, a function, a variable)
-            for leaf in _leaves(value):
+        attrs = vars(self)
+        holding = attrs.get("_holding")
+        if holding is None:
+            holding = attrs["_holding"] = tuple(
+                k for k, v in attrs.items() if isinstance(v, _HOLDERS) and k not in _NO_LAYERS
+            )
+        for key in holding:
+            for leaf in _leaves(attrs[key]):
                 if (
                     isinstance(leaf, Layer)
                     and leaf is not self
@@ -537,7 +551,7 @@ def _leaves(value: Any) -> list[Any]:
 
 
 # What may hold a layer: ``_layers`` looks into these only (a model's step reads its
-# variables twice, each read visiting every attribute of every layer).
+# variables twice, each read visiting the attributes of every layer).
 _HOLDERS = (Layer, list, tuple, dict)
 # The layer's own bookkeeping, which holds no sub-layer (its variables, shapes, losses,
 # the functional graph's nodes).
@@ -549,5 +563,6 @@ _NO_LAYERS = frozenset(
         "_output_shape_seen",
         "_losses",
         "_inbound_nodes",
+        "_holding",
     )
 )
