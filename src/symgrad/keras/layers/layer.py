@@ -234,15 +234,10 @@ class Layer:
 
     @property
     def weights(self) -> list[Any]:
-        out: list[Any] = []
-        for w in self._trainable_variables + self._non_trainable_variables:
-            if all(w is not o for o in out):
-                out.append(w)
+        found = self._trainable_variables + self._non_trainable_variables
         for layer in self._layers:
-            for w in layer.weights:
-                if all(w is not o for o in out):
-                    out.append(w)
-        return out
+            found += layer.weights
+        return list({id(w): w for w in found}.values())  # each once, where first found
 
     @property
     def trainable_weights(self) -> list[Any]:
