@@ -350,15 +350,30 @@ class Layer:
         if entry:
             ctx = _CALL["ctx"] = CallContext(self)
             self._clear_losses()
+        # ``call`` is called from this frame, not from a helper: the eager fast path walks
+        # every frame between the user's code and each op made inside (a Sequential's ops
+        # walk two layers' calls).
         try:
-            return self._call_in_context(ctx, args, kwargs)
+            previous_training = ctx.training
+            try:
+                previous_mask = self._call_arguments(ctx, args, kwargs)
+                autocast = dtype_policies.scope_for(self)
+                with name_scope(self.name, caller=self), autocast or contextlib.nullcontext():
+                    outputs = self.call(*args, **kwargs)
+                    self._called(outputs)
+            finally:
+                ctx.training = previous_training
+            if self.supports_masking:
+                masks.set_output_masks(self, args[0] if args else None, outputs, previous_mask)
+            return outputs
         finally:
             if entry:
                 _CALL["ctx"] = None
 
-    def _call_in_context(self, ctx: CallContext, args: Any, kwargs: dict[str, Any]) -> Any:
+    def _call_arguments(self, ctx: CallContext, args: Any, kwargs: dict[str, Any]) -> Any:
+        """``training`` and ``mask`` put into ``kwargs`` where ``call`` takes them (the
+        call's training set in ``ctx``, for the layers it calls); the inputs' mask."""
         params = self._call_signature.parameters
-        previous_training = ctx.training
         if "training" in params:
             training = kwargs.get("training")
             if training is None:
@@ -382,23 +397,18 @@ class Layer:
             previous_mask = found if any(f is not None for f in found) else None
         elif previous_mask is None and first is not None:
             previous_mask = masks.get_mask(first)
-        try:
-            autocast = dtype_policies.scope_for(self)
-            with name_scope(self.name, caller=self), autocast or contextlib.nullcontext():
-                outputs = self.call(*args, **kwargs)
-                self.built = True
-                if getattr(self, "_output_shape_seen", None) is None:  # Keras: as first built
-                    self._output_shape_seen = (
-                        nest.map_structure(_shape_of, outputs)
-                        if nest.is_nested(outputs)
-                        else _shape_of(outputs)
-                    )
-                self._activity_loss(outputs)
-        finally:
-            ctx.training = previous_training
-        if self.supports_masking:
-            masks.set_output_masks(self, first, outputs, previous_mask)
-        return outputs
+        return previous_mask
+
+    def _called(self, outputs: Any) -> None:
+        """After ``call``: built, the first output shape kept (Keras's), the activity loss."""
+        self.built = True
+        if getattr(self, "_output_shape_seen", None) is None:  # Keras: as first built
+            self._output_shape_seen = (
+                nest.map_structure(_shape_of, outputs)
+                if nest.is_nested(outputs)
+                else _shape_of(outputs)
+            )
+        self._activity_loss(outputs)
 
     def _activity_loss(self, outputs: Any) -> None:
         if self.activity_regularizer is None:
