@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from symgrad.core.context import init_scope
+from symgrad.core.eager import VARIABLE_TYPES
 from symgrad.keras import backend
 from symgrad.keras import dtype_policies as _dtype_policies
 from symgrad.ops.state.variables import Variable
@@ -103,3 +104,8 @@ def make_variable(
             regularizer,
             constraint,
         )
+
+
+# Read as an operand by the elementwise and matmul wrappers' fast paths (``_read_up``:
+# the read, cast where a mixed-precision layer's call asks).
+VARIABLE_TYPES.add(KerasVariable)
