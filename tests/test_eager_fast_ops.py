@@ -337,6 +337,29 @@ def test_remembered_broadcasts_give_each_pair_of_shapes_its_own():
         _ = a + d  # [4, 2] + [3]
 
 
+def test_remembered_matmul_specs_give_each_product_its_own():
+    """``matmul._matmul_spec`` remembers the rule's result by sizes, dtypes and
+    transposes: products alternating between them each get their own shape and dtype,
+    and a product the rule refuses still raises the general path's error each time."""
+    x, w = tf.constant(X), tf.constant(W)  # [4, 2] @ [2, 3]
+    x32 = tf.constant(X, tf.float32)
+    for _ in range(3):
+        got = [
+            tf.matmul(x, w),
+            tf.matmul(x, x, transpose_a=True),
+            tf.matmul(x32, x32, transpose_b=True),
+        ]
+        assert [(t.shape.as_list(), t.dtype.name) for t in got] == [
+            ([4, 3], "float64"), ([2, 2], "float64"), ([4, 4], "float32"),
+        ]  # fmt: skip
+        for t, want in zip(got, [X @ W, X.T @ X, (X @ X.T).astype(np.float32)]):
+            np.testing.assert_allclose(t.numpy(), want, rtol=1e-6)
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Matrix size-incompatible"):
+            tf.matmul(w, x)
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            tf.matmul(x, x32, transpose_a=True)
+
+
 def _scalar_left_program():
     """A Python scalar on the left of a binary op (``lr * g`` through the reflected
     operator, ``tf.subtract(2.0, y)`` through the function), first seen (not yet a cached

@@ -26,7 +26,6 @@ from symgrad.core.eager import (
     EagerTensor,
     _caller_site,
     _enter,
-    _light_recorders,
     _op_site,
     _scope_fields,
     _scoped,
@@ -105,7 +104,7 @@ def fast_unary(
             or ctx["graphs"]  # not the top level,
             or graph is not _context._top_level  # or another graph's tensor,
             or (d is not f.okd and not _ok_dtype(f, d))  # or a dtype the general path reports,
-            or (recs and not _light_recorders(recs))  # or a recorder that wants the op
+            or (recs and ctx["heavy"])  # or a recorder that wants the op (context.py)
         ):
             return apply(op_type, [x], name=None)  # general's call for a tensor
         dtype = out_dtype(d) if out_dtype else d
@@ -132,12 +131,12 @@ def fast_binary(
     """``fast_unary`` for a broadcasting binary op ``general(x, y, name=None)``: ``y`` a
     light tensor, or a Python scalar (a type in ``scalars``) whose eager constant is in the
     graph's scalar cache (``scalar``'s, ``_eager_scalar``; else ``general`` makes and
-    caches it).  ``wrapper.reflected`` is its twin for the reflected operators (``lr *
-    g``: ``__rmul__``'s lambda stands between it and the user), which looks for the
-    user's line one frame further out."""
-    wrapper = _binary_wrapper(f, general, apply, scalars, scalar, 2)
+    caches it).  ``wrapper.reflected`` is its twin for the reflected operators, called
+    as the method (``lr * g``: ``g.__rmul__(lr)``, no frame between it and the user),
+    which takes its operands the other way round."""
+    wrapper = _binary_wrapper(f, general, apply, scalars, scalar, False)
     wrapper.reflected = _binary_wrapper(  # type: ignore[attr-defined]
-        f, general, apply, scalars, scalar, 3
+        f, general, apply, scalars, scalar, True
     )
     return wrapper
 
@@ -148,10 +147,10 @@ def _binary_wrapper(  # noqa: C901  (the op's one Python function: its branches 
     apply: Callable[..., Any],
     scalars: Any,
     scalar: Any,
-    up: int,
+    swapped: bool,
 ) -> Callable[..., Any]:
-    """``fast_binary``'s wrapper, whose light tensor takes the user's line from the frame
-    ``up`` out of ``_fast_tensor`` on (2: the wrapper's caller).  Its operands: a light
+    """``fast_binary``'s wrapper (``swapped``: ``reflected``, its operands ``y`` and ``x``),
+    whose light tensor takes the user's line from the wrapper's caller on.  Its operands: a light
     tensor ``t`` (whose graph and dtype the op takes) and ``s``, a light tensor or a
     Python scalar (its eager constant from the graph's scalar cache, as general's
     ``_eager_scalar`` makes it; not yet cached: general makes it): ``x`` and ``y``;
@@ -161,6 +160,8 @@ def _binary_wrapper(  # noqa: C901  (the op's one Python function: its branches 
     op_type, ops, infer, out_dtype = f.type, f.ops, f.infer, f.out
 
     def wrapper(x: Any, y: Any, name: str | None = None) -> Any:  # noqa: C901
+        if swapped:  # (``y.__rmul__(x)``: its own operand first)
+            x, y = y, x
         t, s = x, y
         tx, ty = type(x), type(y)  # (ty: the type of s)
         if (
@@ -190,7 +191,7 @@ def _binary_wrapper(  # noqa: C901  (the op's one Python function: its branches 
             or opdef.infer is not infer
             or ctx["graphs"]
             or graph is not _context._top_level
-            or (recs and not _light_recorders(recs))
+            or (recs and ctx["heavy"])
         ):  # general's calls for a tensor and a tensor or a Python scalar
             if t is not x:  # (the scalar on the left: general converts it)
                 return general(x, y, name)
@@ -234,7 +235,7 @@ def _binary_wrapper(  # noqa: C901  (the op's one Python function: its branches 
             out = np.asarray(out, dtype=npd)
         if sx.dims != out.shape:
             sx = TensorShape.of_array(out.shape)
-        return _fast_tensor(f, graph, ctx, recs, out, dtype, sx, (x, c), NO_ATTRS, up)
+        return _fast_tensor(f, graph, ctx, recs, out, dtype, sx, (x, c))
 
     return wrapper
 
@@ -283,7 +284,7 @@ def fast_apply(
         or opdef.infer is not f.infer
         or ctx["graphs"]
         or graph is not _context._top_level
-        or (recs and not _light_recorders(recs))
+        or (recs and ctx["heavy"])
     ):
         return None
     if len(inputs) == 2 and type(inputs[0]) is _Eager and type(inputs[1]) is _Eager:
