@@ -440,6 +440,37 @@ def _xent_program():
     return _rows(es), wiring, values, grads, len(scopes), str(e.value)
 
 
+def _reflected_program():
+    """The reflected operators called as methods with what is not a Python scalar on the
+    left (a list, an array, a tensor, a variable): the general path's (the fast one
+    takes a Python scalar only), each a line."""
+    g, v = tf.constant(W), tf.Variable(W)
+    line = _reflected_program.__code__.co_firstlineno + 6
+    ts = [g.__rsub__(W.tolist())]
+    ts += [g.__rmul__(W)]
+    ts += [g.__radd__(tf.constant(W))]
+    ts += [g.__rtruediv__(v)]
+    ts += [2.0 * g - W.tolist()]
+    with pytest.raises(TypeError):
+        g.__rmul__(2.0, "twice")  # a method of two arguments
+    return _rows(ts), [t.numpy() for t in ts], line
+
+
+def test_reflected_operators_with_other_left_operands_are_the_general_paths(monkeypatch):
+    tf.compat.v1.reset_default_graph()
+    rows, values, line = _reflected_program()
+    _general_only(monkeypatch)
+    tf.compat.v1.reset_default_graph()
+    general = _reflected_program()
+    monkeypatch.undo()
+    tf.compat.v1.reset_default_graph()
+    assert rows == general[0]
+    for a, b in zip(values, general[1]):
+        np.testing.assert_array_equal(a, b)
+    assert [r[1] for r in rows] == ["Sub", "Mul", "AddV2", "RealDiv", "Sub"]
+    assert [r[3] for r in rows] == [(__file__, line + i) for i in range(5)]
+
+
 def test_a_cross_entropy_is_named_and_recorded_as_in_its_name_scope(monkeypatch):
     # The common call (light or plain float tensors of one dtype, [batch, classes], no
     # name) takes fast_op without entering the scope: the scope's name and the op's in it

@@ -156,7 +156,7 @@ def _site(code: Any, lasti: int) -> tuple[str, int]:
     hit = _SITES.get(key)  # the walk below is as long as the code (an optimizer's six
     if hit is not None and hit[0] is code:  # updates, materialised: 15K bytecodes)
         return hit[1]  # type: ignore[no-any-return]
-    site = code.co_filename, None  # as f_lineno: no line
+    site: Any = code.co_filename, None  # as f_lineno: no line
     for start, end, line in code.co_lines():
         if start <= lasti < end:
             site = code.co_filename, line

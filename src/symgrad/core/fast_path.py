@@ -160,26 +160,33 @@ def _binary_wrapper(  # noqa: C901  (the op's one Python function: its branches 
     op_type, ops, infer, out_dtype = f.type, f.ops, f.infer, f.out
 
     def wrapper(x: Any, y: Any, name: str | None = None) -> Any:  # noqa: C901
-        if swapped:  # (``y.__rmul__(x)``: its own operand first)
+        if swapped:  # ``y.__rmul__(x)``, its own operand first: the fast path takes a
+            # Python scalar on the left only (``lr * g``), general anything else
+            if type(x) is not EagerTensor or type(y) not in scalars or name is not None:
+                if name is not None:  # (as the method it is: self and other only)
+                    raise TypeError(f"{op_type} reflected operator takes 2 arguments, not 3")
+                return general(y, x)
+            t, s, ty = x, y, type(y)
             x, y = y, x
-        t, s = x, y
-        tx, ty = type(x), type(y)  # (ty: the type of s)
-        if (
-            tx is not EagerTensor
-            or name is not None
-            or (ty not in scalars and ty is not EagerTensor)
-        ):
-            if name is not None:
-                return general(x, y, name)
-            if ty is EagerTensor and tx in scalars:  # the scalar on the left
-                t, s, ty = y, x, tx
-            elif tx is EagerTensor and ty in VARIABLE_TYPES:  # (the user's line: the
-                y = s = y._read_up(4)  # wrapper's caller)
-                ty = type(y)
-                if ty is not EagerTensor:
+        else:
+            t, s = x, y
+            tx, ty = type(x), type(y)  # (ty: the type of s)
+            if (
+                tx is not EagerTensor
+                or name is not None
+                or (ty not in scalars and ty is not EagerTensor)
+            ):
+                if name is not None:
                     return general(x, y, name)
-            else:
-                return general(x, y, name)
+                if ty is EagerTensor and tx in scalars:  # the scalar on the left
+                    t, s, ty = y, x, tx
+                elif tx is EagerTensor and ty in VARIABLE_TYPES:  # (the user's line: the
+                    y = s = y._read_up(4)  # wrapper's caller)
+                    ty = type(y)
+                    if ty is not EagerTensor:
+                        return general(x, y, name)
+                else:
+                    return general(x, y, name)
         opdef = ops[op_type]
         graph = t.graph
         ctx = current.__dict__
@@ -287,11 +294,16 @@ def fast_apply(
         or (recs and ctx["heavy"])
     ):
         return None
-    if len(inputs) == 2 and type(inputs[0]) is _Eager and type(inputs[1]) is _Eager:
-        a, b = inputs  # (MatMul, a reduction: _values' common case, inlined)
+    n = len(inputs)  # _values' common cases, inlined: MatMul, a reduction; Relu; Const
+    if n == 2 and type(inputs[0]) is _Eager and type(inputs[1]) is _Eager:
+        a, b = inputs
         if b.graph is not graph:
             return None
         args = [a._value, b._value]
+    elif n == 1 and type(inputs[0]) is _Eager:
+        args = [inputs[0]._value]  # (of graph: the op's)
+    elif not n:
+        args = []
     else:
         args = _values(inputs, graph)  # type: ignore[assignment]
         if args is None:
