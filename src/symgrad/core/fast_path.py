@@ -221,7 +221,8 @@ def _binary_wrapper(  # noqa: C901  (the op's one Python function: its branches 
             dx, dy = sx.dims, sy.dims
             if dx is None or dy is None or not (dx == dy or not dy):
                 lone = dx == () and dy is not None  # a scalar and a tensor: the tensor's shape
-                sx = sy if lone else _broadcast(f, sx, sy)  # type: ignore[assignment]
+                # (_broadcast's memo read here first: ``h + b`` every step)
+                sx = sy if lone else f.bcast.get((dx, dy)) or _broadcast(f, sx, sy)  # type: ignore[assignment]
                 if sx is None:
                     return general(x, y, name)
         if t is x:
@@ -309,16 +310,17 @@ def fast_apply(
         if args is None:
             return None
     try:
-        specs = spec or (f.infer(inputs, **attrs) if attrs else f.infer(inputs))
-        if type(specs) is not tuple:
-            return None
+        if spec is None:
+            spec = f.infer(inputs, **attrs) if attrs else f.infer(inputs)
+            if type(spec) is not tuple:
+                return None
         if run is None:
             out = opdef.kernel(**attrs)
         else:
             out = (ctx["quiet_run"] or quiet_run(ctx))(run, *args)
     except Exception:
         return None  # the general path reruns the rule or the (pure) kernel and reports
-    shape, dtype = specs
+    shape, dtype = spec
     npd = dtype.np
     if type(out) is not _ndarray or (out.dtype is not npd and out.dtype != npd):
         if type(out) is tuple:
