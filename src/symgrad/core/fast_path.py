@@ -162,12 +162,11 @@ def _binary_wrapper(  # noqa: C901  (the op's one Python function: its branches 
     def wrapper(x: Any, y: Any, name: str | None = None) -> Any:  # noqa: C901
         if swapped:  # ``y.__rmul__(x)``, its own operand first: the fast path takes a
             # Python scalar on the left only (``lr * g``), general anything else
-            if type(x) is not EagerTensor or type(y) not in scalars or name is not None:
+            if type(x) is not EagerTensor or (ty := type(y)) not in scalars or name is not None:
                 if name is not None:  # (as the method it is: self and other only)
                     raise TypeError(f"{op_type} reflected operator takes 2 arguments, not 3")
                 return general(y, x)
-            t, s, ty = x, y, type(y)
-            x, y = y, x
+            t, s, x, y = x, y, y, x
         else:
             t, s = x, y
             tx, ty = type(x), type(y)  # (ty: the type of s)
