@@ -151,6 +151,39 @@ def test_recorders_see_every_op_created_on_their_thread():
     assert context.current.recorders == []
 
 
+def test_heavy_says_whether_a_recorder_wants_every_op_built():
+    """``current.heavy`` (read by the fast path for each op) follows the recorders: a
+    recorder without ``takes_light`` (Spy) makes it true until removed; a tape does not;
+    stop_recording and custom_gradient's swap set and restore it.  Under a Spy beside a
+    tape, an eager op is built and handed to both."""
+    x = tf.constant([1.0, 2.0])
+    spy = Spy()
+    assert context.current.heavy is False
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        assert context.current.heavy is False
+        context.push_recorder(spy)
+        assert context.current.heavy is True
+        with context.stop_recording():
+            assert context.current.heavy is False
+        assert context.current.heavy is True
+        y = x * 2.0
+        context.remove_recorder(spy)
+        assert context.current.heavy is False
+        seen = []
+
+        @tf.custom_gradient
+        def f(v):
+            seen.append(context.current.heavy)
+            return v * 3.0, lambda g: g * 3.0
+
+        z = f(y)
+        assert seen == [True] and context.current.heavy is False
+    assert spy.ops == [y.op] and type(y).__name__ == "Tensor"
+    assert tape.gradient(z, x).numpy().tolist() == [6.0, 6.0]
+    assert context.current.heavy is False and context.current.recorders == []
+
+
 def test_remove_recorder_takes_the_innermost_entry_only():
     a, b = Spy(), Spy()
     for r in (a, b, a):

@@ -337,6 +337,29 @@ def test_remembered_broadcasts_give_each_pair_of_shapes_its_own():
         _ = a + d  # [4, 2] + [3]
 
 
+def test_remembered_matmul_specs_give_each_product_its_own():
+    """``matmul._matmul_spec`` remembers the rule's result by sizes, dtypes and
+    transposes: products alternating between them each get their own shape and dtype,
+    and a product the rule refuses still raises the general path's error each time."""
+    x, w = tf.constant(X), tf.constant(W)  # [4, 2] @ [2, 3]
+    x32 = tf.constant(X, tf.float32)
+    for _ in range(3):
+        got = [
+            tf.matmul(x, w),
+            tf.matmul(x, x, transpose_a=True),
+            tf.matmul(x32, x32, transpose_b=True),
+        ]
+        assert [(t.shape.as_list(), t.dtype.name) for t in got] == [
+            ([4, 3], "float64"), ([2, 2], "float64"), ([4, 4], "float32"),
+        ]  # fmt: skip
+        for t, want in zip(got, [X @ W, X.T @ X, (X @ X.T).astype(np.float32)]):
+            np.testing.assert_allclose(t.numpy(), want, rtol=1e-6)
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Matrix size-incompatible"):
+            tf.matmul(w, x)
+        with pytest.raises(tf.errors.InvalidArgumentError):
+            tf.matmul(x, x32, transpose_a=True)
+
+
 def _scalar_left_program():
     """A Python scalar on the left of a binary op (``lr * g`` through the reflected
     operator, ``tf.subtract(2.0, y)`` through the function), first seen (not yet a cached
@@ -415,6 +438,37 @@ def _xent_program():
         tf.nn.relu(tf.constant([True]))
     values = [t.numpy() for t in es] + [tf.nn.relu(tf.constant([-1, 2])).numpy()]
     return _rows(es), wiring, values, grads, len(scopes), str(e.value)
+
+
+def _reflected_program():
+    """The reflected operators called as methods with what is not a Python scalar on the
+    left (a list, an array, a tensor, a variable): the general path's (the fast one
+    takes a Python scalar only), each a line."""
+    g, v = tf.constant(W), tf.Variable(W)
+    line = _reflected_program.__code__.co_firstlineno + 6
+    ts = [g.__rsub__(W.tolist())]
+    ts += [g.__rmul__(W)]
+    ts += [g.__radd__(tf.constant(W))]
+    ts += [g.__rtruediv__(v)]
+    ts += [2.0 * g - W.tolist()]
+    with pytest.raises(TypeError):
+        g.__rmul__(2.0, "twice")  # a method of two arguments
+    return _rows(ts), [t.numpy() for t in ts], line
+
+
+def test_reflected_operators_with_other_left_operands_are_the_general_paths(monkeypatch):
+    tf.compat.v1.reset_default_graph()
+    rows, values, line = _reflected_program()
+    _general_only(monkeypatch)
+    tf.compat.v1.reset_default_graph()
+    general = _reflected_program()
+    monkeypatch.undo()
+    tf.compat.v1.reset_default_graph()
+    assert rows == general[0]
+    for a, b in zip(values, general[1]):
+        np.testing.assert_array_equal(a, b)
+    assert [r[1] for r in rows] == ["Sub", "Mul", "AddV2", "RealDiv", "Sub"]
+    assert [r[3] for r in rows] == [(__file__, line + i) for i in range(5)]
 
 
 def test_a_cross_entropy_is_named_and_recorded_as_in_its_name_scope(monkeypatch):

@@ -180,12 +180,12 @@ def _call_custom(f: Callable[..., Any], args: Any, kwargs: dict[str, Any]) -> An
     flat_args = [_as_input(a) for a in nest.flatten(args)]
     args = nest.pack_sequence_as(args, flat_args)
     st = context.current
-    saved, watcher = st.recorders, _VariableWatcher()
-    st.recorders = [watcher]
+    saved, heavy, watcher = st.recorders, st.heavy, _VariableWatcher()
+    st.recorders, st.heavy = [watcher], True  # (the watcher takes no light tensors)
     try:
         result = f(*args, **kwargs)
     finally:
-        st.recorders = saved
+        st.recorders, st.heavy = saved, heavy
     y, grad_fn = _split_result(f, result)
     arg_ids = {id(a) for a in flat_args}
     variables = [v for v in watcher.variables.values() if id(v) not in arg_ids]

@@ -55,13 +55,19 @@ class Recorder(Protocol):
 
 
 class ThreadContext(threading.local):
-    """The calling thread's context (see the module docstring).  Every attribute has a
-    default: a ``threading.local`` lookup that misses costs a caught AttributeError."""
+    """The calling thread's context (see the module docstring)."""
+
+    # Every attribute has a default: a ``threading.local`` lookup that misses costs a
+    # caught AttributeError.
 
     def __init__(self) -> None:
         self.graphs: list[Graph] = []
         self.sessions: list[Any] = []
         self.recorders: list[Recorder] = []
+        # One of ``recorders`` takes no light tensors (no ``takes_light``): it wants every
+        # op built.  Read by the fast path for each op; kept by the functions below that
+        # change ``recorders``, and by whatever else replaces it (``custom_gradient``).
+        self.heavy = False
         self.remap: dict[tuple[int, int], Any] | None = None
         self.frame: tuple[str, int] | None = None
         self.device = ""  # the innermost tf.device block's device ('' outside any)
@@ -149,16 +155,15 @@ def init_scope() -> Iterator[None]:
     True symgrad.Tensor(6.0, shape=(), dtype=float32)
     """
     outer = get_default_graph()
-    top = _top_level
     with stop_recording():
-        if outer is top:
+        if outer is _top_level:
             yield
             return
         scope = outer.get_name_scope()
         with (
-            top.as_default(),
-            top.name_scope(scope + "/" if scope else ""),
-            top.control_dependencies(None),
+            _top_level.as_default(),
+            _top_level.name_scope(scope + "/" if scope else ""),
+            _top_level.control_dependencies(None),
         ):
             yield
 
@@ -170,6 +175,7 @@ def init_scope() -> Iterator[None]:
 def push_recorder(recorder: Recorder) -> None:
     """Start handing this thread's new ops to ``recorder``."""
     current.recorders.append(recorder)
+    current.heavy = current.heavy or not getattr(recorder, "takes_light", False)
 
 
 def remove_recorder(recorder: Recorder) -> None:
@@ -178,24 +184,24 @@ def remove_recorder(recorder: Recorder) -> None:
     for i in range(len(recorders) - 1, -1, -1):
         if recorders[i] is recorder:
             del recorders[i]
-            return
+            break
+    current.heavy = current.heavy and not all(getattr(r, "takes_light", 0) for r in recorders)
 
 
 @contextlib.contextmanager
 def stop_recording() -> Iterator[None]:
     """No recorder sees the ops created inside (TF's ``record.stop_recording``)."""
-    saved = current.recorders
-    current.recorders = []
+    saved = current.recorders, current.heavy
+    current.recorders, current.heavy = [], False
     try:
         yield
     finally:
-        current.recorders = saved
+        current.recorders, current.heavy = saved
 
 
 def get_default_session() -> Any:
     """The innermost session made default on this thread, or None."""
-    sessions = current.sessions
-    return sessions[-1] if sessions else None
+    return current.sessions[-1] if current.sessions else None
 
 
 @contextlib.contextmanager

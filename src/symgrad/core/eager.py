@@ -107,8 +107,9 @@ def _scope_fields(t: EagerTensor, scopes: dict[str, Any]) -> None:
 
 
 def _light_recorders(recorders: list[Any]) -> bool:
-    """Do all ``recorders`` take light tensors (``record_light``: tapes)?  As ``run_now``
-    asks: then the fast path's tensor is what each records, as ``_recorded``'s would be."""
+    """Do all ``recorders`` take light tensors (``record_light``: tapes)?  Then the fast
+    path's tensor is what each records, as ``_recorded``'s would be.  (The wrappers read
+    ``current.heavy``, kept by ``context``, which is its answer for ``current.recorders``.)"""
     try:  # (getattr with a default, as one attribute read: a try costs nothing in 3.11)
         for recorder in recorders:  # (``all`` of a generator costs twice this loop)
             if not recorder.takes_light:
@@ -209,7 +210,7 @@ def _recorded(
 ) -> Any:
     """``run_now``'s result under recorders: a light tensor each one records, where all
     take one (tapes: ``record_light``) and the caller wants one; else the op, recorded."""
-    if light and _light_recorders(recorders):  # _light's walk starts at apply_op1 here
+    if light and not current.heavy:  # _light's walk starts at apply_op1 here
         t = _light(graph, op_type, graph.unique_name(name), inputs, attrs, dtype, shape, value)
         for recorder in recorders:
             recorder.record_light(t)

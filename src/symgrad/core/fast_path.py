@@ -26,7 +26,6 @@ from symgrad.core.eager import (
     EagerTensor,
     _caller_site,
     _enter,
-    _light_recorders,
     _op_site,
     _scope_fields,
     _scoped,
@@ -105,7 +104,7 @@ def fast_unary(
             or ctx["graphs"]  # not the top level,
             or graph is not _context._top_level  # or another graph's tensor,
             or (d is not f.okd and not _ok_dtype(f, d))  # or a dtype the general path reports,
-            or (recs and not _light_recorders(recs))  # or a recorder that wants the op
+            or (recs and ctx["heavy"])  # or a recorder that wants the op (context.py)
         ):
             return apply(op_type, [x], name=None)  # general's call for a tensor
         dtype = out_dtype(d) if out_dtype else d
@@ -132,12 +131,12 @@ def fast_binary(
     """``fast_unary`` for a broadcasting binary op ``general(x, y, name=None)``: ``y`` a
     light tensor, or a Python scalar (a type in ``scalars``) whose eager constant is in the
     graph's scalar cache (``scalar``'s, ``_eager_scalar``; else ``general`` makes and
-    caches it).  ``wrapper.reflected`` is its twin for the reflected operators (``lr *
-    g``: ``__rmul__``'s lambda stands between it and the user), which looks for the
-    user's line one frame further out."""
-    wrapper = _binary_wrapper(f, general, apply, scalars, scalar, 2)
+    caches it).  ``wrapper.reflected`` is its twin for the reflected operators, called
+    as the method (``lr * g``: ``g.__rmul__(lr)``, no frame between it and the user),
+    which takes its operands the other way round."""
+    wrapper = _binary_wrapper(f, general, apply, scalars, scalar, False)
     wrapper.reflected = _binary_wrapper(  # type: ignore[attr-defined]
-        f, general, apply, scalars, scalar, 3
+        f, general, apply, scalars, scalar, True
     )
     return wrapper
 
@@ -148,10 +147,10 @@ def _binary_wrapper(  # noqa: C901  (the op's one Python function: its branches 
     apply: Callable[..., Any],
     scalars: Any,
     scalar: Any,
-    up: int,
+    swapped: bool,
 ) -> Callable[..., Any]:
-    """``fast_binary``'s wrapper, whose light tensor takes the user's line from the frame
-    ``up`` out of ``_fast_tensor`` on (2: the wrapper's caller).  Its operands: a light
+    """``fast_binary``'s wrapper (``swapped``: ``reflected``, its operands ``y`` and ``x``),
+    whose light tensor takes the user's line from the wrapper's caller on.  Its operands: a light
     tensor ``t`` (whose graph and dtype the op takes) and ``s``, a light tensor or a
     Python scalar (its eager constant from the graph's scalar cache, as general's
     ``_eager_scalar`` makes it; not yet cached: general makes it): ``x`` and ``y``;
@@ -161,24 +160,32 @@ def _binary_wrapper(  # noqa: C901  (the op's one Python function: its branches 
     op_type, ops, infer, out_dtype = f.type, f.ops, f.infer, f.out
 
     def wrapper(x: Any, y: Any, name: str | None = None) -> Any:  # noqa: C901
-        t, s = x, y
-        tx, ty = type(x), type(y)  # (ty: the type of s)
-        if (
-            tx is not EagerTensor
-            or name is not None
-            or (ty not in scalars and ty is not EagerTensor)
-        ):
-            if name is not None:
-                return general(x, y, name)
-            if ty is EagerTensor and tx in scalars:  # the scalar on the left
-                t, s, ty = y, x, tx
-            elif tx is EagerTensor and ty in VARIABLE_TYPES:  # (the user's line: the
-                y = s = y._read_up(4)  # wrapper's caller)
-                ty = type(y)
-                if ty is not EagerTensor:
+        if swapped:  # ``y.__rmul__(x)``, its own operand first: the fast path takes a
+            # Python scalar on the left only (``lr * g``), general anything else
+            if type(x) is not EagerTensor or (ty := type(y)) not in scalars or name is not None:
+                if name is not None:  # (as the method it is: self and other only)
+                    raise TypeError(f"{op_type} reflected operator takes 2 arguments, not 3")
+                return general(y, x)
+            t, s, x, y = x, y, y, x
+        else:
+            t, s = x, y
+            tx, ty = type(x), type(y)  # (ty: the type of s)
+            if (
+                tx is not EagerTensor
+                or name is not None
+                or (ty not in scalars and ty is not EagerTensor)
+            ):
+                if name is not None:
                     return general(x, y, name)
-            else:
-                return general(x, y, name)
+                if ty is EagerTensor and tx in scalars:  # the scalar on the left
+                    t, s, ty = y, x, tx
+                elif tx is EagerTensor and ty in VARIABLE_TYPES:  # (the user's line: the
+                    y = s = y._read_up(4)  # wrapper's caller)
+                    ty = type(y)
+                    if ty is not EagerTensor:
+                        return general(x, y, name)
+                else:
+                    return general(x, y, name)
         opdef = ops[op_type]
         graph = t.graph
         ctx = current.__dict__
@@ -190,7 +197,7 @@ def _binary_wrapper(  # noqa: C901  (the op's one Python function: its branches 
             or opdef.infer is not infer
             or ctx["graphs"]
             or graph is not _context._top_level
-            or (recs and not _light_recorders(recs))
+            or (recs and ctx["heavy"])
         ):  # general's calls for a tensor and a tensor or a Python scalar
             if t is not x:  # (the scalar on the left: general converts it)
                 return general(x, y, name)
@@ -213,7 +220,8 @@ def _binary_wrapper(  # noqa: C901  (the op's one Python function: its branches 
             dx, dy = sx.dims, sy.dims
             if dx is None or dy is None or not (dx == dy or not dy):
                 lone = dx == () and dy is not None  # a scalar and a tensor: the tensor's shape
-                sx = sy if lone else _broadcast(f, sx, sy)  # type: ignore[assignment]
+                # (_broadcast's memo read here first: ``h + b`` every step)
+                sx = sy if lone else f.bcast.get((dx, dy)) or _broadcast(f, sx, sy)  # type: ignore[assignment]
                 if sx is None:
                     return general(x, y, name)
         if t is x:
@@ -234,7 +242,7 @@ def _binary_wrapper(  # noqa: C901  (the op's one Python function: its branches 
             out = np.asarray(out, dtype=npd)
         if sx.dims != out.shape:
             sx = TensorShape.of_array(out.shape)
-        return _fast_tensor(f, graph, ctx, recs, out, dtype, sx, (x, c), NO_ATTRS, up)
+        return _fast_tensor(f, graph, ctx, recs, out, dtype, sx, (x, c))
 
     return wrapper
 
@@ -283,29 +291,35 @@ def fast_apply(
         or opdef.infer is not f.infer
         or ctx["graphs"]
         or graph is not _context._top_level
-        or (recs and not _light_recorders(recs))
+        or (recs and ctx["heavy"])
     ):
         return None
-    if len(inputs) == 2 and type(inputs[0]) is _Eager and type(inputs[1]) is _Eager:
-        a, b = inputs  # (MatMul, a reduction: _values' common case, inlined)
+    n = len(inputs)  # _values' common cases, inlined: MatMul, a reduction; Relu; Const
+    if n == 2 and type(inputs[0]) is _Eager and type(inputs[1]) is _Eager:
+        a, b = inputs
         if b.graph is not graph:
             return None
         args = [a._value, b._value]
+    elif n == 1 and type(inputs[0]) is _Eager:
+        args = [inputs[0]._value]  # (of graph: the op's)
+    elif not n:
+        args = []
     else:
         args = _values(inputs, graph)  # type: ignore[assignment]
         if args is None:
             return None
     try:
-        specs = spec or (f.infer(inputs, **attrs) if attrs else f.infer(inputs))
-        if type(specs) is not tuple:
-            return None
+        if spec is None:
+            spec = f.infer(inputs, **attrs) if attrs else f.infer(inputs)
+            if type(spec) is not tuple:
+                return None
         if run is None:
             out = opdef.kernel(**attrs)
         else:
             out = (ctx["quiet_run"] or quiet_run(ctx))(run, *args)
     except Exception:
         return None  # the general path reruns the rule or the (pure) kernel and reports
-    shape, dtype = specs
+    shape, dtype = spec
     npd = dtype.np
     if type(out) is not _ndarray or (out.dtype is not npd and out.dtype != npd):
         if type(out) is tuple:

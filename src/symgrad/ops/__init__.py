@@ -49,9 +49,9 @@ from symgrad.ops.state.variables import Variable
 
 def _binary(fn: Any, swapped: bool = False) -> Any:
     fn = getattr(fn, "operator", fn)  # ``x * y`` is "mul" where ``tf.multiply`` is "Mul"
-    if swapped:  # a fast binary wrapper's ``reflected``: the user's line one frame further out
-        fn = getattr(fn, "reflected", fn)
-        return lambda self, other: fn(other, self)
+    if swapped:  # a fast binary wrapper's ``reflected`` takes (self, other) itself
+        reflected = getattr(fn, "reflected", None)
+        return reflected or (lambda self, other: fn(other, self))
     return fn  # a plain function: as a method, ``x * y`` calls fn(x, y) with no extra frame
 
 

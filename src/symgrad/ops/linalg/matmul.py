@@ -67,7 +67,8 @@ def matmul(
         attrs = {"transpose_a": ta, "transpose_b": tb}
         if name is None:  # core/eager.py's light tensor, if it can
             run = _bind_matmul(transpose_a=ta, transpose_b=tb) if ta or tb else np.matmul
-            t = fast_apply(_FAST_MATMUL, (x, y), attrs, run)
+            spec = _SPECS.get((dx, dy, id(x.dtype), id(y.dtype), ta, tb))  # (memo first)
+            t = fast_apply(_FAST_MATMUL, (x, y), attrs, run, spec or _matmul_spec(x, y, ta, tb))
             if t is not None:
                 return t
         return apply_op1("MatMul", [x, y], attrs, name)
@@ -160,6 +161,27 @@ def _matmul_infer_checked(inputs: Sequence[Tensor], transpose_a: bool, transpose
             f"dimensions {ka} and {kb} differ"
         )
     return TensorShape([m, n]), d
+
+
+def _matmul_spec(x: Tensor, y: Tensor, ta: bool, tb: bool) -> Spec | None:
+    """``_matmul_infer``'s result for ``x`` and ``y``, remembered by their sizes, dtypes
+    and the transposes (the same few every step; a few hundred at most; ``matmul`` reads
+    the memo first); None where the rule raises (``fast_apply`` reruns it: the general
+    path reports)."""
+    key = (x.shape.dims, y.shape.dims, id(x.dtype), id(y.dtype), ta, tb)  # (dtypes: singletons)
+    spec = _SPECS.get(key)
+    if spec is None:
+        try:
+            spec = _matmul_infer((x, y), transpose_a=ta, transpose_b=tb)
+        except Exception:
+            return None
+        if len(_SPECS) >= 256:
+            _SPECS.clear()
+        _SPECS[key] = spec
+    return spec
+
+
+_SPECS: dict[Any, Spec] = {}
 
 
 def _matmul_kernel(
