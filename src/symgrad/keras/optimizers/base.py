@@ -26,8 +26,8 @@ from symgrad.api.clip_ops import clip_by_norm, clip_by_value
 from symgrad.autodiff.tape import GradientTape
 from symgrad.control_flow.cond import cond
 from symgrad.core import dtypes as dt
-from symgrad.core.context import executing_eagerly
-from symgrad.core.graph import Tensor, name_scope
+from symgrad.core.context import current, executing_eagerly
+from symgrad.core.graph import Tensor, name_scope, user_frame
 from symgrad.distribute.distribute_lib import replica_to_sync
 from symgrad.keras.optimizers import schedules, sparse
 from symgrad.keras.optimizers.schedules import LearningRateSchedule
@@ -96,6 +96,7 @@ class Optimizer:
         self.loss_scale_factor = loss_scale_factor
         self.gradient_accumulation_steps = gradient_accumulation_steps
         self.built = False
+        self._own_code = False  # (set by build)
         self._variables: list[Variable] = []
         self._trainable_variables: list[Any] = []
         self._index: dict[int, int] = {}
@@ -197,6 +198,8 @@ class Optimizer:
         for i, v in enumerate(variables):
             self._index[id(v)] = i
         self._trainable_variables = list(variables)
+        # (``_own_step``: this class and the variables' are the package's)
+        self._own_code = _own(type(self)) and all(_own(type(v)) for v in variables)
         self.built = True
 
     @property
@@ -305,12 +308,30 @@ class Optimizer:
             self._iterations.assign_add(one)
 
     def _step(self, grads: list[Any], variables: list[Any]) -> list[Any]:
-        """Weight decay, then each variable's ``update_step`` (gradients already clipped)."""
-        updates = self._apply_weight_decay(variables)
-        learning_rate = self.learning_rate
-        for g, v in zip(grads, variables):
-            updates.append(self.update_step(g, v, learning_rate))
+        """Weight decay, then each variable's ``update_step`` (gradients already clipped).
+
+        Where only the package's code runs here (``_own_step``), every op it makes is
+        made at the line that called the optimizer: that line is found once (the frame
+        pinned, as for a built-in gradient rule's ops), not walked to from each op."""
+        ctx = current
+        pinned = ctx.frame is None and self._own_step()
+        if pinned:
+            ctx.frame = user_frame()
+        try:
+            updates = self._apply_weight_decay(variables)
+            learning_rate = self.learning_rate
+            for g, v in zip(grads, variables):
+                updates.append(self.update_step(g, v, learning_rate))
+        finally:
+            if pinned:
+                ctx.frame = None
         return updates
+
+    def _own_step(self) -> bool:
+        """Does ``_step`` run only the package's code (eagerly)?  The optimizer's class and
+        its variables' (``build``'s: every variable it updates) are the package's, and
+        the learning rate is its variable (not a schedule or callable of the user's)."""
+        return self._own_code and type(self._learning_rate) is Variable and executing_eagerly()
 
     def _accumulate(self, grads: list[Any], variables: list[Any]) -> Tensor:
         """Keras's gradient accumulation: on every ``steps``-th call (``iteration + 1``
@@ -544,6 +565,17 @@ class Optimizer:
         if value is not None:
             check_values([(f"{self.name} variable {index}", v, value)])
             assign_values([(v, value)])  # in the variable's graph, even while tracing
+
+
+_OWN: dict[type, bool] = {}
+
+
+def _own(cls: type) -> bool:
+    """Is ``cls`` one of the package's classes (not a user's subclass)?  Remembered."""
+    own = _OWN.get(cls)
+    if own is None:
+        own = _OWN[cls] = cls.__module__.startswith("symgrad.")
+    return own
 
 
 def _after(updates: list[Any]) -> Tensor:
