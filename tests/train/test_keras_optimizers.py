@@ -695,3 +695,32 @@ def test_an_eager_step_pins_the_users_line_with_the_same_ops(monkeypatch):
     schedule = tf.keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5)
     _made_by_apply(monkeypatch, False, optimizers.SGD, schedule)
     tf.compat.v1.reset_default_graph()
+
+
+def test_a_constraint_keeps_its_own_line_and_the_step_is_not_pinned(monkeypatch):
+    """A variable's constraint is the user's code: its ops are made at its own line (the
+    step is not pinned), the optimizer's at the line that called it."""
+    from symgrad.core import fast_path
+
+    tf.compat.v1.reset_default_graph()
+    w = tf.Variable([1.0, -2.0])
+    w.constraint = lambda x: tf.maximum(x, 0.0)  # a user's constraint
+    constraint_line = sys._getframe().f_lineno - 1
+    opt = tf.keras.optimizers.SGD(0.1)
+    opt.apply_gradients([(tf.constant([1.0, 1.0]), w)])
+    made = []
+
+    def new(cls):
+        made.append(EagerTensor.__new__(cls))
+        return made[-1]
+
+    monkeypatch.setattr(fast_path, "_new_tensor", new)
+    line = sys._getframe().f_lineno + 1
+    opt.apply_gradients([(tf.constant([1.0, 1.0]), w)])
+    monkeypatch.undo()
+    sites = {(t.op.type, t.op.traceback) for t in made}
+    assert ("ReadVariableOp", (__file__, constraint_line)) in sites  # the constraint's read
+    assert {("Mul", (__file__, line)), ("AssignVariableOp", (__file__, line))} <= sites
+    assert {site for _, site in sites} == {(__file__, constraint_line), (__file__, line)}
+    np.testing.assert_allclose(w.numpy(), [0.8, 0.0], rtol=1e-6)
+    tf.compat.v1.reset_default_graph()
