@@ -5,11 +5,11 @@ general path (capture, shape rule, ``run_kernel``, ``Operation``).  At the top l
 of an eager program, with a value at hand, each is one kernel call and one op, built
 here as the general path builds it: the same name, attrs, shape, value, traceback and
 graph entry, handed to the same recorders (a watched variable's read is recorded, so
-the tape finds it), with the same errors.  Each function returns None where the general
-path must take the op: an uninitialised variable (its read raises there, naming it), a
-value fed by a placeholder or of another graph, an installed output check, NumPy 1.x
-(no error-state variable).  An update checks its value before it writes (``_assign*``),
-so an update that fails leaves the variable as it was.
+the tape finds it), with the same errors.  Where the general path must take the op,
+each function returns None (``update`` calls it itself): an uninitialised variable (its
+read raises there, naming it), a value fed by a placeholder or of another graph, an
+installed output check, NumPy 1.x (no error-state variable).  An update checks its value
+before it writes (``_assign*``), so an update that fails leaves the variable as it was.
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ _unread: Callable[[Any, EagerTensor], Any]
 
 
 def register(kernels: dict[str, Callable[[Any, Any], np.ndarray]], unread: Any) -> None:
-    """``update``'s kernels by mode and ``unread_now`` (modules that import this one)."""
+    """Set ``update``'s kernels by mode and ``unread_now`` (``variables.py`` calls this: it
+    and ``unread_variable.py`` import this module, which cannot import them)."""
     global _unread
     for mode, name in (
         ("assign", "Assign"),
