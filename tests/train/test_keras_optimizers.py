@@ -1,6 +1,8 @@
 """tf.keras.optimizers (Keras 3 as TF 2.21 ships it): TensorFlow's variables and optimizer
 variables after several steps of the programs in tf_keras_optimizers.py."""
 
+import sys
+
 import numpy as np
 import pytest
 import tf_keras_optimizers
@@ -8,6 +10,7 @@ from compare import assert_matches
 from ulp import assert_ulp
 
 import symgrad as tf
+from symgrad.core.eager import EagerTensor
 
 LITERALS = {
     "sgd": (
@@ -635,3 +638,89 @@ def test_a_custom_optimizer_as_keras_documents_it():
     np.testing.assert_array_equal(w.numpy(), [0.0, 4.0])
     np.testing.assert_array_equal(opt.steps[0].numpy(), [2.0, 2.0])
     assert opt.iterations.numpy() == 2
+
+
+def _made_by_apply(monkeypatch, pinned, cls, *args, **options):
+    """The light tensors one eager ``apply_gradients`` of ``cls(*args, **options)`` makes (after one
+    warm-up step), as (name, type, inputs, traceback), with the variables' values; and
+    whether ``_step`` pinned the user's line."""
+    from symgrad.core import fast_path
+    from symgrad.keras.optimizers import base
+
+    tf.compat.v1.reset_default_graph()
+    ws = [tf.Variable([[1.0, -2.0], [0.5, 3.0]]), tf.Variable([0.25, -1.0])]
+    grads = [tf.constant([[0.1, 0.2], [-0.3, 0.4]]), tf.constant([1.0, -0.5])]
+    opt = cls(*args, **options)
+    opt.apply_gradients(zip(grads, ws))
+    made = []
+
+    def new(cls):
+        made.append(EagerTensor.__new__(cls))
+        return made[-1]
+
+    own_step = base.Optimizer._own_step
+    pins = []
+
+    def pinned_step(self):
+        pins.append(own_step(self))
+        return pins[-1]
+
+    monkeypatch.setattr(fast_path, "_new_tensor", new)
+    monkeypatch.setattr(base.Optimizer, "_own_step", pinned_step)
+    line = sys._getframe().f_lineno + 1
+    opt.apply_gradients(zip(grads, ws))
+    monkeypatch.undo()
+    assert pins == [pinned]
+    rows = [(t.name, t.op.type, [i.name for i in t.op.inputs], t.op.traceback) for t in made]
+    assert {r[3] for r in rows} == {(__file__, line)}
+    return rows, [w.numpy() for w in ws]
+
+
+def test_an_eager_step_pins_the_users_line_with_the_same_ops(monkeypatch):
+    """Where ``_step`` runs only the package's code, the user's line is found once for
+    all its ops: the same names, inputs, tracebacks and values as where each op finds
+    it (a user's subclass, whose step is not pinned)."""
+    optimizers = tf.keras.optimizers
+    for cls, options in (
+        (optimizers.SGD, {}),
+        (optimizers.SGD, {"momentum": 0.9}),
+        (optimizers.Adam, {}),
+    ):
+        users = type("Users", (cls,), {"__module__": __name__})
+        pinned, pinned_values = _made_by_apply(monkeypatch, True, cls, 0.1, **options)
+        walked, walked_values = _made_by_apply(monkeypatch, False, users, 0.1, **options)
+        assert pinned == walked and len(pinned) >= 7
+        for a, b in zip(pinned_values, walked_values):
+            np.testing.assert_array_equal(a, b)
+    schedule = tf.keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5)
+    _made_by_apply(monkeypatch, False, optimizers.SGD, schedule)
+    tf.compat.v1.reset_default_graph()
+
+
+def test_a_constraint_keeps_its_own_line_and_the_step_is_not_pinned(monkeypatch):
+    """A variable's constraint is the user's code: its ops are made at its own line (the
+    step is not pinned), the optimizer's at the line that called it."""
+    from symgrad.core import fast_path
+
+    tf.compat.v1.reset_default_graph()
+    w = tf.Variable([1.0, -2.0])
+    w.constraint = lambda x: tf.maximum(x, 0.0)  # a user's constraint
+    constraint_line = sys._getframe().f_lineno - 1
+    opt = tf.keras.optimizers.SGD(0.1)
+    opt.apply_gradients([(tf.constant([1.0, 1.0]), w)])
+    made = []
+
+    def new(cls):
+        made.append(EagerTensor.__new__(cls))
+        return made[-1]
+
+    monkeypatch.setattr(fast_path, "_new_tensor", new)
+    line = sys._getframe().f_lineno + 1
+    opt.apply_gradients([(tf.constant([1.0, 1.0]), w)])
+    monkeypatch.undo()
+    sites = {(t.op.type, t.op.traceback) for t in made}
+    assert ("ReadVariableOp", (__file__, constraint_line)) in sites  # the constraint's read
+    assert {("Mul", (__file__, line)), ("AssignVariableOp", (__file__, line))} <= sites
+    assert {site for _, site in sites} == {(__file__, constraint_line), (__file__, line)}
+    np.testing.assert_allclose(w.numpy(), [0.8, 0.0], rtol=1e-6)
+    tf.compat.v1.reset_default_graph()

@@ -73,7 +73,7 @@ class SGD(Optimizer):
         )
 
     def update_step(self, gradient: Tensor, variable: Any, learning_rate: Any) -> Any:
-        lr = array.cast(learning_rate, variable.dtype)
+        lr = sp.cast(learning_rate, variable.dtype)
         g = sp.cast(gradient, variable.dtype)
         if self.momentum == 0:
             return sp.assign_sub(variable, sp.mul(g, lr))
@@ -138,7 +138,7 @@ class Adam(Optimizer):
 
     def update_step(self, gradient: Tensor, variable: Any, learning_rate: Any) -> Any:
         d = variable.dtype
-        lr, g = array.cast(learning_rate, d), sp.cast(gradient, d)
+        lr, g = sp.cast(learning_rate, d), sp.cast(gradient, d)
         local_step = array.cast(math.add(self.iterations, 1), d)
         beta_1_power = math.pow(array.cast(self.beta_1, d), local_step)
         beta_2_power = math.pow(array.cast(self.beta_2, d), local_step)
@@ -221,7 +221,7 @@ class Adamax(_AdamVariant):
 
     def update_step(self, gradient: Tensor, variable: Any, learning_rate: Any) -> Any:
         d = variable.dtype
-        lr, g = array.cast(learning_rate, d), dense(sp.cast(gradient, d))
+        lr, g = sp.cast(learning_rate, d), dense(sp.cast(gradient, d))
         local_step = array.cast(math.add(self.iterations, 1), d)
         beta_1_power = math.pow(array.cast(self.beta_1, d), local_step)
         i = self._get_variable_index(variable)
@@ -258,7 +258,7 @@ class Nadam(_AdamVariant):
 
     def update_step(self, gradient: Tensor, variable: Any, learning_rate: Any) -> Any:
         d = variable.dtype
-        lr, g = array.cast(learning_rate, d), dense(sp.cast(gradient, d))
+        lr, g = sp.cast(learning_rate, d), dense(sp.cast(gradient, d))
         local_step = array.cast(math.add(self.iterations, 1), d)
         next_step = array.cast(math.add(self.iterations, 2), d)
         decay = array.cast(0.96, d)
@@ -379,7 +379,7 @@ class RMSprop(Optimizer):
 
     def update_step(self, gradient: Tensor, variable: Any, learning_rate: Any) -> Any:
         d = variable.dtype
-        lr, g = array.cast(learning_rate, d), sp.cast(gradient, d)
+        lr, g = sp.cast(learning_rate, d), sp.cast(gradient, d)
         i = self._get_variable_index(variable)
         velocity, rho = self._velocities[i], self.rho
         v_t = velocity.assign(sp.add(rho * velocity, sp.mul(1 - rho, sp.square(g))))
@@ -458,7 +458,7 @@ class Adagrad(Optimizer):
 
     def update_step(self, gradient: Tensor, variable: Any, learning_rate: Any) -> Any:
         d = variable.dtype
-        lr, g = array.cast(learning_rate, d), sp.cast(gradient, d)
+        lr, g = sp.cast(learning_rate, d), sp.cast(gradient, d)
         acc = self._accumulators[self._get_variable_index(variable)]
         acc_t = sp.assign_add(acc, sp.square(g))
         step = sp.div(sp.mul(lr, g), math.sqrt(acc_t + self.epsilon))

@@ -26,8 +26,9 @@ from symgrad.api.clip_ops import clip_by_norm, clip_by_value
 from symgrad.autodiff.tape import GradientTape
 from symgrad.control_flow.cond import cond
 from symgrad.core import dtypes as dt
-from symgrad.core.context import executing_eagerly
-from symgrad.core.graph import Tensor, name_scope
+from symgrad.core.context import current, executing_eagerly
+from symgrad.core.eager import EagerTensor
+from symgrad.core.graph import Tensor, name_scope, user_frame
 from symgrad.distribute.distribute_lib import replica_to_sync
 from symgrad.keras.optimizers import schedules, sparse
 from symgrad.keras.optimizers.schedules import LearningRateSchedule
@@ -41,6 +42,7 @@ from symgrad.ops.sparse.indexed_slices import IndexedSlices, dense
 from symgrad.ops.state.variables import Variable
 from symgrad.train.variable_io import assign_values, check_values
 
+_TENSORS = (Tensor, EagerTensor)  # (``_gradient``'s: a tensor is its own)
 _NAME_UIDS: collections.defaultdict[str, int] = collections.defaultdict(int)
 
 
@@ -96,6 +98,7 @@ class Optimizer:
         self.loss_scale_factor = loss_scale_factor
         self.gradient_accumulation_steps = gradient_accumulation_steps
         self.built = False
+        self._own_code = False  # (set by build)
         self._variables: list[Variable] = []
         self._trainable_variables: list[Any] = []
         self._index: dict[int, int] = {}
@@ -197,6 +200,8 @@ class Optimizer:
         for i, v in enumerate(variables):
             self._index[id(v)] = i
         self._trainable_variables = list(variables)
+        # (``_own_step``: this class and the variables' are the package's)
+        self._own_code = _own(type(self)) and all(_own(type(v)) for v in variables)
         self.built = True
 
     @property
@@ -274,7 +279,7 @@ class Optimizer:
         if grads:
             if self.loss_scale_factor is not None:
                 grads = [sparse.div(g, self.loss_scale_factor) for g in grads]
-            grads = [self._gradient(g) for g in grads]
+            grads = [g if type(g) in _TENSORS else self._gradient(g) for g in grads]
             if not self.gradient_accumulation_steps:  # else the average is clipped
                 grads = self._clip_gradients(grads)
         replica = replica_to_sync()
@@ -287,7 +292,24 @@ class Optimizer:
         replica.merge_call(lambda _strategy: self._update(summed, variables))
 
     def _update(self, grads: list[Any], variables: list[Any]) -> None:
-        """Keras's ``_backend_apply_gradients``, then the constraints and ``iterations``."""
+        """Keras's ``_backend_apply_gradients``, then the constraints and ``iterations``.
+
+        Where only the package's code runs here (``_own_step``, and no constraint), every
+        op it makes is made at the line that called the optimizer: that line is found once
+        (the frame pinned, as for a built-in gradient rule's ops), not walked to from each
+        op."""
+        constrained = [v for v in variables if getattr(v, "constraint", None) is not None]
+        ctx = current
+        pinned = not constrained and ctx.frame is None and self._own_step()
+        if pinned:
+            ctx.frame = user_frame()
+        try:
+            self._update_now(grads, variables, constrained)
+        finally:
+            if pinned:
+                ctx.frame = None
+
+    def _update_now(self, grads: list[Any], variables: list[Any], constrained: list[Any]) -> None:
         updates: list[Any] = []
         if grads:
             if self.gradient_accumulation_steps:
@@ -296,7 +318,7 @@ class Optimizer:
                 updates += self._step(grads, variables)
             if self.use_ema:
                 updates += self._moving_average(updates)
-            updates += self._apply_constraints(updates, variables)
+            updates += self._apply_constraints(updates, constrained)
         one = convert_to_tensor(1, dtype=dt.int64)
         if executing_eagerly():  # the updates have run (TF's control_dependencies does
             self._iterations.assign_add(one)  # nothing eagerly; here it would build
@@ -311,6 +333,12 @@ class Optimizer:
         for g, v in zip(grads, variables):
             updates.append(self.update_step(g, v, learning_rate))
         return updates
+
+    def _own_step(self) -> bool:
+        """Does ``_update`` run only the package's code (eagerly)?  The optimizer's class and
+        its variables' (``build``'s: every variable it updates) are the package's, and
+        the learning rate is its variable (not a schedule or callable of the user's)."""
+        return self._own_code and type(self._learning_rate) is Variable and executing_eagerly()
 
     def _accumulate(self, grads: list[Any], variables: list[Any]) -> Tensor:
         """Keras's gradient accumulation: on every ``steps``-th call (``iteration + 1``
@@ -380,9 +408,9 @@ class Optimizer:
         if self.use_ema:
             self._overwrite_with_average(list(var_list))
 
-    def _apply_constraints(self, updates: list[Any], variables: Sequence[Any]) -> list[Any]:
-        """A Keras layer's ``kernel_constraint``: the variable projected after its update."""
-        constrained = [v for v in variables if getattr(v, "constraint", None) is not None]
+    def _apply_constraints(self, updates: list[Any], constrained: list[Any]) -> list[Any]:
+        """A Keras layer's ``kernel_constraint``: the variable projected after its update
+        (``constrained``: the updated variables that have one)."""
         if not constrained:
             return []
         with control_dependencies([u for u in updates if u is not None]):
@@ -424,10 +452,12 @@ class Optimizer:
     def _filter_empty_gradients(
         self, grads: list[Any], variables: list[Any]
     ) -> tuple[list[Any], list[Any]]:
-        kept = [(g, v) for g, v in zip(grads, variables) if g is not None]
         missing = [
             getattr(v, "path", None) or v.name for g, v in zip(grads, variables) if g is None
         ]
+        if not missing and grads and len(grads) == len(variables):  # (the common case)
+            return grads, variables
+        kept = [(g, v) for g, v in zip(grads, variables) if g is not None]
         if not kept:
             raise ValueError("No gradients provided for any variable.")
         if missing:
@@ -544,6 +574,17 @@ class Optimizer:
         if value is not None:
             check_values([(f"{self.name} variable {index}", v, value)])
             assign_values([(v, value)])  # in the variable's graph, even while tracing
+
+
+_OWN: dict[type, bool] = {}
+
+
+def _own(cls: type) -> bool:
+    """Is ``cls`` one of the package's classes (not a user's subclass)?  Remembered."""
+    own = _OWN.get(cls)
+    if own is None:
+        own = _OWN[cls] = cls.__module__.startswith("symgrad.")
+    return own
 
 
 def _after(updates: list[Any]) -> Tensor:

@@ -61,7 +61,7 @@ class Adadelta(Optimizer):
 
     def update_step(self, gradient: Tensor, variable: Any, learning_rate: Any) -> Any:
         d = variable.dtype
-        lr, g = array.cast(learning_rate, d), sp.cast(gradient, d)
+        lr, g = sp.cast(learning_rate, d), sp.cast(gradient, d)
         i = self._get_variable_index(variable)
         acc_grad, acc_delta = self._accumulated_grads[i], self._accumulated_delta_vars[i]
         rho = self.rho
@@ -137,7 +137,7 @@ class Ftrl(Optimizer):
 
     def update_step(self, gradient: Tensor, variable: Any, learning_rate: Any) -> Any:
         d = variable.dtype
-        lr, g = array.cast(learning_rate, d), sp.cast(gradient, d)
+        lr, g = sp.cast(learning_rate, d), sp.cast(gradient, d)
         i = self._get_variable_index(variable)
         accum, linear = self._accumulators[i], self._linears[i]
         power = -self.learning_rate_power
@@ -208,7 +208,7 @@ class Lion(Optimizer):
 
     def update_step(self, gradient: Tensor, variable: Any, learning_rate: Any) -> Any:
         d = variable.dtype
-        lr, g = array.cast(learning_rate, d), sp.cast(gradient, d)
+        lr, g = sp.cast(learning_rate, d), sp.cast(gradient, d)
         beta_1, beta_2 = array.cast(self.beta_1, d), array.cast(self.beta_2, d)
         m = self._momentums[self._get_variable_index(variable)]
         direction = math.sign(sp.add(math.multiply(m, beta_1), sp.mul(g, 1.0 - beta_1)))
@@ -278,7 +278,7 @@ class Adafactor(Optimizer):
 
     def update_step(self, gradient: Tensor, variable: Any, learning_rate: Any) -> Any:
         d = variable.dtype
-        lr, g = array.cast(learning_rate, d), sp.cast(gradient, d)
+        lr, g = sp.cast(learning_rate, d), sp.cast(gradient, d)
         epsilon_2, one = array.cast(self.epsilon_2, d), array.cast(1.0, d)
         local_step = array.cast(math.add(self.iterations, 1), d)
         i = self._get_variable_index(variable)

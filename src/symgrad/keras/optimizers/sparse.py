@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from symgrad.core.eager import EagerTensor
+from symgrad.core.graph import Tensor
 from symgrad.ops.array import structure as array
 from symgrad.ops.array.gather import gather
 from symgrad.ops.math import elementwise as math
@@ -101,6 +103,15 @@ def mean(x: Any) -> Any:
 
 
 def cast(x: Any, dtype: Any) -> Any:
+    """``array.cast``, slices' values cast.  (A tensor of ``dtype`` is itself and a
+    variable of it read, ``value()``, as ``array.cast`` gives them, in fewer calls: every
+    update step casts its gradient and learning rate.)"""
+    kind = type(x)
+    if kind is EagerTensor or kind is Tensor:
+        if x.dtype is dtype:
+            return x
+    elif kind is Variable and x._dtype is dtype:
+        return x.value()
     if isinstance(x, IndexedSlices):
         return _slices(array.cast(x.values, dtype), x)
     return array.cast(x, dtype)

@@ -5,11 +5,11 @@ general path (capture, shape rule, ``run_kernel``, ``Operation``).  At the top l
 of an eager program, with a value at hand, each is one kernel call and one op, built
 here as the general path builds it: the same name, attrs, shape, value, traceback and
 graph entry, handed to the same recorders (a watched variable's read is recorded, so
-the tape finds it), with the same errors.  Each function returns None where the general
-path must take the op: an uninitialised variable (its read raises there, naming it), a
-value fed by a placeholder or of another graph, an installed output check, NumPy 1.x
-(no error-state variable).  An update checks its value before it writes (``_assign*``),
-so an update that fails leaves the variable as it was.
+the tape finds it), with the same errors.  Where the general path must take the op,
+each function returns None (``update`` calls it itself): an uninitialised variable (its
+read raises there, naming it), a value fed by a placeholder or of another graph, an
+installed output check, NumPy 1.x (no error-state variable).  An update checks its value
+before it writes (``_assign*``), so an update that fails leaves the variable as it was.
 """
 
 from __future__ import annotations
@@ -47,15 +47,23 @@ _WRITES = {
     )
     for name in ("Assign", "AssignAdd", "AssignSub")
 }
-# The same by the update's mode (``update``).
-_MODES = {
-    mode: _WRITES[name]
+# By an update's mode: its light tensor's FastOp and its kernel (``update``; the kernels
+# and ``_unread`` are ``variables.py``'s and ``unread_variable.py``'s, set by ``register``).
+_MODES: dict[str, tuple[FastOp, Callable[[Any, Any], np.ndarray]]] = {}
+_unread: Callable[[Any, EagerTensor], Any]
+
+
+def register(kernels: dict[str, Callable[[Any, Any], np.ndarray]], unread: Any) -> None:
+    """Set ``update``'s kernels by mode and ``unread_now`` (``variables.py`` calls this: it
+    and ``unread_variable.py`` import this module, which cannot import them)."""
+    global _unread
     for mode, name in (
         ("assign", "Assign"),
         ("assign_add", "AssignAdd"),
         ("assign_sub", "AssignSub"),
-    )
-}
+    ):
+        _MODES[mode] = (_WRITES[name], kernels[mode])
+    _unread = unread
 
 
 def read_up(var: Any, up: int) -> Tensor:
@@ -145,38 +153,40 @@ def write(
     return op
 
 
-def update(
-    var: Any, v: EagerTensor, mode: str, update: Callable[[Any, Any], np.ndarray]
-) -> EagerTensor | None:
-    """``write``'s light tensor for ``var.assign*(v)`` (``mode``, by ``update``, its default
-    name) in one step, where it surely makes one: ``v`` a light tensor of the top level
-    of the variable's dtype and shape, nothing recording, no output check, not a
-    tf.distribute variable.  None, with nothing done, for ``Variable._write`` to take."""
+def update(var: Any, value: Any, mode: str, name: str | None, read_value: bool = True) -> Any:
+    """``Variable._write`` (this function is the method: the update takes one frame):
+    ``var.assign*(value)`` (``mode``) in one step, where it surely makes ``write``'s light
+    tensor: ``value`` a light tensor of the top level of the variable's dtype and shape,
+    no name asked for, nothing recording (no access to tell), no output check, not a
+    tf.distribute variable.  Then, as TF's, the variable read where used
+    (``read_value``), else the update's op.  Else ``Variable._write_general``."""
     ctx = current.__dict__
-    graph = v.graph
     if (
-        v.dtype is not var._dtype
-        or v.shape.dims != var._dims
+        name is not None
+        or type(value) is not EagerTensor
+        or value.dtype is not var._dtype
+        or value.shape.dims != var._dims
         or ctx["recorders"]  # (write records the op)
         or ctx["graphs"]
-        or graph is not _context._top_level
+        or (graph := value.graph) is not _context._top_level
         or ERRSTATE is None
         or op_registry.output_check is not None
         or var._strategy is not None  # (a replica's write goes to its strategy)
     ):
-        return None
-    f = _MODES[mode]
+        return var._write_general(value, mode, name, read_value)
+    f, kernel = _MODES[mode]
     attrs = {"var": var, "mode": mode}
     try:  # warnings off, as for the fast path's kernels (core/errstate.py)
-        out = (ctx["quiet_run"] or quiet_run(ctx))(update, var, v._value)
+        out = (ctx["quiet_run"] or quiet_run(ctx))(kernel, var, value._value)
     except Exception as e:
-        failure = _failure(graph, v, attrs, f.names["AssignVariableOp"], e)
+        failure = _failure(graph, value, attrs, f.names["AssignVariableOp"], e)
         if failure is e:
             raise
         raise failure from e
-    # ``out`` has the variable's shape (``v``'s, fully known).  The user's line: looked
-    # for from the caller of ``assign*`` (which calls this) out.
-    return _fast_tensor(f, graph, ctx, (), out, var._dtype, var._shape, (v,), attrs, 4)
+    # ``out`` has the variable's shape (``value``'s, fully known).  The user's line:
+    # looked for from the caller of ``assign*`` (which calls this method) out.
+    t = _fast_tensor(f, graph, ctx, (), out, var._dtype, var._shape, (value,), attrs, 3)
+    return _unread(var, t) if read_value else t.op
 
 
 def _run(

@@ -44,6 +44,8 @@ from symgrad.ops.state.variable_enums import VariableAggregation, VariableSynchr
 
 _uid = itertools.count()
 _TENSORS = (Tensor, EagerTensor)
+_ndarray = np.ndarray  # (one global read, not two, in the update kernels' tests)
+_getrefcount = sys.getrefcount
 T = TypeVar("T")
 
 
@@ -248,7 +250,7 @@ _WRITE_NAMES = {"assign": "Assign", "assign_add": "AssignAdd", "assign_sub": "As
 def _assign(var: Variable, value: Any) -> np.ndarray:
     with _UPDATE_LOCK:
         if (
-            type(value) is not np.ndarray
+            type(value) is not _ndarray
             or value.dtype is not var._np_dtype
             or value.shape != var._dims
         ):
@@ -266,7 +268,7 @@ def _combine(ufunc: Any, mode: str, var: Variable, value: Any) -> np.ndarray:
         old = var._value
         if (
             old is None
-            or type(value) is not np.ndarray
+            or type(value) is not _ndarray
             or value.dtype is not var._np_dtype
             or value.shape != old.shape
         ):
@@ -293,10 +295,10 @@ def _unshared(a: np.ndarray) -> bool:
     parameter, and getrefcount's own argument.)
     """
     return (
-        type(a) is np.ndarray
+        type(a) is _ndarray
         and a.base is None
         and a.flags.writeable
-        and sys.getrefcount(a) <= 4
+        and _getrefcount(a) <= 4
         and refcounts.trusted()  # the count checked at import (below); no tracer
     )
 
@@ -625,16 +627,16 @@ class Variable:
         return self.value().eval(session=session)
 
     # -- writes
-    def _write(
+    # ``assign*``: the update (at the eager top level in one step, variable_eager's: the
+    # method is that function, so the update takes one frame), else ``_write_general``
+    _write = variable_eager.update
+
+    def _write_general(
         self, value: Any, mode: str, name: str | None, read_value: bool = True
     ) -> UnreadVariable | Operation:
         """``assign*``: the update, then, as TF's, the variable read where used
         (``read_value``: an access, which a tape watching accessed variables watches),
         else the update's op."""
-        if name is None and type(value) is EagerTensor:  # the eager top level, in one step
-            t = variable_eager.update(self, value, mode, _UPDATES[mode])
-            if t is not None:  # (where nothing records: no access to tell)
-                return unread_now(self, t) if read_value else t.op
         hooks = replica_hooks
         if (
             hooks is not None
@@ -759,6 +761,8 @@ VARIABLE_TYPES.add(Variable)  # the elementwise and matmul wrappers read it as a
 
 # isort: split
 from symgrad.ops.state.unread_variable import UnreadVariable, unread_now  # noqa: E402  (a subclass)
+
+variable_eager.register(_UPDATES, unread_now)
 
 
 def global_variables() -> list[Variable]:
