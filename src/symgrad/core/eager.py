@@ -106,19 +106,6 @@ def _scope_fields(t: EagerTensor, scopes: dict[str, Any]) -> None:
     t._control = tuple(deps) if deps else ()
 
 
-def _light_recorders(recorders: list[Any]) -> bool:
-    """Do all ``recorders`` take light tensors (``record_light``: tapes)?  Then the fast
-    path's tensor is what each records, as ``_recorded``'s would be.  (The wrappers read
-    ``current.heavy``, kept by ``context``, which is its answer for ``current.recorders``.)"""
-    try:  # (getattr with a default, as one attribute read: a try costs nothing in 3.11)
-        for recorder in recorders:  # (``all`` of a generator costs twice this loop)
-            if not recorder.takes_light:
-                return False
-    except AttributeError:
-        return False  # a recorder without the attribute
-    return True
-
-
 def _caller_site(frame: Any) -> tuple[Any, int]:
     """The fast path's traceback from the wrapper's caller ``frame`` out: ``user_frame``'s
     walk, keeping the user's line as (code, instruction); unknown files go to it.  (Each

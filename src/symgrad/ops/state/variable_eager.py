@@ -27,7 +27,6 @@ from symgrad.core.eager import (
     ERRSTATE_IGNORE,
     EagerTensor,
     _light,
-    _light_recorders,
     _make,
 )
 from symgrad.core.errors import OpError
@@ -90,7 +89,7 @@ def read_up(var: Any, up: int) -> Tensor:
         ):
             shape = var._shape if var._dims == value.shape else TensorShape.of_array(value.shape)
             recorders = ctx["recorders"]
-            if not recorders or _light_recorders(recorders):  # (``_fast_tensor`` records it)
+            if not recorders or not ctx["heavy"]:  # (``_fast_tensor`` records it)
                 return _fast_tensor(  # (up - 1: _fast_tensor is called from here)
                     _READ, graph, ctx, recorders, value, var._dtype, shape, (), {"var": var}, up - 1
                 )
