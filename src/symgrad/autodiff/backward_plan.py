@@ -24,9 +24,12 @@ from typing import Any
 
 from symgrad.core.gradient_registry import ARRAY_RULES, array_rule_for, gradient_registry
 
-# A step: (record index, array rule or None, needs, input slots, output slots, skipped
-# inputs, the output slot where the op has one, else -1).
-Step = tuple[int, Any, tuple[bool, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
+# A step: (record index, array rule or None, needs, input slots (the sink, ``Plan.slots``,
+# for those no gradient must reach), output slots, skipped inputs, the output slot where
+# the op has one, held alone and no source's (else -1), does an input's slot hold a list).
+Step = tuple[
+    int, Any, tuple[bool, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int, bool
+]
 Wiring = tuple[Any, ...]  # a record's (op type, input slots, output slots)
 
 
@@ -37,6 +40,10 @@ class Plan:
         "entries",
         "is_source",
         "keys_of",
+        "late",
+        "lone",
+        "maker",
+        "multi",
         "pairs",
         "slots",
         "source_slots",
@@ -66,16 +73,42 @@ class Plan:
         self.types = tuple(rules)
         self.pairs = tuple(map(ARRAY_RULES.get, self.types))
         self.entries = tuple(map(registry.get, self.types))
+        self.source_slots = tuple(s for s, _ in sources)
+        sink = self.slots  # (an extra slot: written, never read)
+        self.is_source = tuple(s in self.source_slots for s in range(sink + 1))
+        # How many gradients can reach each slot (a seed, a step's): a slot one can reach
+        # holds it alone, as ``backprop``'s sum of one part is that part, else a list of
+        # them in order (``multi``), summed when read.  ``maker``: a slot's one step's
+        # record index (-1: none, or a list's: the pass notes who made it).
+        reach = [0] * (sink + 1)
+        maker = [-1] * (sink + 1)
+        for s in self.targets:
+            reach[s] += 1  # (a -1 counts at the sink, which is never read)
+        for _, ins, _ in wired:
+            for s in ins:
+                reach[s] += 1
+        self.multi = tuple(n > 1 for n in reach[:sink]) + (False,)
         self.steps: list[Step] = []
         for j in order:
             op_type, ins, outs = wired[j]
             skip = tuple(i for i, s in enumerate(ins) if s < 0)
             needs = tuple(s >= 0 for s in ins)
+            to = tuple(s if s >= 0 else sink for s in ins)
             one = outs[0] if len(outs) == 1 else -1
-            self.steps.append((active[j], rules[op_type], needs, ins, outs, skip, one))
-        self.source_slots = tuple(s for s, _ in sources)
-        self.is_source = tuple(s in self.source_slots for s in range(self.slots))
+            if one >= 0 and (self.multi[one] or self.is_source[one]):
+                one = -1  # (``gathered`` sums it, or keeps a source's)
+            fan = any(self.multi[s] for s in to)
+            self.steps.append((active[j], rules[op_type], needs, to, outs, skip, one, fan))
+            for s in ins:
+                maker[s] = active[j]
+        self.maker = tuple(-1 if m else j for j, m in zip(maker, self.multi, strict=True))
+        # The source slots no step's output whose gradients are summed after the pass.
+        outputs = {s for w in wired for s in w[2]}
+        self.late = tuple(s for s in self.source_slots if self.multi[s] and s not in outputs)
         self.keys_of = _keys_of(sources)
+        # Each source's one slot, where each has one and none shares it (else None).
+        lone = tuple(k[0] for k in self.keys_of if len(k) == 1)
+        self.lone = lone if len(lone) == len(self.keys_of) == len(set(lone)) else None
 
     def current(self) -> bool:
         """Is each op type's array rule (or its lack) as when the plan was made?"""
