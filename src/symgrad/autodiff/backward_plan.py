@@ -55,7 +55,7 @@ class Plan:
     def __init__(self, wiring: Sequence[Wiring], sources: Any, targets: tuple[int, ...]) -> None:
         # The records a source reaches, each input no source reaches marked -1 (as the
         # general engine's ``skip_input_indices``): indices into the tape's records.
-        reached = {s for s, _ in sources}
+        reached = {s for slots in sources for s in slots}
         active: list[int] = []
         wired: list[Wiring] = []
         for j, (op_type, ins, outs) in enumerate(wiring):
@@ -73,7 +73,7 @@ class Plan:
         self.types = tuple(rules)
         self.pairs = tuple(map(ARRAY_RULES.get, self.types))
         self.entries = tuple(map(registry.get, self.types))
-        self.source_slots = tuple(s for s, _ in sources)
+        self.source_slots = tuple(dict.fromkeys(s for slots in sources for s in slots))
         sink = self.slots  # (an extra slot: written, never read)
         self.is_source = tuple(s in self.source_slots for s in range(sink + 1))
         # How many gradients can reach each slot (a seed, a step's): a slot one can reach
@@ -105,7 +105,9 @@ class Plan:
         # The source slots no step's output whose gradients are summed after the pass.
         outputs = {s for w in wired for s in w[2]}
         self.late = tuple(s for s in self.source_slots if self.multi[s] and s not in outputs)
-        self.keys_of = _keys_of(sources)
+        # Each source's slots, in the order the slots first answer for a source.
+        first = {s: k for k, s in enumerate(self.source_slots)}
+        self.keys_of = tuple(tuple(sorted(slots, key=first.__getitem__)) for slots in sources)
         # Each source's one slot, where each has one and none shares it (else None).
         lone = tuple(k[0] for k in self.keys_of if len(k) == 1)
         self.lone = lone if len(lone) == len(self.keys_of) == len(set(lone)) else None
@@ -147,24 +149,13 @@ def _schedule(wiring: list[Wiring], targets: tuple[int, ...]) -> list[int]:
     return order
 
 
-def _keys_of(sources: Any) -> tuple[tuple[int, ...], ...]:
-    """Source index -> its slots, in order (a slot listed twice for it: once)."""
-    n = 1 + max((i for _, idx in sources for i in idx), default=-1)
-    keys_of: list[list[int]] = [[] for _ in range(n)]
-    for s, idx in sources:
-        for i in idx:
-            if not keys_of[i] or keys_of[i][-1] != s:
-                keys_of[i].append(s)
-    return tuple(map(tuple, keys_of))
-
-
 _CACHE: dict[Any, Plan] = {}
 _CACHE_SIZE = 64  # structures kept; a loop has one or a few (more: it starts over)
 
 
 def plan_for(wiring: Sequence[Wiring], sources: Any, targets: tuple[int, ...]) -> Plan:
-    """The plan for this structure (cached): a tape's ``wiring``, ``sources`` as (slot,
-    source indices) pairs, the targets' slots (-1: none)."""
+    """The plan for this structure (cached): a tape's ``wiring``, ``sources``: each
+    source's slots (by source index), the targets' slots (-1: none)."""
     key = (tuple(wiring), sources, targets)
     plan = _CACHE.get(key)
     if plan is None or not plan.current():

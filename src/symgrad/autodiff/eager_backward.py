@@ -159,7 +159,7 @@ def _total(parts: list[Any] | None) -> Any:
 def backward(
     records: Sequence[Any],
     wiring: Sequence[Wiring],
-    sources: tuple[tuple[int, tuple[int, ...]], ...],
+    sources: tuple[tuple[int, ...], ...],
     targets: tuple[int, ...],
     seeds: Sequence[Any],
     n: int,
@@ -167,7 +167,7 @@ def backward(
 ) -> list[Any]:
     """Gradients of sum(target · seed) w.r.t. each of ``n`` sources, as ``backprop(...,
     use_override=False, sparse=True)``: a tape's ``records`` and their ``wiring`` (in
-    recording order), the sources as (slot, source indices) pairs, the targets' slots;
+    recording order), each source's slots (by source index), the targets' slots;
     ``at``: the user's line that asked, as ``eager._caller_site`` gives it."""
     plan = plan_for(wiring, sources, targets)
     # slot -> its gradient so far, or where several can reach it, the list of them
