@@ -9,8 +9,9 @@ the tape, or not differentiable) and its outputs' slots, with no ids in it.  Tha
 wiring, which slots answer for which sources and the targets' slots key a cache of
 ``Plan``\\ s: the records a source reaches, in ``backprop``'s order (the pending counts and
 queue, simulated once on the slots, since they depend on the structure only), each with
-its array rule and which inputs want a gradient, and for each source the slots whose
-gradients sum to its own.  Shapes, dtypes of the values and attrs are read by the rules
+its array rule and which inputs want a gradient, which slots more than one gradient can
+reach (only those collect a list to sum), and for each source the slots whose gradients
+sum to its own.  Shapes, dtypes of the values and attrs are read by the rules
 when they run, so nothing in a plan depends on them; a changed gradient registry is
 checked at every use (``Plan.current``).
 """
@@ -43,6 +44,7 @@ class Plan:
         "late",
         "lone",
         "maker",
+        "makers",
         "multi",
         "pairs",
         "slots",
@@ -111,6 +113,9 @@ class Plan:
         # Each source's one slot, where each has one and none shares it (else None).
         lone = tuple(k[0] for k in self.keys_of if len(k) == 1)
         self.lone = lone if len(lone) == len(self.keys_of) == len(set(lone)) else None
+        # Their makers' record indices, where one step's rule feeds each (else None).
+        makers = tuple(self.maker[s] for s in lone)
+        self.makers = makers if self.lone is not None and min(makers, default=0) >= 0 else None
 
     def current(self) -> bool:
         """Is each op type's array rule (or its lack) as when the plan was made?"""

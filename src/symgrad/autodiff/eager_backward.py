@@ -134,6 +134,7 @@ def _as_tensor(g: Any) -> Any:
 
 
 _ARRAYS = (np.ndarray, np.generic)
+_ARRAY = frozenset({np.ndarray})
 
 
 def _total(parts: list[Any] | None) -> Any:
@@ -198,8 +199,15 @@ def backward(
 def _outputs(pass_: _Pass, plan: Plan, n: int) -> list[Any]:
     """Each source's gradient, as a tensor (None where none reached it), made at the
     user's line."""
+    out: list[Any]
     if plan.lone is not None:  # (each source's one slot, no other source's)
-        out = list(map(pass_.made, plan.lone))
+        values = list(map(pass_.grads.__getitem__, plan.lone))
+        if plan.makers is not None and _ARRAY.issuperset(map(type, values)):
+            # (C loops, the common case: each an array one step's rule made, as ``made``
+            # takes it)
+            out = list(map(pass_.const, values, map(pass_.records.__getitem__, plan.makers)))
+        else:
+            out = list(map(pass_.made, plan.lone))
     else:
         tensor = pass_.tensor
         out = [tensor(keys[0]) if len(keys) == 1 else pass_.summed(keys) for keys in plan.keys_of]
@@ -388,10 +396,9 @@ class _Pass:
             dxs = None if rule is None else _by_array_rule(rule, r, outs, needs)
             if dxs is None:  # no array rule, or a value that is no dense array
                 dxs = self.registered(r, outs, skip)
-            if not fan:  # each input's slot holds one gradient (the sink's: dropped)
-                for s, dx in zip(ins_s, dxs):
-                    if dx is not None:
-                        grads[s] = dx
+            if not fan:  # each input's slot holds one gradient, from this step alone (so
+                for s, dx in zip(ins_s, dxs):  # None where it has none); the sink's: dropped
+                    grads[s] = dx
                 continue
             for s, dx in zip(ins_s, dxs):
                 if dx is None:
@@ -439,8 +446,9 @@ def _by_array_rule(rule: Any, r: Any, outs: list[Any], needs: Any) -> Any:
     apply: an input with no value, or a gradient that is no dense array."""
     ins: Any
     if type(r) is EagerTensor:
-        op = r._op
-        ins = r._inputs if op is None else op.inputs
+        ins = r._inputs
+        if ins is None:  # (its op built: the op holds them)
+            ins = r._op.inputs  # type: ignore[union-attr]
         ys = [r._value]
     else:
         ins = r.inputs

@@ -368,7 +368,9 @@ class GradientTape:
         value = eager_backward.array_of(target)
         if value is None:
             return None
-        grads = self._lean((target,), (np.ones(value.shape, value.dtype),), sources, at)
+        seed = np.empty(value.shape, value.dtype)  # ``np.ones``'s body, as C calls only
+        seed.fill(1)
+        grads = self._lean((target,), (seed,), sources, at)
         # A variable's gradient is ``finish``'s result as it is (it shapes tensors'): where
         # every source is a variable that got one, the gradients (C loops: the common case).
         if _VARIABLES.issuperset(map(type, sources)) and all(map(is_not, grads, _NONES)):
