@@ -264,3 +264,42 @@ def test_the_wiring_the_tape_writes_as_it_records_answers_each_set_of_sources(
     assert len(backward_plan._CACHE) == 3  # one per set of sources and targets
     np.testing.assert_array_equal(fast[0], fast[2])
     np.testing.assert_array_equal(fast[6], np.ones((4, 5), np.float32))  # d h / d h
+
+
+@needs_fast_path
+def test_slots_fed_once_or_several_times(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slot one gradient can reach holds it alone, one several can reach a list summed
+    when read (``Plan.multi``): a tensor used by several ops, by one op twice (``h2 * h2``),
+    a watched intermediate that is a step's output and a source, a target that is also a
+    source.  Values as the general engine's, bit for bit; a source's Const named in the
+    ``_grad`` scope of the one op that fed it, or unscoped where its gradients were summed."""
+    params, x = _mlp()
+    w1, b1, w2, _ = params
+
+    def run() -> list[Any]:
+        out = []
+        for target in ("y", "z", "h2"):
+            with tf.GradientTape() as t:
+                h1 = tf.matmul(x, w1)
+                t.watch(h1)
+                h2 = h1 + b1
+                y = tf.reduce_sum(h2 * h2) + tf.reduce_sum(h1) + tf.reduce_sum(b1 * 3.0)
+                if target == "z":
+                    z = tf.reduce_sum(tf.matmul(tf.nn.relu(h2), w2))
+            if target == "y":
+                out += t.gradient(y, [h1, w1, b1, h2])
+            elif target == "z":
+                out += t.gradient(z, [w2, w1])
+            else:
+                out += t.gradient(h2, [h2, h1])
+        return out
+
+    got = run()
+    _same(_arrays(got), _general(monkeypatch, run))
+    names = [g.op.name for g in run()]
+    _same(_arrays(run()), _arrays(got))  # the plans, hit
+    scopes = [n.rsplit("/", 1)[0] if "/" in n else "" for n in names]
+    # h1, b1 and h2 (each summed): unscoped; w1 (fed by MatMul alone): scoped; z's w2 and
+    # w1: scoped; h2's own gradient (its seed: no op fed it): unscoped; h1's: scoped (add).
+    scoped = "".join("s" if s.rstrip("_0123456789").endswith("_grad") else "-" for s in scopes)
+    assert scoped == "-s--ss-s"

@@ -9,8 +9,9 @@ the tape, or not differentiable) and its outputs' slots, with no ids in it.  Tha
 wiring, which slots answer for which sources and the targets' slots key a cache of
 ``Plan``\\ s: the records a source reaches, in ``backprop``'s order (the pending counts and
 queue, simulated once on the slots, since they depend on the structure only), each with
-its array rule and which inputs want a gradient, and for each source the slots whose
-gradients sum to its own.  Shapes, dtypes of the values and attrs are read by the rules
+its array rule and which inputs want a gradient, which slots more than one gradient can
+reach (only those collect a list to sum), and for each source the slots whose gradients
+sum to its own.  Shapes, dtypes of the values and attrs are read by the rules
 when they run, so nothing in a plan depends on them; a changed gradient registry is
 checked at every use (``Plan.current``).
 """
@@ -24,9 +25,12 @@ from typing import Any
 
 from symgrad.core.gradient_registry import ARRAY_RULES, array_rule_for, gradient_registry
 
-# A step: (record index, array rule or None, needs, input slots, output slots, skipped
-# inputs, the output slot where the op has one, else -1).
-Step = tuple[int, Any, tuple[bool, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
+# A step: (record index, array rule or None, needs, input slots (the sink, ``Plan.slots``,
+# for those no gradient must reach), output slots, skipped inputs, the output slot where
+# the op has one, held alone and no source's (else -1), does an input's slot hold a list).
+Step = tuple[
+    int, Any, tuple[bool, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int, bool
+]
 Wiring = tuple[Any, ...]  # a record's (op type, input slots, output slots)
 
 
@@ -37,6 +41,11 @@ class Plan:
         "entries",
         "is_source",
         "keys_of",
+        "late",
+        "lone",
+        "maker",
+        "makers",
+        "multi",
         "pairs",
         "slots",
         "source_slots",
@@ -48,7 +57,7 @@ class Plan:
     def __init__(self, wiring: Sequence[Wiring], sources: Any, targets: tuple[int, ...]) -> None:
         # The records a source reaches, each input no source reaches marked -1 (as the
         # general engine's ``skip_input_indices``): indices into the tape's records.
-        reached = {s for s, _ in sources}
+        reached = {s for slots in sources for s in slots}
         active: list[int] = []
         wired: list[Wiring] = []
         for j, (op_type, ins, outs) in enumerate(wiring):
@@ -66,16 +75,47 @@ class Plan:
         self.types = tuple(rules)
         self.pairs = tuple(map(ARRAY_RULES.get, self.types))
         self.entries = tuple(map(registry.get, self.types))
+        self.source_slots = tuple(dict.fromkeys(s for slots in sources for s in slots))
+        sink = self.slots  # (an extra slot: written, never read)
+        self.is_source = tuple(s in self.source_slots for s in range(sink + 1))
+        # How many gradients can reach each slot (a seed, a step's): a slot one can reach
+        # holds it alone, as ``backprop``'s sum of one part is that part, else a list of
+        # them in order (``multi``), summed when read.  ``maker``: a slot's one step's
+        # record index (-1: none, or a list's: the pass notes who made it).
+        reach = [0] * (sink + 1)
+        maker = [-1] * (sink + 1)
+        for s in self.targets:
+            reach[s] += 1  # (a -1 counts at the sink, which is never read)
+        for _, ins, _ in wired:
+            for s in ins:
+                reach[s] += 1
+        self.multi = tuple(n > 1 for n in reach[:sink]) + (False,)
         self.steps: list[Step] = []
         for j in order:
             op_type, ins, outs = wired[j]
             skip = tuple(i for i, s in enumerate(ins) if s < 0)
             needs = tuple(s >= 0 for s in ins)
+            to = tuple(s if s >= 0 else sink for s in ins)
             one = outs[0] if len(outs) == 1 else -1
-            self.steps.append((active[j], rules[op_type], needs, ins, outs, skip, one))
-        self.source_slots = tuple(s for s, _ in sources)
-        self.is_source = tuple(s in self.source_slots for s in range(self.slots))
-        self.keys_of = _keys_of(sources)
+            if one >= 0 and (self.multi[one] or self.is_source[one]):
+                one = -1  # (``gathered`` sums it, or keeps a source's)
+            fan = any(self.multi[s] for s in to)
+            self.steps.append((active[j], rules[op_type], needs, to, outs, skip, one, fan))
+            for s in ins:
+                maker[s] = active[j]
+        self.maker = tuple(-1 if m else j for j, m in zip(maker, self.multi, strict=True))
+        # The source slots no step's output whose gradients are summed after the pass.
+        outputs = {s for w in wired for s in w[2]}
+        self.late = tuple(s for s in self.source_slots if self.multi[s] and s not in outputs)
+        # Each source's slots, in the order the slots first answer for a source.
+        first = {s: k for k, s in enumerate(self.source_slots)}
+        self.keys_of = tuple(tuple(sorted(slots, key=first.__getitem__)) for slots in sources)
+        # Each source's one slot, where each has one and none shares it (else None).
+        lone = tuple(k[0] for k in self.keys_of if len(k) == 1)
+        self.lone = lone if len(lone) == len(self.keys_of) == len(set(lone)) else None
+        # Their makers' record indices, where one step's rule feeds each (else None).
+        makers = tuple(self.maker[s] for s in lone)
+        self.makers = makers if self.lone is not None and min(makers, default=0) >= 0 else None
 
     def current(self) -> bool:
         """Is each op type's array rule (or its lack) as when the plan was made?"""
@@ -114,24 +154,13 @@ def _schedule(wiring: list[Wiring], targets: tuple[int, ...]) -> list[int]:
     return order
 
 
-def _keys_of(sources: Any) -> tuple[tuple[int, ...], ...]:
-    """Source index -> its slots, in order (a slot listed twice for it: once)."""
-    n = 1 + max((i for _, idx in sources for i in idx), default=-1)
-    keys_of: list[list[int]] = [[] for _ in range(n)]
-    for s, idx in sources:
-        for i in idx:
-            if not keys_of[i] or keys_of[i][-1] != s:
-                keys_of[i].append(s)
-    return tuple(map(tuple, keys_of))
-
-
 _CACHE: dict[Any, Plan] = {}
 _CACHE_SIZE = 64  # structures kept; a loop has one or a few (more: it starts over)
 
 
 def plan_for(wiring: Sequence[Wiring], sources: Any, targets: tuple[int, ...]) -> Plan:
-    """The plan for this structure (cached): a tape's ``wiring``, ``sources`` as (slot,
-    source indices) pairs, the targets' slots (-1: none)."""
+    """The plan for this structure (cached): a tape's ``wiring``, ``sources``: each
+    source's slots (by source index), the targets' slots (-1: none)."""
     key = (tuple(wiring), sources, targets)
     plan = _CACHE.get(key)
     if plan is None or not plan.current():

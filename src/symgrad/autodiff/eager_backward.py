@@ -52,6 +52,7 @@ from symgrad.ops.sparse.indexed_slices import aggregator
 
 _ndarray = np.ndarray
 _new_tensor = EagerTensor.__new__
+_new_shape = TensorShape.__new__
 _weak = weakref.ref
 _aggregate = aggregator(add_n)
 
@@ -133,6 +134,7 @@ def _as_tensor(g: Any) -> Any:
 
 
 _ARRAYS = (np.ndarray, np.generic)
+_ARRAY = frozenset({np.ndarray})
 
 
 def _total(parts: list[Any] | None) -> Any:
@@ -158,7 +160,7 @@ def _total(parts: list[Any] | None) -> Any:
 def backward(
     records: Sequence[Any],
     wiring: Sequence[Wiring],
-    sources: tuple[tuple[int, tuple[int, ...]], ...],
+    sources: tuple[tuple[int, ...], ...],
     targets: tuple[int, ...],
     seeds: Sequence[Any],
     n: int,
@@ -166,37 +168,49 @@ def backward(
 ) -> list[Any]:
     """Gradients of sum(target · seed) w.r.t. each of ``n`` sources, as ``backprop(...,
     use_override=False, sparse=True)``: a tape's ``records`` and their ``wiring`` (in
-    recording order), the sources as (slot, source indices) pairs, the targets' slots;
+    recording order), each source's slots (by source index), the targets' slots;
     ``at``: the user's line that asked, as ``eager._caller_site`` gives it."""
     plan = plan_for(wiring, sources, targets)
-    grads: list[Any] = [None] * plan.slots  # slot -> its gradients so far
+    # slot -> its gradient so far, or where several can reach it, the list of them
+    # (``Plan.multi``); the sink's, last, is never read.
+    grads: list[Any] = [None] * (plan.slots + 1)
     for s, g in zip(plan.targets, seeds):
         if s >= 0:
             v = _value(g)
-            got = grads[s]
-            if got is None:
-                grads[s] = [g if v is None else v]
+            if v is None:
+                v = g
+            if not plan.multi[s]:
+                grads[s] = v
+            elif grads[s] is None:
+                grads[s] = [v]
             else:
-                got.append(g if v is None else v)
-    pass_ = _Pass(plan, _site_here(at))
+                grads[s].append(v)
+    pass_ = _Pass(plan, _site_here(at), records, grads)
     token = ERRSTATE.set(ERRSTATE_IGNORE)  # as kernels run (array rules, sums)
     try:
-        pass_.run(records, grads)
+        pass_.run()
     finally:
         ERRSTATE.reset(token)
-    results = pass_.results
-    for s in plan.source_slots:  # the totals run did not take (no step's output, or unreached)
-        if s not in results:
-            got = grads[s]
-            results[s] = got[0] if got and len(got) == 1 else _aggregate_out(got)
+    for s in plan.late:  # a source's gradients, summed (each other source's: its one, or run's)
+        grads[s] = _aggregate_out(grads[s])
     return _outputs(pass_, plan, n)
 
 
 def _outputs(pass_: _Pass, plan: Plan, n: int) -> list[Any]:
     """Each source's gradient, as a tensor (None where none reached it), made at the
     user's line."""
-    tensor = pass_.tensor
-    out = [tensor(keys[0]) if len(keys) == 1 else pass_.summed(keys) for keys in plan.keys_of]
+    out: list[Any]
+    if plan.lone is not None:  # (each source's one slot, no other source's)
+        values = list(map(pass_.grads.__getitem__, plan.lone))
+        if plan.makers is not None and _ARRAY.issuperset(map(type, values)):
+            # (C loops, the common case: each an array one step's rule made, as ``made``
+            # takes it)
+            out = list(map(pass_.const, values, map(pass_.records.__getitem__, plan.makers)))
+        else:
+            out = list(map(pass_.made, plan.lone))
+    else:
+        tensor = pass_.tensor
+        out = [tensor(keys[0]) if len(keys) == 1 else pass_.summed(keys) for keys in plan.keys_of]
     out += [None] * (n - len(out))  # the sources after the last one a slot answers for
     return out
 
@@ -228,14 +242,20 @@ class _Consts:
         graph = self.graph
         d = _DTYPES.get(value.dtype) or dtypes.as_dtype(value.dtype)
         attrs = {"value": value, "dtype": d}
-        shape = TensorShape.of_array(value.shape)
+        shape = _new_shape(TensorShape)  # ``TensorShape.of_array``, inlined (as below:
+        shape.dims = value.shape  # a call's cost is a fifth of this function's)
         if record is None or not graph.eager:
             t = _light(graph, "Const", _scoped_name(graph, record), (), attrs, d, shape, value)
             t._tb, t._at = self.site  # (the pass's line, as below)
             return t
-        # ``unique_name`` under that scope, inlined: unique among the live ops only
-        where = op_name(record) if type(record) is EagerTensor else record.name
-        name = full = where + "_grad/Const"
+        # ``unique_name`` under that scope, inlined: unique among the live ops only.  (The
+        # scope: ``op_name(record)``, inlined, formatted at once with the suffix.)
+        if type(record) is not EagerTensor:
+            name = full = record.name + "_grad/Const"
+        elif record._count:
+            name = full = f"{record._name}_{record._count}_grad/Const"
+        else:
+            name = full = record._name + "_grad/Const"
         by_name, count = self.by_name, 0
         while name in by_name and by_name[name]() is not None:
             count += 1
@@ -296,38 +316,47 @@ def _aggregate_out(parts: list[Any] | None) -> Any:
 
 
 class _Pass:
-    """One backward pass's state: its plan, the sources' gradients once summed (by slot),
-    the user's line (``site``: as a light tensor keeps it, ``_site_here``)."""
+    """One backward pass's state: its plan, the tape's records, the slots' gradients
+    (``grads``: a source's, its total once the pass is done), the user's line (``site``:
+    as a light tensor keeps it, ``_site_here``)."""
 
-    def __init__(self, plan: Plan, site: tuple[Any, int]) -> None:
+    def __init__(
+        self, plan: Plan, site: tuple[Any, int], records: Sequence[Any], grads: list[Any]
+    ) -> None:
         self.plan = plan
-        self.results: dict[int, Any] = {}
+        self.records = records
+        self.grads = grads
         self.site = site
         self.caller = ERRSTATE.get()  # NumPy's error state outside the pass
-        self.made_by: dict[int, Any] = {}  # a source's slot -> the record whose rule fed it
+        self.made_by: dict[int, Any] = {}  # a list's source slot -> the record whose rule fed it
         self.tensors: dict[int, Any] = {}  # a source's slot -> its gradient as a tensor
         self.const = _Consts(get_default_graph(), site)  # what makes those tensors
 
     def tensor(self, s: int) -> Any:
-        """Source slot ``s``'s gradient as a tensor (None: none reached it; the same one
-        for a slot asked for twice): an array becomes a light ``Const`` named in the
-        ``<op>_grad`` scope of the op whose rule made it (alone), as the registered rule's
-        op would be, so that ``forward_op_of`` finds that op."""
-        g = self.results[s]
+        """``made(s)``, the same one for a slot asked for twice."""
+        t = self.tensors.get(s)
+        if t is None:
+            t = self.tensors[s] = self.made(s)
+        return t
+
+    def made(self, s: int) -> Any:
+        """Source slot ``s``'s gradient as a tensor (None: none reached it): an array
+        becomes a light ``Const`` named in the ``<op>_grad`` scope of the op whose rule
+        made it (alone), as the registered rule's op would be, so that ``forward_op_of``
+        finds that op."""
+        g = self.grads[s]
         if type(g) is not _ndarray:
             if not isinstance(g, _ARRAYS):
                 return g
             g = np.asarray(g)
-        t = self.tensors.get(s)
-        if t is None:
-            t = self.tensors[s] = self.const(g, self.made_by.get(s))
-        return t
+        j = self.plan.maker[s]
+        return self.const(g, self.records[j] if j >= 0 else self.made_by.get(s))
 
     def summed(self, keys: tuple[int, ...]) -> Any:
         """The gradient of a source several slots answer for (a variable read more than
         once), as a tensor made at the user's line (None: none reached it)."""
-        results = self.results
-        parts = [s for s in keys if results[s] is not None]
+        grads = self.grads
+        parts = [s for s in keys if grads[s] is not None]
         if not parts:
             return None
         if len(parts) == 1:
@@ -335,7 +364,7 @@ class _Pass:
         ctx = current
         frame, ctx.frame = ctx.frame, self.where()
         try:
-            return _as_tensor(_aggregate_out([results[s] for s in parts]))
+            return _as_tensor(_aggregate_out([grads[s] for s in parts]))
         finally:
             ctx.frame = frame
 
@@ -345,52 +374,59 @@ class _Pass:
             self.site = (_site(*self.site), -1)
         return self.site[0]  # type: ignore[no-any-return]
 
-    def run(self, records: Sequence[Any], grads: list[Any]) -> None:
+    def run(self) -> None:
         """The plan's steps (``backprop``'s order): sum each output's gradients, apply the
-        rule, pass its results on (``grads``: slot -> its gradients so far)."""
-        results, made_by = self.results, self.made_by
-        is_source = self.plan.is_source
-        for j, rule, needs, ins_s, outs_s, skip, one in self.plan.steps:
+        rule, pass its results on."""
+        records, grads, made_by = self.records, self.grads, self.made_by
+        plan = self.plan
+        multi, is_source = plan.multi, plan.is_source
+        for j, rule, needs, ins_s, outs_s, skip, one, fan in plan.steps:
             outs: list[Any] | None
-            if one >= 0:  # one output (most ops): ``gathered``, inlined
-                got = grads[one]
-                if got is None:
+            if one >= 0:  # one output, its gradient held alone (most ops)
+                g = grads[one]
+                if g is None:
                     continue
                 grads[one] = None
-                g = got[0] if len(got) == 1 else _total(got)
-                if is_source[one]:
-                    results[one] = g
                 outs = [g]
             else:
-                outs = self.gathered(outs_s, grads)
+                outs = self.gathered(outs_s)
                 if outs is None:
                     continue
             r = records[j]
             dxs = None if rule is None else _by_array_rule(rule, r, outs, needs)
             if dxs is None:  # no array rule, or a value that is no dense array
                 dxs = self.registered(r, outs, skip)
+            if not fan:  # each input's slot holds one gradient, from this step alone (so
+                for s, dx in zip(ins_s, dxs):  # None where it has none); the sink's: dropped
+                    grads[s] = dx
+                continue
             for s, dx in zip(ins_s, dxs):
-                if s >= 0 and dx is not None:
-                    got = grads[s]
-                    if is_source[s]:
-                        made_by[s] = None if got is not None else r  # None: a sum
-                    if got is None:
-                        grads[s] = [dx]
-                    else:
-                        got.append(dx)
+                if dx is None:
+                    continue
+                if not multi[s]:
+                    grads[s] = dx
+                    continue
+                got = grads[s]
+                if is_source[s]:
+                    made_by[s] = None if got is not None else r  # None: a sum
+                if got is None:
+                    grads[s] = [dx]
+                else:
+                    got.append(dx)
 
-    def gathered(self, outs_s: tuple[int, ...], grads: list[Any]) -> list[Any] | None:
-        """Each of the output slots' gradients summed (None: none reached that output);
-        None where none reached any."""
+    def gathered(self, outs_s: tuple[int, ...]) -> list[Any] | None:
+        """Each of the output slots' gradients summed (None: none reached that output),
+        a source's total kept in its slot; None where none reached any."""
+        grads, plan = self.grads, self.plan
         outs = []
         flowing = False
         for s in outs_s:
-            g = _total(grads[s])
-            grads[s] = None
+            g = grads[s]
+            if plan.multi[s]:
+                g = _total(g)
+            grads[s] = g if plan.is_source[s] else None
             if g is not None:
                 flowing = True
-                if self.plan.is_source[s]:
-                    self.results[s] = g
             outs.append(g)
         return outs if flowing else None
 
@@ -410,8 +446,9 @@ def _by_array_rule(rule: Any, r: Any, outs: list[Any], needs: Any) -> Any:
     apply: an input with no value, or a gradient that is no dense array."""
     ins: Any
     if type(r) is EagerTensor:
-        op = r._op
-        ins = r._inputs if op is None else op.inputs
+        ins = r._inputs
+        if ins is None:  # (its op built: the op holds them)
+            ins = r._op.inputs  # type: ignore[union-attr]
         ys = [r._value]
     else:
         ins = r.inputs

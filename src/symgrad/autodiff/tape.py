@@ -23,7 +23,8 @@ import sys
 import warnings
 import weakref
 from collections.abc import Iterator, Sequence
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, is_not
 from sys import _getframe
 from typing import Any
 
@@ -367,8 +368,14 @@ class GradientTape:
         value = eager_backward.array_of(target)
         if value is None:
             return None
-        grads = self._lean((target,), (np.ones(value.shape, value.dtype),), sources, at)
-        return [  # (a variable's gradient is ``finish``'s result as it is: it shapes tensors')
+        seed = np.empty(value.shape, value.dtype)  # ``np.ones``'s body, as C calls only
+        seed.fill(1)
+        grads = self._lean((target,), (seed,), sources, at)
+        # A variable's gradient is ``finish``'s result as it is (it shapes tensors'): where
+        # every source is a variable that got one, the gradients (C loops: the common case).
+        if _VARIABLES.issuperset(map(type, sources)) and all(map(is_not, grads, _NONES)):
+            return grads
+        return [
             g if g is not None and type(s) is Variable else finish(s, g, mode)
             for s, g in zip(sources, grads, strict=True)
         ]
@@ -521,28 +528,19 @@ class GradientTape:
         """``vjp`` by the eager tape's own backward pass (``eager_backward``); ``at``: the
         user's line that asked (``_caller_site``)."""
         known, reads = self._known, self._reads
-        unknown = []  # the tensors the tape never saw: no source (as ``vjp``'s)
-        slot_of: dict[int, tuple[int, ...]] = {}  # a source's slot -> the sources it answers for
-        for i, s in enumerate(sources):  # (one loop: this runs at every gradient)
-            if type(s) is Variable:  # (the common case, first)
-                slots: Any = reads.get(id(s), ())  # its recorded reads, in recording order
-            elif isinstance(s, Tensor):
-                k = known.get(tkey(s))
-                if k is None:
-                    unknown.append(i)
-                    continue
-                slots = (k,)
-            elif isinstance(s, Variable):
-                slots = reads.get(id(s), ())
-            else:
-                continue
-            if s.dtype.is_differentiable:  # (else: a source that matches nothing)
-                for k in slots:
-                    slot_of[k] = slot_of.get(k, ()) + (i,)
+        unknown: list[int] = []  # the tensors the tape never saw: no source (as ``vjp``'s)
+        slots: tuple[tuple[int, ...], ...]  # each source's slots (its reads', a variable's)
+        if _VARIABLES.issuperset(map(type, sources)) and all(map(_DIFFERENTIABLE, sources)):
+            # (C loops: the common case, every source a variable of a differentiable dtype)
+            slots = tuple(map(tuple, map(reads.get, map(id, sources), _NO_READS)))
+        else:
+            slots = tuple(self._slots_of(sources, unknown))
+        if slots and not slots[-1]:  # (the sources after the last that has a slot: none)
+            slots = slots[: max((i + 1 for i, k in enumerate(slots) if k), default=0)]
         grads = eager_backward.backward(
             list(self._records.values()),
             self._wiring,
-            tuple(slot_of.items()),
+            slots,
             tuple([known.get(tkey(t), -1) for t in targets]),
             seeds,
             len(sources),
@@ -553,8 +551,26 @@ class GradientTape:
             grads[i] = convert_to_tensor(seed) if isinstance(seed, np.ndarray) else seed
         return grads
 
+    def _slots_of(self, sources: Sequence[Any], unknown: list[int]) -> Iterator[tuple[int, ...]]:
+        """Each source's slots (none: it matches nothing), the indices of the tensors the
+        tape never saw added to ``unknown``."""
+        known, reads = self._known, self._reads
+        for i, s in enumerate(sources):
+            slots: Any = ()
+            if isinstance(s, Tensor):
+                k = known.get(tkey(s))
+                if k is None:
+                    unknown.append(i)
+                else:
+                    slots = (k,)
+            elif isinstance(s, Variable):
+                slots = reads.get(id(s), ())  # its recorded reads, in recording order
+            yield tuple(slots) if slots and s.dtype.is_differentiable else ()
+
 
 _SOURCE_TYPES = frozenset({Variable, Tensor, EagerTensor})  # ``_sources``'s common case
+_VARIABLES = frozenset({Variable})
+_NO_READS, _NONES = repeat(()), repeat(None)
 _DIFFERENTIABLE = attrgetter("dtype.is_differentiable")
 
 # The tapes entered last (weakly): symgrad.why_none(y, x) on eager tensors asks them.

@@ -31,7 +31,7 @@ from symgrad.core.cases import (
     randn,
     uniform,
 )
-from symgrad.core.gradient_registry import RegisterGradient, no_gradient
+from symgrad.core.gradient_registry import RegisterGradient, array_rule, no_gradient
 from symgrad.core.graph import Tensor
 from symgrad.core.op_registry import ShapeError, Spec, apply_op1, register_op
 from symgrad.ops import cast_select
@@ -47,6 +47,7 @@ from symgrad.ops.array_vjp import (
     kernel,
     scalar,
     unary_array_rule,
+    unbroadcast,
 )
 from symgrad.ops.array_vjp import conj as conj_a
 from symgrad.ops.core import (
@@ -506,9 +507,16 @@ def _add_grad(op: Any, grad: Tensor) -> tuple[Tensor, Tensor]:
     return grad, grad
 
 
-@binary_array_rule("AddV2")
-def _add_array(x: Any, y: Any, z: Any, g: Any, needs: Any) -> Any:
-    return g, g
+@array_rule("AddV2")
+def _add_array(xs: Any, ys: Any, attrs: Any, grads: Any, needs: Any) -> list[Any]:
+    """``binary_array_rule``'s form of (g, g), written out (no rule to call: a layer's bias
+    add, each step): g for each input wanted, un-broadcast to its shape."""
+    x, y = xs
+    g = grads[0]
+    return [
+        None if not needs[0] else g if g.shape == x.shape else unbroadcast(g, x.shape),
+        None if not needs[1] else g if g.shape == y.shape else unbroadcast(g, y.shape),
+    ]
 
 
 subtract = binary_op(
