@@ -309,19 +309,20 @@ def test_the_mlp_step_under_an_outer_tape_gives_the_same_gradients_and_second_or
 
 @needs_fast_path
 def test_gradient_consts_are_named_in_their_rules_scope_with_the_live_suffix() -> None:
-    """``_const``'s inlined ``unique_name``: ``<op>_grad/Const``, then ``_1`` while that
+    """``_Consts``'s inlined ``unique_name``: ``<op>_grad/Const``, then ``_1`` while that
     one lives, and the name ``Graph.unique_name`` gives under the scope (``_scoped_name``)."""
     x = tf.constant([1.0, 2.0])
     y = tf.sin(x)
     graph = y.graph
-    first = eager_backward._const(np.ones(2, np.float32), y)
-    second = eager_backward._const(np.ones(2, np.float32), y)
+    const = eager_backward._Consts(graph, ((__file__, lineno()), -1))
+    first = const(np.ones(2, np.float32), y)
+    second = const(np.ones(2, np.float32), y)
     base = f"{y.op.name}_grad/Const"
     assert (first.op.name, second.op.name) == (base, base + "_1")
     assert first.dtype == tf.float32 and second.shape == (2,)
     assert eager_backward._scoped_name(graph, y) == base + "_2"
     del first
-    assert eager_backward._const(np.ones((), np.float64), y).op.name in (base, base + "_2")
+    assert const(np.ones((), np.float64), y).op.name in (base, base + "_2")
 
 
 _FIELDS = ("_op", "dtype", "shape", "_count", "_type", "_inputs", "graph", "_override")
@@ -334,7 +335,7 @@ def test_a_gradient_const_has_the_fields_light_gives_it_and_the_users_line() -> 
     (under a gradient override map, control dependencies and a device), its name in the
     graph's name index and live list; the op built from it and the tape's with block and
     use name the user's lines (kept as (code, instruction) until read)."""
-    from symgrad.core.eager import _light
+    from symgrad.core.eager import _caller_site, _light
 
     x = tf.constant([1.0, 2.0])
     y = tf.sin(x)
@@ -344,7 +345,7 @@ def test_a_gradient_const_has_the_fields_light_gives_it_and_the_users_line() -> 
         tf.device("/cpu:0"),
         tf.control_dependencies([y]),
     ):
-        site = eager_backward._caller_site(sys._getframe())
+        site = _caller_site(sys._getframe())
         line = lineno() - 1
         fast = eager_backward._Consts(graph, site)(value, y)
         name = fast._name

@@ -33,7 +33,6 @@ import weakref
 from collections.abc import Collection, Sequence
 from itertools import repeat
 from operator import attrgetter
-from sys import _getframe
 from typing import Any
 
 import numpy as np
@@ -42,7 +41,7 @@ from symgrad.autodiff.backprop import apply_rule
 from symgrad.autodiff.backward_plan import Plan, Wiring, plan_for
 from symgrad.core import dtypes, op_registry
 from symgrad.core.context import current
-from symgrad.core.eager import ERRSTATE, ERRSTATE_IGNORE, EagerTensor, _caller_site, _light
+from symgrad.core.eager import ERRSTATE, ERRSTATE_IGNORE, EagerTensor, _light
 from symgrad.core.eager_tensor import _site, op_name
 from symgrad.core.graph import Operation, Tensor, get_default_graph
 from symgrad.core.shapes import TensorShape
@@ -213,13 +212,6 @@ def _outputs(pass_: _Pass, plan: Plan, n: int) -> list[Any]:
         out = [tensor(keys[0]) if len(keys) == 1 else pass_.summed(keys) for keys in plan.keys_of]
     out += [None] * (n - len(out))  # the sources after the last one a slot answers for
     return out
-
-
-def _const(value: np.ndarray, record: Any, graph: Any = None) -> EagerTensor:
-    """A light ``Const`` holding ``value``, in ``record``'s ``_grad`` scope (if any), in
-    ``graph`` (the default graph, if not given), made at the caller's user line."""
-    site = _site_here(_caller_site(_getframe(1)))
-    return _Consts(graph or get_default_graph(), site)(value, record)
 
 
 class _Consts:
