@@ -76,3 +76,20 @@ def assert_ulp(
         f"ulps{f' and {atol:g}' if atol else ''}; worst at index {tuple(map(int, i))}: "
         f"{a[i]!r} vs expected {e[i]!r} ({int(d[i])} ulps apart)"
     )
+
+
+def assert_recorded(got: np.ndarray | None, want: tuple | None, tol: tuple, what: str) -> None:
+    """``got`` against a value TF recorded as ``(dtype, shape, values)`` (None: TF gives
+    no gradient): dtype and shape exactly, floats within ``tol`` = ``(ulps, atol)`` where
+    given (else to the bit), anything else exactly."""
+    if want is None:
+        assert got is None, f"{what}: TF gives no gradient"
+        return
+    assert got is not None, f"{what}: symgrad gives no gradient"
+    dtype, shape, values = want
+    assert (got.dtype.name, got.shape) == (dtype, shape), what
+    expected = np.asarray(values, dtype=dtype).reshape(shape)
+    if tol and got.dtype.kind == "f":
+        assert_ulp(got, expected, tol[0], atol=tol[1], err_msg=what)
+    else:
+        np.testing.assert_array_equal(got, expected, err_msg=what)
